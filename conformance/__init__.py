@@ -1,0 +1,1 @@
+"""Executable TLA+ engine, Apalache driver and trace conformance checking for KRaft."""

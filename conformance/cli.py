@@ -1,0 +1,47 @@
+"""The ``kraftcheck`` command line: one entry point, one module per subcommand.
+
+Each subcommand module exposes ``register(subparsers)``, which adds its parser and
+sets ``func`` to a callable taking the parsed arguments and returning the exit code.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+SUBCOMMANDS: tuple[str, ...] = (
+    "conformance.tla.check_cmd",  # check: exhaustive model checking of a spec
+    "conformance.tla.simulate_cmd",  # explore: random simulation of a spec
+    "conformance.tla.lint_cmd",  # lint: Apalache compatibility lint
+    "reference.cli",  # simulate: run the reference implementation in the simulator
+    "conformance.validate_cmd",  # validate: trace conformance against the spec
+    "conformance.apalache_cmd",  # apalache: drive an installed Apalache
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="kraftcheck",
+        description="Verify Kafka's KRaft protocol: model-check the TLA+ spec, simulate "
+        "the reference implementation, validate traces against the spec.",
+    )
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for name in SUBCOMMANDS:
+        importlib.import_module(name).register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args))
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

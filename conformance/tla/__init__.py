@@ -1,0 +1,1 @@
+"""An engine that executes TLA+ text: parser, evaluator, explicit-state explorer."""

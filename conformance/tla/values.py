@@ -1,0 +1,212 @@
+"""Runtime values of TLA+, immutable and hashable, with TLA+ equality.
+
+Representation (chosen so that equal TLA+ values are equal, hash-equal Python values):
+
+=====================  =======================================================
+TLA+                   Python
+=====================  =======================================================
+integer                ``int``
+boolean                ``bool``
+string                 ``str``
+model value            ``ModelValue`` (interned by name)
+set                    ``frozenset``
+sequence / tuple       ``tuple`` -- and so is *every* function whose domain is
+                       ``1..n`` (``n >= 0``); the empty function is ``()``
+record / function      ``Fn`` -- any other function; a record is an ``Fn`` whose
+                       keys are all strings
+=====================  =======================================================
+
+Always build functions with ``make_fn`` so that the normalisation above holds.
+Python's ``True == 1`` means a set cannot hold both ``TRUE`` and ``1``; TLC rejects
+such comparisons too, so specs of the supported fragment never rely on it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any, Union
+
+Value = Union[int, bool, str, "ModelValue", frozenset, tuple, "Fn"]
+
+
+class ModelValue:
+    """A TLC model value: equal only to itself."""
+
+    __slots__ = ("name",)
+    _interned: dict[str, ModelValue] = {}
+
+    name: str
+
+    def __new__(cls, name: str) -> ModelValue:
+        existing = cls._interned.get(name)
+        if existing is not None:
+            return existing
+        obj = super().__new__(cls)
+        obj.name = name
+        cls._interned[name] = obj
+        return obj
+
+    def __repr__(self) -> str:
+        return self.name
+
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        return (ModelValue, (self.name,))
+
+
+class Fn:
+    """A function that is not a sequence: a record or a general function.
+
+    Immutable; equality and hash are those of the underlying mapping.
+    """
+
+    __slots__ = ("_hash", "map")
+
+    map: dict[Any, Any]
+
+    def __init__(self, mapping: dict[Any, Any]) -> None:
+        self.map = mapping
+        self._hash: int | None = None
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Fn) and self.map == other.map
+
+    def __hash__(self) -> int:
+        h = self._hash
+        if h is None:
+            h = hash(frozenset(self.map.items()))
+            self._hash = h
+        return h
+
+    def __len__(self) -> int:
+        return len(self.map)
+
+    def __repr__(self) -> str:
+        return format_value(self)
+
+    def __reduce__(self) -> tuple[Any, tuple[dict[Any, Any]]]:
+        return (Fn, (self.map,))
+
+    def is_record(self) -> bool:
+        return all(type(k) is str for k in self.map)
+
+
+def _is_seq_domain(keys: Iterable[Any], n: int) -> bool:
+    seen = 0
+    for k in keys:
+        if type(k) is not int or not 1 <= k <= n:
+            return False
+        seen += 1
+    return seen == n
+
+
+def make_fn(mapping: Mapping[Any, Any]) -> Value:
+    """The function with the given graph, normalised (a ``1..n`` domain gives a tuple)."""
+    n = len(mapping)
+    if _is_seq_domain(mapping.keys(), n):
+        return tuple(mapping[i] for i in range(1, n + 1))
+    return Fn(dict(mapping))
+
+
+def make_record(fields: Iterable[tuple[str, Any]]) -> Fn:
+    """A record from (field, value) pairs."""
+    return Fn(dict(fields))
+
+
+def is_function(v: object) -> bool:
+    return isinstance(v, (tuple, Fn))
+
+
+def fn_domain(f: tuple | Fn) -> frozenset:
+    if isinstance(f, tuple):
+        return frozenset(range(1, len(f) + 1))
+    return frozenset(f.map)
+
+
+def fn_items(f: tuple | Fn) -> Iterator[tuple[Any, Any]]:
+    if isinstance(f, tuple):
+        return iter(enumerate(f, 1))
+    return iter(f.map.items())
+
+
+class ApplyError(Exception):
+    """An argument outside a function's domain (the caller adds the location)."""
+
+
+def fn_apply(f: tuple | Fn, x: Any) -> Any:
+    if isinstance(f, tuple):
+        if type(x) is int and 1 <= x <= len(f):
+            return f[x - 1]
+        raise ApplyError(f"{format_value(x)} is not in the domain 1..{len(f)} of {format_value(f)}")
+    try:
+        return f.map[x]
+    except (KeyError, TypeError):
+        raise ApplyError(
+            f"{format_value(x)} is not in the domain of {format_value(f)}"
+        ) from None
+
+
+# ---------------------------------------------------------------------------
+# Ordering and printing (TLC prints sets in a canonical order)
+# ---------------------------------------------------------------------------
+
+_KIND_ORDER = {bool: 0, int: 1, str: 2, ModelValue: 3, tuple: 4, Fn: 5, frozenset: 6}
+
+
+def sort_key(v: Any) -> tuple[Any, ...]:
+    """A total order on values, used only for deterministic printing and enumeration."""
+    t = type(v)
+    kind = _KIND_ORDER.get(t, 9)
+    if t is bool or t is int or t is str:
+        return (kind, v)
+    if t is ModelValue:
+        return (kind, v.name)
+    if t is tuple:
+        return (kind, len(v), tuple(sort_key(x) for x in v))
+    if t is Fn:
+        items = sorted(((sort_key(k), sort_key(x)) for k, x in v.map.items()))
+        return (kind, len(items), tuple(items))
+    if t is frozenset:
+        return (kind, len(v), tuple(sorted(sort_key(x) for x in v)))
+    return (kind, repr(v))
+
+
+def sorted_values(values: Iterable[Any]) -> list[Any]:
+    return sorted(values, key=sort_key)
+
+
+def _format_str(s: str) -> str:
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+
+
+def format_value(v: Any) -> str:
+    """TLA+ syntax for a value, as TLC prints it."""
+    t = type(v)
+    if t is bool:
+        return "TRUE" if v else "FALSE"
+    if t is int:
+        return str(v)
+    if t is str:
+        return _format_str(v)
+    if t is ModelValue:
+        return v.name
+    if t is tuple:
+        return "<<" + ", ".join(format_value(x) for x in v) + ">>"
+    if t is frozenset:
+        return "{" + ", ".join(format_value(x) for x in sorted_values(v)) + "}"
+    if t is Fn:
+        keys = sorted_values(v.map)
+        if v.is_record():
+            return "[" + ", ".join(f"{k} |-> {format_value(v.map[k])}" for k in keys) + "]"
+        return "(" + " @@ ".join(f"{format_value(k)} :> {format_value(v.map[k])}" for k in keys) + ")"
+    return repr(v)
+
+
+def type_name(v: Any) -> str:
+    """A short name of a value's kind, for error messages."""
+    t = type(v)
+    if t is tuple:
+        return "sequence"
+    if t is Fn:
+        return "record" if v.is_record() else "function"
+    return {bool: "boolean", int: "integer", str: "string", ModelValue: "model value",
+            frozenset: "set"}.get(t, t.__name__)

@@ -1,0 +1,1 @@
+"""Reference implementation of KIP-595 KRaft: sans-I/O core, storage, simulator, traces."""
