@@ -1,0 +1,138 @@
+"""64-bit fingerprints of states and the compact set of fingerprints seen so far.
+
+Fingerprints are computed structurally (TLA+ equality gives equal fingerprints) and do
+not depend on Python's per-process string hashing, so they are the same in every run.
+Sets and functions combine their elements commutatively, so iteration order never
+matters. Container fingerprints are memoised on the value itself: successive states
+share most of their sub-values, so a state costs little more than its changed parts.
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Iterable
+from hashlib import blake2b
+from typing import Any
+
+from conformance.tla.values import Fn, ModelValue
+
+_MASK = (1 << 64) - 1
+_K1 = 0xFF51AFD7ED558CCD
+_K2 = 0xC4CEB9FE1A85EC53
+_PRIME = 0x100000001B3
+_TAG_INT = 0x2545F4914F6CDD1D
+_TAG_TUPLE = 0x9E3779B97F4A7C15
+_TAG_SET = 0xD6E8FEB86659FD93
+_TAG_FN = 0xA0761D6478BD642F
+_TAG_STATE = 0xE7037ED1A0B428DB
+_FP_TRUE = 0x8EBC6AF09C88C6E3
+_FP_FALSE = 0x589965CC75374CC3
+
+
+def _mix(x: int) -> int:
+    """The murmur3 64-bit finaliser (a bijection of 64-bit integers)."""
+    x ^= x >> 33
+    x = (x * _K1) & _MASK
+    x ^= x >> 33
+    x = (x * _K2) & _MASK
+    return x ^ (x >> 33)
+
+
+def _digest(text: str, tag: bytes) -> int:
+    return int.from_bytes(blake2b(text.encode("utf-8"), digest_size=8, person=tag).digest(), "little")
+
+
+class Fingerprinter:
+    """Computes 64-bit fingerprints of values and states, with a bounded memo."""
+
+    def __init__(self, memo_limit: int = 200_000) -> None:
+        self._memo: dict[Any, int] = {}
+        self._atoms: dict[Any, int] = {}
+        self._memo_limit = memo_limit
+
+    def value(self, v: Any) -> int:
+        t = type(v)
+        if t is int:
+            if -(1 << 62) <= v < (1 << 62):
+                return _mix((v ^ _TAG_INT) & _MASK)
+            return _digest(str(v), b"bigint")
+        if t is bool:
+            return _FP_TRUE if v else _FP_FALSE
+        if t is str or t is ModelValue:
+            atoms = self._atoms
+            fp = atoms.get(v)
+            if fp is None:
+                fp = _digest(v, b"str") if t is str else _digest(v.name, b"model")
+                atoms[v] = fp
+            return fp
+        memo = self._memo
+        fp = memo.get(v)
+        if fp is not None:
+            return fp
+        val = self.value
+        if t is tuple:
+            h = _TAG_TUPLE ^ len(v)
+            for x in v:
+                h = _mix((h * _PRIME + val(x)) & _MASK)
+        elif t is frozenset:
+            s = 0
+            for x in v:
+                s += val(x)
+            h = _mix(((s & _MASK) ^ _TAG_SET) + len(v) & _MASK)
+        elif t is Fn:
+            s = 0
+            for k, x in v.map.items():
+                s += _mix((val(k) * _PRIME ^ val(x)) & _MASK)
+            h = _mix(((s & _MASK) ^ _TAG_FN) + len(v.map) & _MASK)
+        else:
+            raise TypeError(f"cannot fingerprint a {t.__name__}")
+        if len(memo) >= self._memo_limit:
+            memo.clear()
+        memo[v] = h
+        return h
+
+    def state(self, values: Iterable[Any]) -> int:
+        """The fingerprint of a state given as the sequence of its variables' values."""
+        h = _TAG_STATE
+        val = self.value
+        for x in values:
+            h = _mix((h * _PRIME + val(x)) & _MASK)
+        return h
+
+
+class FingerprintSet:
+    """The distinct states found so far: fingerprints, and for each state (numbered in
+    discovery order) its fingerprint and its parent's number (-1 for initial states).
+
+    About 90 bytes per state: a Python ``set`` of ints plus two ``array`` columns.
+    """
+
+    def __init__(self) -> None:
+        self._seen: set[int] = set()
+        self.fps: array[int] = array("Q")
+        self.parents: array[int] = array("q")
+
+    def __len__(self) -> int:
+        return len(self.fps)
+
+    def __contains__(self, fp: int) -> bool:
+        return fp in self._seen
+
+    def add(self, fp: int, parent: int) -> int:
+        """Record a new state and return its number, or -1 if ``fp`` was already seen."""
+        seen = self._seen
+        if fp in seen:
+            return -1
+        seen.add(fp)
+        self.fps.append(fp)
+        self.parents.append(parent)
+        return len(self.fps) - 1
+
+    def path_to(self, index: int) -> list[int]:
+        """State numbers from an initial state to ``index``, inclusive."""
+        path = [index]
+        parents = self.parents
+        while parents[path[-1]] >= 0:
+            path.append(parents[path[-1]])
+        path.reverse()
+        return path

@@ -1,0 +1,85 @@
+"""A FIFO queue of states that spills to disk (pickled chunks in a temporary folder)
+once it holds more than a threshold of items in memory."""
+
+from __future__ import annotations
+
+import pickle
+import shutil
+import tempfile
+from collections import deque
+from pathlib import Path
+from typing import Any
+
+
+class StateQueue:
+    """FIFO queue; ``memory_limit`` items at most are kept in memory (plus one chunk)."""
+
+    def __init__(self, memory_limit: int = 200_000, chunk_size: int = 20_000) -> None:
+        if chunk_size <= 0 or memory_limit < chunk_size:
+            raise ValueError("need 0 < chunk_size <= memory_limit")
+        self._head: deque[Any] = deque()  # oldest items, being consumed
+        self._chunks: deque[Path] = deque()  # spilled items, oldest chunk first
+        self._tail: list[Any] = []  # newest items
+        self._spilled = 0
+        self._memory_limit = memory_limit
+        self._chunk_size = chunk_size
+        self._dir: Path | None = None
+        self._counter = 0
+        self.chunks_written = 0
+
+    def __len__(self) -> int:
+        return len(self._head) + self._spilled + len(self._tail)
+
+    def push(self, item: Any) -> None:
+        tail = self._tail
+        tail.append(item)
+        if len(tail) >= self._chunk_size and len(self._head) + len(tail) > self._memory_limit:
+            self._spill()
+
+    def pop(self) -> Any:
+        """Remove and return the oldest item (IndexError when empty)."""
+        if not self._head:
+            self._refill()
+        return self._head.popleft()
+
+    def _spill(self) -> None:
+        if self._dir is None:
+            self._dir = Path(tempfile.mkdtemp(prefix="kraftcheck-queue-"))
+        path = self._dir / f"chunk{self._counter:08d}.pickle"
+        self._counter += 1
+        with path.open("wb") as fh:
+            pickle.dump(self._tail, fh, protocol=pickle.HIGHEST_PROTOCOL)
+        self._chunks.append(path)
+        self._spilled += len(self._tail)
+        self.chunks_written += 1
+        self._tail = []
+
+    def _refill(self) -> None:
+        if self._chunks:
+            path = self._chunks.popleft()
+            with path.open("rb") as fh:
+                items = pickle.load(fh)
+            path.unlink()
+            self._spilled -= len(items)
+            self._head = deque(items)
+        elif self._tail:
+            self._head = deque(self._tail)
+            self._tail = []
+        else:
+            raise IndexError("pop from an empty queue")
+
+    def close(self) -> None:
+        """Delete the spill folder (the queue is empty afterwards)."""
+        self._head.clear()
+        self._tail = []
+        self._chunks.clear()
+        self._spilled = 0
+        if self._dir is not None:
+            shutil.rmtree(self._dir, ignore_errors=True)
+            self._dir = None
+
+    def __enter__(self) -> StateQueue:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
