@@ -14,6 +14,9 @@ from conformance.tla.parser_expr import Builder, operands
 from conformance.tla.parser_tree import CommentIndex, Source, parse_tree, raise_first_error
 from conformance.tla.syntax import Module, ParseError, UnsupportedError
 
+References = tuple[tuple[str, ast.Loc], ...]
+"""Module names referenced by EXTENDS or INSTANCE, with where they are named."""
+
 # Module-level node kinds that carry no meaning for evaluation.
 _IGNORED = frozenset(
     {"header_line", "single_line", "double_line", "comment", "block_comment", "use_or_hide"}
@@ -32,6 +35,12 @@ _DEFINITIONS = frozenset(
 
 def parse_module_text(text: str, file: str = "<text>") -> Module:
     """Parse the text of one TLA+ module (the first module of the text)."""
+    return _parse(Source(text.encode("utf-8"), file))[0]
+
+
+def parse_module_with_references(text: str, file: str = "<text>") -> tuple[Module, References]:
+    """Parse a module and also return the modules it names in EXTENDS and INSTANCE,
+    each with the location of the name (for errors about missing modules)."""
     return _parse(Source(text.encode("utf-8"), file))
 
 
@@ -43,13 +52,13 @@ def parse_expression(text: str, file: str = "<expr>") -> ast.Expr:
     body = "\n".join(indent + line for line in text.split("\n"))
     wrapped = f"---- MODULE Expression ----\nEXPRESSION ==\n{body}\n====\n"
     source = Source(wrapped.encode("utf-8"), file, line_offset=2, col_offset=len(indent))
-    module = _parse(source)
+    module = _parse(source)[0]
     if len(module.units) != 1 or not isinstance(module.units[0], ast.OpDef):
         raise ParseError(f"not a single expression: {text.strip()[:60]!r}", ast.Loc(file, 1, 1))
     return module.units[0].body
 
 
-def _parse(source: Source) -> Module:
+def _parse(source: Source) -> tuple[Module, References]:
     tree = parse_tree(source.text)
     root = tree.root_node
     raise_first_error(source, root)
@@ -68,24 +77,30 @@ class _ModuleReader:
         self.comments = comments
         self.build = Builder(source, comments)
 
-    def read(self, node: Node) -> Module:
+    def read(self, node: Node) -> tuple[Module, References]:
         name_node = node.child_by_field_name("name")
         if name_node is None:  # pragma: no cover - guaranteed by the grammar
             raise ParseError("module without a name", self.source.loc(node))
         extends: list[str] = []
+        references: list[tuple[str, ast.Loc]] = []
         units: list[ast.Unit] = []
         for child in node.named_children:
             kind = child.type
             if child.id == name_node.id or kind in _IGNORED or child.is_extra:
                 continue
             if kind == "extends":
-                extends.extend(self.source.text_of(c) for c in operands(child))
+                for c in operands(child):
+                    extends.append(self.source.text_of(c))
+                    references.append((extends[-1], self.source.loc(c)))
             elif kind == "constant_declaration":
                 units.extend(self._constants(child))
             elif kind == "variable_declaration":
                 units.extend(self._variables(child))
             elif kind in _DEFINITIONS:
-                units.append(self.build.definition(child))
+                unit = self.build.definition(child)
+                if isinstance(unit, ast.Instance):
+                    references.append((unit.module, unit.loc))
+                units.append(unit)
             elif kind == "assumption":
                 units.append(self._assume(child))
             elif kind == "theorem":
@@ -94,7 +109,7 @@ class _ModuleReader:
                 raise UnsupportedError("unsupported nested module", self.source.loc(child))
             else:
                 raise self.build.unsupported(child, f"module-level construct '{kind}'")
-        return Module(
+        module = Module(
             name=self.source.text_of(name_node),
             file=self.source.file,
             extends=tuple(extends),
@@ -102,6 +117,7 @@ class _ModuleReader:
             comments=self.comments.comments,
             loc=self.source.loc(node),
         )
+        return module, tuple(references)
 
     def _name_annotation(self, decl: Node, name: Node) -> str | None:
         """Comments right before a declared name, else those above the declaration."""

@@ -1,0 +1,120 @@
+"""Finding, parsing and caching TLA+ modules by name.
+
+Standard modules (``syntax.STANDARD_MODULES``) are provided natively by the engine and are
+never read from disk. Other modules are looked up as ``<name>.tla`` in the search path,
+which starts with the given folders and grows with the folder of every file loaded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from conformance.tla.parser import parse_module_with_references
+from conformance.tla.syntax import STANDARD_MODULES, Instance, Loc, Module, TlaError
+
+
+class ModuleLoader:
+    """Loads modules by name from a search path; each module is parsed once."""
+
+    def __init__(self, search_path: Sequence[Path | str]) -> None:
+        self.search_path: list[Path] = []
+        for folder in search_path:
+            self._add_folder(Path(folder))
+        self._cache: dict[str, Module] = {}
+        self._references: dict[str, tuple[tuple[str, Loc], ...]] = {}
+        self._requested_at: dict[str, Loc] = {}  # first EXTENDS/INSTANCE naming a module
+
+    def is_standard(self, name: str) -> bool:
+        """Whether the engine provides the module natively."""
+        return name in STANDARD_MODULES
+
+    def load(self, name: str, requested_at: Loc | None = None) -> Module:
+        """The module ``name``, found as ``<name>.tla`` on the search path.
+
+        ``requested_at`` is where an EXTENDS or INSTANCE asked for it, named in the
+        error when the module cannot be found; by default, the first EXTENDS or
+        INSTANCE naming it in a module this loader has loaded.
+        """
+        cached = self._cache.get(name)
+        if cached is not None:
+            return cached
+        if requested_at is None:
+            requested_at = self._requested_at.get(name)
+        if self.is_standard(name):
+            raise TlaError(
+                f"module {name} is a standard module provided by the engine, not read from disk",
+                requested_at,
+            )
+        for folder in self.search_path:
+            candidate = folder / f"{name}.tla"
+            if candidate.is_file():
+                return self.load_file(candidate)
+        searched = ", ".join(str(f) for f in self.search_path) or "(no folders)"
+        raise TlaError(f"cannot find module {name}: no {name}.tla in {searched}", requested_at)
+
+    def load_file(self, path: Path | str) -> Module:
+        """Parse a module file and add its folder to the search path (first, when new)."""
+        file = Path(path)
+        cached = self._cache.get(file.stem)
+        if cached is not None and _same_file(cached.file, file):
+            return cached
+        try:
+            text = file.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise TlaError(f"cannot read {file}: {exc.strerror or exc}") from None
+        except UnicodeDecodeError as exc:
+            raise TlaError(f"{file} is not UTF-8 text: {exc.reason}") from None
+        self._add_folder(file.parent, first=True)
+        module, references = parse_module_with_references(text, str(file))
+        if module.name != file.stem:
+            raise TlaError(
+                f"file {file.name} holds MODULE {module.name}; "
+                f"the module name must match the file name ({file.stem})",
+                module.loc,
+            )
+        cached = self._cache.get(module.name)
+        if cached is not None:
+            raise TlaError(
+                f"two files define MODULE {module.name}: {cached.file} and {file}", module.loc
+            )
+        self._cache[module.name] = module
+        self._references[module.name] = references
+        for name, loc in references:
+            self._requested_at.setdefault(name, loc)
+        return module
+
+    def load_dependencies(self, module: Module) -> dict[str, Module]:
+        """Every non-standard module that ``module`` extends or instantiates, transitively.
+
+        Missing modules raise ``TlaError`` at the EXTENDS/INSTANCE that names them.
+        """
+        found: dict[str, Module] = {}
+        pending: list[Module] = [module]
+        while pending:
+            current = pending.pop()
+            for name, loc in self._references_of(current):
+                if name in found or name == module.name or self.is_standard(name):
+                    continue
+                dep = self.load(name, requested_at=loc)
+                found[name] = dep
+                pending.append(dep)
+        return found
+
+    def _references_of(self, module: Module) -> tuple[tuple[str, Loc], ...]:
+        known = self._references.get(module.name)
+        if known is not None and self._cache.get(module.name) is module:
+            return known
+        # a module parsed elsewhere: EXTENDS names are located at the module header
+        refs = [(name, module.loc) for name in module.extends]
+        refs.extend((u.module, u.loc) for u in module.units if isinstance(u, Instance))
+        return tuple(refs)
+
+    def _add_folder(self, folder: Path, first: bool = False) -> None:
+        resolved = folder.resolve()
+        if resolved not in self.search_path:
+            self.search_path.insert(0 if first else len(self.search_path), resolved)
+
+
+def _same_file(a: Path | str, b: Path | str) -> bool:
+    return Path(a).resolve() == Path(b).resolve()
