@@ -31,6 +31,35 @@ _PUNCTUATION = frozenset(
     }
 )
 
+# Unicode spellings of standard operators (tree-sitter-tlaplus accepts both forms).
+_UNICODE = {
+    "∧": "/\\",
+    "\u2228": "\\/",  # logical or
+    "¬": "~",
+    "⇒": "=>",
+    "⟹": "=>",
+    "≡": "<=>",
+    "⇔": "<=>",
+    "∈": "\\in",
+    "∉": "\\notin",
+    "\u222a": "\\cup",  # union
+    "∩": "\\cap",
+    "⊆": "\\subseteq",
+    "⊂": "\\subset",
+    "⊇": "\\supseteq",
+    "⊃": "\\supset",
+    "≠": "/=",
+    "≤": "<=",
+    "≥": ">=",
+    "\u00d7": "\\times",  # multiplication sign
+    "∘": "\\o",
+    "÷": "\\div",
+    "↝": "~>",
+    "□": "[]",
+    "◇": "<>",
+    "⋅": "\\cdot",
+}
+
 _STRING_ESCAPES = {"\\": "\\", '"': '"', "n": "\n", "t": "\t", "r": "\r", "f": "\f"}
 _ESCAPE_RE = re.compile(r"\\(.)")
 
@@ -178,7 +207,8 @@ class Builder:
         inner = node.named_children[0] if node.named_child_count else node
         if inner.type == "negative":
             return "-."
-        return canonical(self.text(inner).strip())
+        text = self.text(inner).strip()
+        return canonical(_UNICODE.get(text, text))
 
     def _args(self, node: Node) -> tuple[ast.Expr, ...]:
         return tuple(self.expr(c) for c in node.children_by_field_name("parameter") if c.is_named)

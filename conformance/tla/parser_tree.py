@@ -158,8 +158,11 @@ def raise_first_error(source: Source, root: Node) -> None:
     if not root.has_error:
         return
     node = _first_error(root)
-    if node is None:  # pragma: no cover - has_error guarantees an error node
-        node = root
+    if node is None:
+        # tree-sitter recovered the whole module as a run of complete units: the
+        # module is not closed
+        row, col = root.end_point
+        raise ParseError("syntax error: missing the module footer ====", source.loc_at(row, col))
     row, col = node.start_point
     line = source.line_text(row)
     if node.is_missing:
@@ -171,7 +174,8 @@ def raise_first_error(source: Source, root: Node) -> None:
 
 
 def _first_error(root: Node) -> Node | None:
-    """The earliest MISSING node or ERROR point of a tree."""
+    """The earliest MISSING node or ERROR point of a tree (None when the only error is
+    a module recovered as a sequence of complete units)."""
     candidates: list[Node] = []
     stack = [root]
     while stack:
