@@ -13,7 +13,6 @@ from collections.abc import Sequence
 
 SUBCOMMANDS: tuple[str, ...] = (
     "conformance.tla.check_cmd",  # check: exhaustive model checking of a spec
-    "conformance.tla.simulate_cmd",  # explore: random simulation of a spec
     "conformance.tla.lint_cmd",  # lint: Apalache compatibility lint
     "reference.cli",  # simulate: run the reference implementation in the simulator
     "conformance.validate_cmd",  # validate: trace conformance against the spec

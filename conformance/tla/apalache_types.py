@@ -1,0 +1,460 @@
+"""Apalache's type syntax (ADR-002 / ADR-014): parsing ``@type:`` annotations and
+``@typeAlias:`` declarations, and checking runtime values against the types.
+
+Types: ``Int``, ``Bool``, ``Str``, uninterpreted ``UPPER_CASE``, type variables ``a``,
+``Set(T)``, ``Seq(T)``, ``T -> T``, ``<<T, T>>``, records ``{f: T, ...}`` and old-style
+``[f: T, ...]`` (optionally open with a row variable ``| r``), variants
+``A(T) | B(T)`` (optionally ``| r``), operator types ``(T, T) => T`` and aliases
+``$name`` declared by ``@typeAlias: name = T;``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from conformance.tla.values import Fn, ModelValue, format_value, type_name
+
+
+class TypeSyntaxError(ValueError):
+    """An annotation that is not a valid Apalache type; ``offset`` is the character."""
+
+    def __init__(self, message: str, offset: int) -> None:
+        super().__init__(message)
+        self.offset = offset
+
+
+@dataclass(frozen=True)
+class Type:
+    """Base of type terms."""
+
+
+@dataclass(frozen=True)
+class TPrim(Type):
+    name: str  # "Int" | "Bool" | "Str"
+
+
+@dataclass(frozen=True)
+class TConst(Type):
+    name: str  # uninterpreted type
+
+
+@dataclass(frozen=True)
+class TVar(Type):
+    name: str
+
+
+@dataclass(frozen=True)
+class TSet(Type):
+    elem: Type
+
+
+@dataclass(frozen=True)
+class TSeq(Type):
+    elem: Type
+
+
+@dataclass(frozen=True)
+class TFun(Type):
+    arg: Type
+    res: Type
+
+
+@dataclass(frozen=True)
+class TTuple(Type):
+    items: tuple[Type, ...]
+
+
+@dataclass(frozen=True)
+class TRec(Type):
+    fields: tuple[tuple[str, Type], ...]
+    row: str | None
+
+
+@dataclass(frozen=True)
+class TVariant(Type):
+    options: tuple[tuple[str, Type], ...]
+    row: str | None
+
+
+@dataclass(frozen=True)
+class TOper(Type):
+    args: tuple[Type, ...]
+    res: Type
+
+
+@dataclass(frozen=True)
+class TAlias(Type):
+    name: str
+
+
+def show(t: Type) -> str:
+    """Apalache syntax of a type."""
+    if isinstance(t, (TPrim, TConst, TVar)):
+        return t.name
+    if isinstance(t, TAlias):
+        return "$" + t.name
+    if isinstance(t, TSet):
+        return f"Set({show(t.elem)})"
+    if isinstance(t, TSeq):
+        return f"Seq({show(t.elem)})"
+    if isinstance(t, TFun):
+        arg = show(t.arg)
+        if isinstance(t.arg, (TFun, TOper)):
+            arg = f"({arg})"
+        return f"{arg} -> {show(t.res)}"
+    if isinstance(t, TTuple):
+        return "<<" + ", ".join(show(x) for x in t.items) + ">>"
+    if isinstance(t, TRec):
+        body = ", ".join(f"{f}: {show(x)}" for f, x in t.fields)
+        return "{" + body + (f" | {t.row}" if t.row else "") + "}"
+    if isinstance(t, TVariant):
+        parts = [f"{tag}({show(x)})" for tag, x in t.options]
+        if t.row:
+            parts.append(t.row)
+        return " | ".join(parts)
+    if isinstance(t, TOper):
+        return "(" + ", ".join(show(x) for x in t.args) + f") => {show(t.res)}"
+    raise TypeError(t)
+
+
+# ---------------------------------------------------------------------------
+# Parsing
+# ---------------------------------------------------------------------------
+
+_TOKEN = re.compile(r"\s*(?:(<<|>>|->|=>|[()\[\]{},:|])|(\$?[A-Za-z_][A-Za-z0-9_]*))")
+_UPPER = re.compile(r"[A-Z][A-Z0-9_]*$")
+_LOWER = re.compile(r"[a-z]$")
+
+
+class _TypeParser:
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.toks: list[tuple[str, int]] = []
+        pos = 0
+        while pos < len(text):
+            if text[pos:].strip() == "":
+                break
+            m = _TOKEN.match(text, pos)
+            if m is None:
+                off = pos + len(text[pos:]) - len(text[pos:].lstrip())
+                raise TypeSyntaxError(f"unexpected character {text[off]!r} in type", off)
+            tok = m.group(1) or m.group(2)
+            self.toks.append((tok, m.start(1) if m.group(1) else m.start(2)))
+            pos = m.end()
+        self.i = 0
+
+    def peek(self, k: int = 0) -> str:
+        j = self.i + k
+        return self.toks[j][0] if j < len(self.toks) else ""
+
+    def offset(self) -> int:
+        return self.toks[self.i][1] if self.i < len(self.toks) else len(self.text)
+
+    def take(self, tok: str | None = None) -> str:
+        got = self.peek()
+        if got == "" or (tok is not None and got != tok):
+            want = f"{tok!r}" if tok else "a type"
+            raise TypeSyntaxError(f"expected {want}, found {got or 'end of annotation'!r}", self.offset())
+        self.i += 1
+        return got
+
+    def parse(self) -> Type:
+        t = self.type_()
+        if self.peek():
+            raise TypeSyntaxError(f"unexpected {self.peek()!r} after the type", self.offset())
+        return t
+
+    def type_(self) -> Type:
+        if self.peek() == "(":
+            start = self.i
+            self.take("(")
+            args: list[Type] = []
+            if self.peek() != ")":
+                args.append(self.type_())
+                while self.peek() == ",":
+                    self.take(",")
+                    args.append(self.type_())
+            self.take(")")
+            if self.peek() == "=>":
+                self.take("=>")
+                return TOper(tuple(args), self.type_())
+            if len(args) != 1:
+                raise TypeSyntaxError("a parenthesised type list must be followed by '=>'", self.toks[start][1])
+            left = args[0]
+            if self.peek() == "->":
+                self.take("->")
+                return TFun(left, self.type_())
+            return left
+        left = self.variant()
+        if self.peek() == "->":
+            self.take("->")
+            return TFun(left, self.type_())
+        if self.peek() == "=>":
+            self.take("=>")
+            return TOper((left,), self.type_())
+        return left
+
+    def variant(self) -> Type:
+        first = self.atom()
+        if self.peek() != "|" or not isinstance(first, TVariant):
+            return first
+        options: list[tuple[str, Type]] = []
+        row: str | None = None
+        items: list[Type] = [first]
+        while self.peek() == "|":
+            self.take("|")
+            items.append(self.atom())
+        for k, item in enumerate(items):
+            if isinstance(item, TVariant) and len(item.options) == 1 and item.row is None:
+                options.extend(item.options)
+            elif isinstance(item, TVar) and k == len(items) - 1:
+                row = item.name
+            else:
+                raise TypeSyntaxError(f"{show(item)} is not a variant option Tag(T)", self.offset())
+        return TVariant(tuple(options), row)
+
+    def fields(self, close: str) -> TRec:
+        fields: list[tuple[str, Type]] = []
+        row: str | None = None
+        while self.peek() != close:
+            if self.peek() == "|":
+                self.take("|")
+                row = self.take()
+                if not _LOWER.match(row):
+                    raise TypeSyntaxError(f"row variable must be one lowercase letter, found {row!r}",
+                                          self.toks[self.i - 1][1])
+                break
+            name = self.take()
+            self.take(":")
+            fields.append((name, self.type_()))
+            if self.peek() == ",":
+                self.take(",")
+            elif self.peek() not in (close, "|"):
+                raise TypeSyntaxError(f"expected ',' or {close!r} in record type", self.offset())
+        self.take(close)
+        return TRec(tuple(fields), row)
+
+    def atom(self) -> Type:
+        off = self.offset()
+        tok = self.take()
+        if tok in ("Int", "Bool", "Str"):
+            return TPrim(tok)
+        if tok in ("Set", "Seq"):
+            self.take("(")
+            inner = self.type_()
+            self.take(")")
+            return TSet(inner) if tok == "Set" else TSeq(inner)
+        if tok == "<<":
+            items = [self.type_()]
+            while self.peek() == ",":
+                self.take(",")
+                items.append(self.type_())
+            self.take(">>")
+            return TTuple(tuple(items))
+        if tok == "{":
+            return self.fields("}")
+        if tok == "[":
+            return self.fields("]")
+        if tok == "(":
+            inner = self.type_()
+            self.take(")")
+            return inner
+        if tok.startswith("$"):
+            return TAlias(tok[1:])
+        if tok[0].isalpha() or tok[0] == "_":
+            if self.peek() == "(":
+                self.take("(")
+                inner = self.type_()
+                self.take(")")
+                return TVariant(((tok, inner),), None)
+            if _UPPER.match(tok):
+                return TConst(tok)
+            if _LOWER.match(tok):
+                return TVar(tok)
+        raise TypeSyntaxError(f"{tok!r} is not a type", off)
+
+
+def parse_type(text: str) -> Type:
+    """Parse one Apalache type."""
+    return _TypeParser(text).parse()
+
+
+# ---------------------------------------------------------------------------
+# Annotations inside comments
+# ---------------------------------------------------------------------------
+
+
+def comment_body(comment: str) -> str:
+    """Comment text without ``\\*``, ``(*``, ``*)`` markers (line structure is kept)."""
+    out: list[str] = []
+    for line in comment.splitlines():
+        s = line.strip()
+        if s.startswith("\\*"):
+            s = s[2:]
+        s = s.replace("(*", "  ").replace("*)", "  ")
+        s = s.strip()
+        while s.startswith("*"):
+            s = s[1:].lstrip()
+        out.append(s)
+    return "\n".join(out)
+
+
+def annotations(comment: str, key: str) -> list[str]:
+    """The texts of every ``@key:`` annotation in a comment, each up to its ``;``
+    (or to the end of the comment)."""
+    body = comment_body(comment)
+    found: list[str] = []
+    marker = f"@{key}:"
+    pos = body.find(marker)
+    while pos >= 0:
+        start = pos + len(marker)
+        end = body.find(";", start)
+        nxt = body.find("@", start)
+        if end < 0 or (0 <= nxt < end and not body[nxt + 1:nxt + 2].isspace()):
+            end = nxt if nxt >= 0 else len(body)
+        found.append(" ".join(body[start:end].split()))
+        pos = body.find(marker, start)
+    return found
+
+
+_ALIAS_NAME = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)$", re.S)
+
+
+def parse_alias(text: str) -> tuple[str, Type]:
+    """Parse the text of ``@typeAlias: name = T``."""
+    m = _ALIAS_NAME.match(text)
+    if m is None:
+        raise TypeSyntaxError("expected 'name = type' in @typeAlias", 0)
+    return m.group(1), parse_type(m.group(2))
+
+
+def resolve(t: Type, aliases: dict[str, Type], seen: frozenset[str] = frozenset()) -> Type:
+    """Expand aliases (``$name``, and old-style UPPER names that name an alias)."""
+    if isinstance(t, TAlias) or (isinstance(t, TConst) and t.name in aliases):
+        name = t.name
+        if name not in aliases:
+            raise KeyError(name)
+        if name in seen:
+            raise ValueError(f"type alias {name} is defined in terms of itself")
+        return resolve(aliases[name], aliases, seen | {name})
+    if isinstance(t, TSet):
+        return TSet(resolve(t.elem, aliases, seen))
+    if isinstance(t, TSeq):
+        return TSeq(resolve(t.elem, aliases, seen))
+    if isinstance(t, TFun):
+        return TFun(resolve(t.arg, aliases, seen), resolve(t.res, aliases, seen))
+    if isinstance(t, TTuple):
+        return TTuple(tuple(resolve(x, aliases, seen) for x in t.items))
+    if isinstance(t, TRec):
+        return TRec(tuple((f, resolve(x, aliases, seen)) for f, x in t.fields), t.row)
+    if isinstance(t, TVariant):
+        return TVariant(tuple((f, resolve(x, aliases, seen)) for f, x in t.options), t.row)
+    if isinstance(t, TOper):
+        return TOper(tuple(resolve(x, aliases, seen) for x in t.args), resolve(t.res, aliases, seen))
+    return t
+
+
+# ---------------------------------------------------------------------------
+# Values against types
+# ---------------------------------------------------------------------------
+
+
+class ValueTypeChecker:
+    """Checks values against (alias-free) types, remembering values already accepted."""
+
+    def __init__(self, cache_limit: int = 100_000) -> None:
+        self._ok: dict[int, dict[Any, bool]] = {}
+        self._keep: list[Type] = []  # keeps the cached types alive (their ids key the cache)
+        self._limit = cache_limit
+
+    def mismatch(self, value: Any, t: Type) -> tuple[Type, Any] | None:
+        """None when ``value`` has type ``t``; else the innermost (type, value) that fails."""
+        if isinstance(t, TVar | TOper):
+            return None
+        vt = type(value)
+        if isinstance(t, TPrim):
+            ok = (t.name == "Int" and vt is int) or (t.name == "Bool" and vt is bool) or (
+                t.name == "Str" and vt is str)
+            return None if ok else (t, value)
+        if isinstance(t, TConst):
+            return None if vt is ModelValue or vt is str else (t, value)
+        cache = self._ok.get(id(t))
+        if cache is None:
+            cache = self._ok[id(t)] = {}
+            self._keep.append(t)
+        if value in cache:
+            return None
+        bad = self._container(value, t)
+        if bad is None:
+            if len(cache) >= self._limit:
+                cache.clear()
+            cache[value] = True
+        return bad
+
+    def _container(self, value: Any, t: Type) -> tuple[Type, Any] | None:
+        vt = type(value)
+        if isinstance(t, TSet):
+            if vt is not frozenset:
+                return (t, value)
+            for x in value:
+                bad = self.mismatch(x, t.elem)
+                if bad is not None:
+                    return bad
+            return None
+        if isinstance(t, TSeq):
+            if vt is not tuple:
+                return (t, value)
+            for x in value:
+                bad = self.mismatch(x, t.elem)
+                if bad is not None:
+                    return bad
+            return None
+        if isinstance(t, TTuple):
+            if vt is not tuple or len(value) != len(t.items):
+                return (t, value)
+            for x, xt in zip(value, t.items, strict=True):
+                bad = self.mismatch(x, xt)
+                if bad is not None:
+                    return bad
+            return None
+        if isinstance(t, TFun):
+            if vt is tuple:
+                items: Any = enumerate(value, 1)
+            elif vt is Fn:
+                items = value.map.items()
+            else:
+                return (t, value)
+            for k, x in items:
+                if self.mismatch(k, t.arg) is not None:
+                    return (t, value)
+                bad = self.mismatch(x, t.res)
+                if bad is not None:
+                    return bad
+            return None
+        if isinstance(t, TRec):
+            if vt is not Fn or not value.is_record():
+                return (t, value)
+            names = {f for f, _ in t.fields}
+            if any(f not in value.map for f in names) or (t.row is None and set(value.map) - names):
+                return (t, value)
+            for f, ft in t.fields:
+                bad = self.mismatch(value.map[f], ft)
+                if bad is not None:
+                    return bad
+            return None
+        if isinstance(t, TVariant):
+            if vt is not Fn or set(value.map) != {"tag", "value"}:
+                return (t, value)
+            tag = value.map["tag"]
+            for name, ot in t.options:
+                if tag == name:
+                    return self.mismatch(value.map["value"], ot)
+            return None if t.row is not None else (t, value)
+        raise TypeError(f"cannot check a value against {show(t)} (unresolved alias?)")
+
+
+def describe_mismatch(bad: tuple[Type, Any]) -> str:
+    t, v = bad
+    return f"expected {show(t)}, found the {type_name(v)} {format_value(v)}"
