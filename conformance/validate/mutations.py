@@ -1,0 +1,164 @@
+"""Hand-mutated traces: an event dropped, duplicated, swapped with its neighbour, a value edited.
+
+A mutation works on the decoded JSON lines of a trace (header, init, events, end), renumbers
+the steps so that the result is well-formed, and records the step at which a validator must
+reject it. Positions are chosen so that this step is forced by the mutation itself:
+
+* ``drop``: event k whose next event k+1 handles a message that only event k sent; without
+  k that message is not on the network, so the next event (now step k) is not enabled.
+* ``swap``: the same pair swapped; the handler (now step k) comes before the send.
+* ``duplicate``: an event of an action that changes the state every time it runs (e.g. a
+  counter or epoch increment); the copy (step k+1) leads to a state the trace does not show.
+* ``edit-state``: an integer variable of event k's state moved far out of range (step k).
+* ``edit-param``: an integer field of event k's message parameter moved out of range; no such
+  message was sent, so step k is not enabled.
+"""
+
+from __future__ import annotations
+
+import copy
+import gzip
+import json
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+Line = dict[str, Any]
+KINDS = ("drop", "duplicate", "swap", "edit-state", "edit-param")
+EDIT_OFFSET = 1000
+
+
+@dataclass(frozen=True)
+class Mutation:
+    kind: str
+    step: int  # the event the mutation is applied to (original numbering)
+    reject_step: int  # the step (new numbering) at which the mutated trace must be rejected
+    detail: str
+
+
+def read_lines(path: Path | str) -> list[Line]:
+    p = Path(path)
+    raw = gzip.decompress(p.read_bytes()) if p.read_bytes()[:2] == b"\x1f\x8b" else p.read_bytes()
+    return [json.loads(t) for t in raw.decode("utf-8").splitlines() if t.strip()]
+
+
+def write_lines(path: Path | str, lines: Iterable[Line], compress: bool | None = None) -> None:
+    p = Path(path)
+    text = "".join(json.dumps(line, sort_keys=False, separators=(",", ":")) + "\n" for line in lines)
+    data = text.encode("utf-8")
+    if compress if compress is not None else p.name.endswith(".gz"):
+        data = gzip.compress(data, mtime=0)
+    p.write_bytes(data)
+
+
+def _events(lines: Sequence[Line]) -> list[Line]:
+    return [line for line in lines if line.get("kind") == "event"]
+
+
+def _assemble(lines: Sequence[Line], events: list[Line]) -> list[Line]:
+    head = [line for line in lines if line.get("kind") in ("header", "init")]
+    for k, e in enumerate(events, 1):
+        e["step"] = k
+    tail = [dict(line, steps=len(events)) for line in lines if line.get("kind") == "end"]
+    return head + events + tail
+
+
+def _msg_key(m: Any) -> str:
+    return json.dumps(m, sort_keys=True)
+
+
+def _first_sender(events: Sequence[Line]) -> dict[str, int]:
+    """Message (canonical JSON) -> index of the first event that sent it."""
+    first: dict[str, int] = {}
+    for idx, e in enumerate(events):
+        for m in e.get("sent", []):
+            first.setdefault(_msg_key(m), idx)
+    return first
+
+
+def _handled_message(e: Line) -> Any | None:
+    params = e.get("params", {})
+    return params.get("m")
+
+
+def causal_pairs(events: Sequence[Line]) -> list[int]:
+    """Indices k such that event k+1 handles a message first sent by event k."""
+    first = _first_sender(events)
+    out = []
+    for k in range(len(events) - 1):
+        m = _handled_message(events[k + 1])
+        if m is not None and first.get(_msg_key(m)) == k:
+            out.append(k)
+    return out
+
+
+def drop(lines: Sequence[Line], k: int) -> tuple[list[Line], Mutation]:
+    events = copy.deepcopy(_events(lines))
+    e = events.pop(k)
+    return _assemble(lines, events), Mutation("drop", k + 1, k + 1, f"dropped step {k + 1} ({e['action']})")
+
+
+def swap(lines: Sequence[Line], k: int) -> tuple[list[Line], Mutation]:
+    events = copy.deepcopy(_events(lines))
+    events[k], events[k + 1] = events[k + 1], events[k]
+    return _assemble(lines, events), Mutation(
+        "swap", k + 1, k + 1, f"swapped steps {k + 1} ({events[k + 1]['action']}) and {k + 2} ({events[k]['action']})")
+
+
+def duplicate(lines: Sequence[Line], k: int) -> tuple[list[Line], Mutation]:
+    events = copy.deepcopy(_events(lines))
+    events.insert(k + 1, copy.deepcopy(events[k]))
+    return _assemble(lines, events), Mutation("duplicate", k + 1, k + 2, f"duplicated step {k + 1} ({events[k]['action']})")
+
+
+def _int_fields(obj: dict[str, Any]) -> list[str]:
+    return [key for key, v in obj.items() if type(v) is int]
+
+
+def edit_state(lines: Sequence[Line], k: int, variable: str) -> tuple[list[Line], Mutation]:
+    events = copy.deepcopy(_events(lines))
+    old = events[k]["state"][variable]
+    events[k]["state"][variable] = old + EDIT_OFFSET
+    return _assemble(lines, events), Mutation(
+        "edit-state", k + 1, k + 1, f"step {k + 1}: state.{variable} {old} -> {old + EDIT_OFFSET}")
+
+
+def edit_param(lines: Sequence[Line], k: int, fld: str) -> tuple[list[Line], Mutation]:
+    events = copy.deepcopy(_events(lines))
+    m = events[k]["params"]["m"]
+    old = m[fld]
+    m[fld] = old + EDIT_OFFSET
+    return _assemble(lines, events), Mutation(
+        "edit-param", k + 1, k + 1, f"step {k + 1}: params.m.{fld} {old} -> {old + EDIT_OFFSET}")
+
+
+def mutate(lines: Sequence[Line], kind: str, rng: random.Random,
+           growing_actions: Sequence[str] = ("BecomeCandidate", "ClientAppend")) -> tuple[list[Line], Mutation] | None:
+    """One mutation of the given kind at a position where its rejection step is forced; None if no
+    position qualifies. ``growing_actions`` change the state every time they run."""
+    events = _events(lines)
+    if kind in ("drop", "swap"):
+        pairs = causal_pairs(events)
+        if not pairs:
+            return None
+        k = rng.choice(pairs)
+        return drop(lines, k) if kind == "drop" else swap(lines, k)
+    if kind == "duplicate":
+        ks = [k for k, e in enumerate(events) if e["action"] in growing_actions]
+        return duplicate(lines, rng.choice(ks)) if ks else None
+    if kind == "edit-state":
+        spots = [(k, f) for k, e in enumerate(events) for f in _int_fields(e["state"])]
+        if not spots:
+            return None
+        k, f = rng.choice(spots)
+        return edit_state(lines, k, f)
+    if kind == "edit-param":
+        spots = [(k, f) for k, e in enumerate(events) if isinstance(_handled_message(e), dict)
+                 for f in _int_fields(e["params"]["m"])]
+        if not spots:
+            return None
+        k, f = rng.choice(spots)
+        return edit_param(lines, k, f)
+    raise ValueError(f"unknown mutation kind {kind!r} (known: {', '.join(KINDS)})")

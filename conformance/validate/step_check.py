@@ -1,0 +1,205 @@
+"""One step of trace validation: which successors agree with an event, and why none does.
+
+The stepping replica's logged variables must equal the observed ones, the other replicas'
+logged variables must be unchanged, and the network must grow by exactly the ``sent``
+messages (``messages' = messages \\cup sent``, so a re-sent message is fine).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+from conformance.tla.syntax import TlaError
+from conformance.tla.values import ApplyError, Fn, Value, fn_apply, fn_items, format_value
+from conformance.validate.coverage import Coverage, Disjunct
+from conformance.validate.spec_binding import BindingError, SpecBinding, State
+from conformance.validate.trace_reader import TraceEvent
+from conformance.validate.value_diff import abbreviate, first_difference, is_large
+from conformance.validate.value_expr import application
+from conformance.validate.verdict import Diagnostic, DisabledGuard, EventSummary, VariableMismatch
+
+DIAGNOSE_CANDIDATES = 20  # candidate states examined when explaining a rejection
+
+
+def _others_equal(f: Any, g: Any, r: int) -> bool:
+    """``f`` and ``g`` (functions over replicas) agree everywhere except possibly at ``r``."""
+    if type(f) is tuple and type(g) is tuple:
+        return len(f) == len(g) and f[: r - 1] == g[: r - 1] and f[r:] == g[r:]
+    if type(f) is Fn and type(g) is Fn:
+        return f.map.keys() == g.map.keys() and all(v == g.map[k] for k, v in f.map.items() if k != r)
+    return False
+
+
+class StepChecker:
+    """Matches successors against events for one spec binding."""
+
+    def __init__(self, binding: SpecBinding, disjuncts: list[Disjunct], disjunct_coverage: bool) -> None:
+        self.binding = binding
+        self.model = binding.model
+        self.logged: list[tuple[str, int]] = []
+        self.init_replicas: Mapping[int, Mapping[str, Value]] = {}
+        by_action: dict[str, list[Disjunct]] = {}
+        for d in disjuncts:
+            by_action.setdefault(d.action, []).append(d)
+        self._single = {a: ds[0].key for a, ds in by_action.items() if len(ds) == 1}
+        self._resolve_disjuncts = disjunct_coverage
+        self._counted_until = 0
+
+    def prepare(self, logged: list[tuple[str, int]], init_replicas: Mapping[int, Mapping[str, Value]]) -> None:
+        self.logged = logged
+        self.init_replicas = init_replicas
+        self._counted_until = 0
+
+    # -- initial states -------------------------------------------------------------------------
+
+    def _replica_value(self, state: State, idx: int, name: str, r: int) -> Value:
+        try:
+            return fn_apply(state[idx], r)  # type: ignore[arg-type]
+        except (ApplyError, TypeError):
+            raise BindingError(
+                f"replica {r} is not in the domain of the spec's variable {name} "
+                f"(= {abbreviate(state[idx], 80)}); do the header's constants match the init line?"
+            ) from None
+
+    def _init_mismatches(self, state: State) -> list[VariableMismatch]:
+        out = []
+        for r, observed in self.init_replicas.items():
+            for name, idx in self.logged:
+                v = self._replica_value(state, idx, name, r)
+                if v != observed[name]:
+                    out.append(_mismatch(f"{name}[{r}]", v, observed[name]))
+        return out
+
+    def initial_states(self, init: str) -> list[State]:
+        out: dict[State, None] = {}
+        for s in self.model.init_states(init):
+            if not self._init_mismatches(s):
+                out[s] = None
+        return list(out)
+
+    def diagnose_init(self, file: str, line: int, init: str) -> Diagnostic:
+        best: list[VariableMismatch] | None = None
+        for k, s in enumerate(self.model.init_states(init)):
+            mm = self._init_mismatches(s)
+            if best is None or len(mm) < len(best):
+                best = mm
+            if k >= DIAGNOSE_CANDIDATES:
+                break
+        reason = (f"no initial state of {init} agrees with the init line" if best is not None
+                  else f"{init} has no initial state")
+        return Diagnostic(file=file, line=line, step=0, event=None, reason=reason, mismatches=tuple(best or ()))
+
+    # -- steps ----------------------------------------------------------------------------------
+
+    def _agrees(self, s: State, t: State, r: int, observed: Sequence[tuple[int, Value]]) -> bool:
+        for idx, obs in observed:
+            f = t[idx]
+            if fn_apply(f, r) != obs:  # type: ignore[arg-type]
+                return False
+            g = s[idx]
+            if f is not g and not _others_equal(f, g, r):
+                return False
+        return True
+
+    def step(self, candidates: list[State], event: TraceEvent, coverage: Coverage) -> list[State]:
+        """The deduplicated successors of ``candidates`` that agree with ``event``."""
+        action = event.action
+        args = self.binding.args(action, event.params)
+        r = event.replica
+        observed = [(idx, event.state[name]) for name, idx in self.logged]
+        mi = self.binding.messages_index
+        sent = frozenset(event.sent)
+        out: dict[State, None] = {}
+        first: tuple[State, State] | None = None
+        for s in candidates:
+            expected_net = s[mi] | sent if mi is not None else None  # type: ignore[operator]
+            for t in self.model.action_successors(action, args, s):
+                if self._agrees(s, t, r, observed) and (mi is None or t[mi] == expected_net):
+                    out[t] = None
+                    if first is None:
+                        first = (s, t)
+        if first is not None and event.step > self._counted_until:
+            self._counted_until = event.step
+            coverage.record(action, self._disjunct(action, args, *first))
+        return list(out)
+
+    def _disjunct(self, action: str, args: tuple[Value, ...], s: State, t: State) -> str | None:
+        single = self._single.get(action)
+        if single is not None or not self._resolve_disjuncts:
+            return single
+        for label, u in self.model.successors(s, application(action, args)):  # type: ignore[attr-defined]
+            if u == t:
+                return f"{label.name}@{label.loc}"
+        return None
+
+    # -- diagnostics ----------------------------------------------------------------------------
+
+    def _successors(self, candidates: list[State], action: str, args: tuple[Value, ...]) -> Iterator[tuple[State, State]]:
+        for s in candidates[:DIAGNOSE_CANDIDATES]:
+            for t in self.model.action_successors(action, args, s):
+                yield s, t
+
+    def _step_mismatches(self, s: State, t: State, event: TraceEvent) -> list[VariableMismatch]:
+        r = event.replica
+        out = []
+        for name, idx in self.logged:
+            v = fn_apply(t[idx], r)  # type: ignore[arg-type]
+            if v != event.state[name]:
+                out.append(_mismatch(name, v, event.state[name]))
+        for name, idx in self.logged:
+            if not _others_equal(t[idx], s[idx], r):
+                for k, v in fn_items(t[idx]):  # type: ignore[arg-type]
+                    old = fn_apply(s[idx], k)  # type: ignore[arg-type]
+                    if k != r and v != old:
+                        out.append(_mismatch(f"{name}[{format_value(k)}]", v, old,
+                                             note=f"the step changes replica {format_value(k)}, the trace says replica {r} stepped"))
+        mi = self.binding.messages_index
+        if mi is not None:
+            before = s[mi]
+            expected_new = t[mi] - before  # type: ignore[operator]
+            observed_new = frozenset(event.sent) - before  # type: ignore[operator]
+            if expected_new != observed_new:
+                out.append(_mismatch("sent", expected_new, observed_new))
+        return out
+
+    def diagnose(self, file: str, event: TraceEvent, candidates: list[State], summary: EventSummary,
+                 preceding: tuple[EventSummary, ...]) -> Diagnostic:
+        """Why no candidate state has a successor that agrees with ``event``."""
+        action = event.action
+        args = self.binding.args(action, event.params)
+        call = f"{action}({summary.params})"
+        base: dict[str, Any] = dict(file=file, line=event.line, step=event.step, event=summary,
+                                    candidates=len(candidates), preceding=preceding)
+        pairs = list(self._successors(candidates, action, args))
+        if not pairs:
+            guards: dict[tuple[str, str], None] = {}
+            for s in candidates[:DIAGNOSE_CANDIDATES]:
+                try:
+                    for loc, text in self.model.explain_disabled(action, args, s):
+                        guards[(str(loc), text)] = None
+                except TlaError as exc:
+                    guards[(str(exc.loc), f"(cannot explain: {exc.message})")] = None
+            return Diagnostic(reason=f"{call} is not enabled in any candidate state",
+                              disabled=tuple(DisabledGuard(loc, text) for loc, text in guards), **base)
+        scored = [(self._step_mismatches(s, t, event), s, t) for s, t in pairs]
+        scored.sort(key=lambda x: len(x[0]))
+        closest = scored[0][0]
+        never = [m.variable for m in closest if all(any(n.variable == m.variable for n in mm) for mm, _, _ in scored)]
+        if never:
+            shown = [m for m in closest if m.variable in never]
+            reason = (f"no successor of {call} agrees with the trace: "
+                      f"{', '.join(never)} match(es) no successor (replica {event.replica})")
+        else:
+            shown = closest
+            reason = (f"no single successor of {call} agrees with all observed variables of replica "
+                      f"{event.replica} (closest differs in {', '.join(m.variable for m in closest)})")
+        return Diagnostic(reason=reason, mismatches=tuple(shown), **base)
+
+
+def _mismatch(variable: str, expected: Value, observed: Value, note: str = "") -> VariableMismatch:
+    diff = first_difference(expected, observed) if (is_large(expected) or is_large(observed)) else ""
+    if note:
+        diff = f"{note}; {diff}" if diff else note
+    return VariableMismatch(variable=variable, expected=abbreviate(expected), observed=abbreviate(observed),
+                            difference=diff)

@@ -1,0 +1,280 @@
+"""Stream a KRaft trace (NDJSON, optionally gzip) line by line, with errors naming file and line.
+
+The format is described in ``traces/FORMAT.md``: a header line, an init line, one event line
+per protocol step (``step`` counting from 1 consecutively), and an optional end line. The
+reader checks the shape of every line; whether the names and values fit the spec is the
+validator's business. Nothing but the current line is held in memory.
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import json
+import zlib
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+
+from conformance.tla.itf import ItfError, decode
+from conformance.tla.values import Value
+
+TRACE_FORMAT = "kraft-trace"
+SUPPORTED_VERSIONS = (1,)
+
+
+class TraceFormatError(Exception):
+    """Bad input: the trace cannot be read. Names the file and the 1-based line."""
+
+    def __init__(self, file: str, line: int, message: str) -> None:
+        super().__init__(f"{file}:{line}: {message}")
+        self.file = file
+        self.line = line
+        self.message = message
+
+
+@dataclass(frozen=True)
+class TraceHeader:
+    spec: str
+    version: int
+    constants: dict[str, Value]
+    seed: Any
+    generator: str
+    faults: tuple[Any, ...]
+    bug: str | None
+    line: int
+
+
+@dataclass(frozen=True)
+class TraceInit:
+    replicas: dict[int, dict[str, Value]]
+    line: int
+
+
+@dataclass(frozen=True)
+class TraceEvent:
+    step: int
+    replica: int
+    action: str
+    params: dict[str, Value]
+    state: dict[str, Value]
+    sent: tuple[Value, ...]
+    line: int
+    time_ms: int | None = None
+    raw: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class TraceEnd:
+    steps: int
+    reason: str
+    line: int
+
+
+def _open_text(path: Path) -> TextIO:
+    with path.open("rb") as probe:
+        magic = probe.read(2)
+    if magic == b"\x1f\x8b":
+        return io.TextIOWrapper(gzip.open(path, "rb"), encoding="utf-8")
+    return path.open("r", encoding="utf-8")
+
+
+def _lines(source: Path | Iterable[str], name: str) -> Iterator[tuple[int, str]]:
+    """Numbered lines; decoding and gzip errors become ``TraceFormatError``."""
+    if isinstance(source, Path):
+        try:
+            handle = _open_text(source)
+        except OSError as exc:
+            raise TraceFormatError(name, 0, f"cannot open: {exc.strerror or exc}") from None
+        with handle:
+            lineno = 0
+            try:
+                for lineno, text in enumerate(handle, 1):
+                    yield lineno, text
+            except (EOFError, zlib.error, gzip.BadGzipFile) as exc:
+                raise TraceFormatError(name, lineno + 1, f"corrupt or truncated gzip stream ({exc})") from None
+            except UnicodeDecodeError as exc:
+                raise TraceFormatError(name, lineno + 1, f"not UTF-8 text ({exc.reason})") from None
+    else:
+        yield from enumerate(source, 1)
+
+
+class TraceStream:
+    """A trace opened for streaming: ``header`` and ``init`` are read at once, ``events()`` lazily."""
+
+    def __init__(self, source: Path | str | Iterable[str], name: str | None = None) -> None:
+        if isinstance(source, str):
+            source = Path(source)
+        self.name = name if name is not None else (str(source) if isinstance(source, Path) else "<trace>")
+        self._lines = _lines(source, self.name)
+        self._last_line = 0
+        self.end: TraceEnd | None = None
+        self.header = self._read_header()
+        self.init = self._read_init()
+        self._events_started = False
+
+    # -- helpers --------------------------------------------------------------------------------
+
+    def error(self, line: int, message: str) -> TraceFormatError:
+        return TraceFormatError(self.name, line, message)
+
+    def _next_object(self, what: str) -> tuple[int, dict[str, Any]] | None:
+        for lineno, text in self._lines:
+            self._last_line = lineno
+            if not text.strip():
+                raise self.error(lineno, f"empty line where {what} was expected")
+            try:
+                obj = json.loads(text)
+            except json.JSONDecodeError as exc:
+                truncated = " (truncated line?)" if not text.endswith("\n") else ""
+                raise self.error(lineno, f"invalid JSON at column {exc.colno}: {exc.msg}{truncated}") from None
+            if not isinstance(obj, dict):
+                raise self.error(lineno, f"expected a JSON object ({what}), got {type(obj).__name__}")
+            return lineno, obj
+        return None
+
+    def _field(self, obj: dict[str, Any], key: str, kind: type | tuple[type, ...], line: int) -> Any:
+        if key not in obj:
+            raise self.error(line, f'missing field "{key}"')
+        value = obj[key]
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            names = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
+            raise self.error(line, f'field "{key}" must be {names}, got {json.dumps(value)[:60]}')
+        return value
+
+    def _decode(self, obj: Any, path: str, line: int) -> Value:
+        try:
+            return decode(obj, where=path)
+        except ItfError as exc:
+            raise self.error(line, f"bad value encoding: {exc}") from None
+        except TypeError as exc:  # unhashable combinations, e.g. a set of records holding sets of sets
+            raise self.error(line, f"bad value at {path}: {exc}") from None
+
+    def _decode_vars(self, obj: Any, path: str, line: int) -> dict[str, Value]:
+        if not isinstance(obj, dict):
+            raise self.error(line, f"{path} must be an object of variables")
+        return {k: self._decode(v, f"{path}.{k}", line) for k, v in obj.items()}
+
+    # -- the fixed lines ------------------------------------------------------------------------
+
+    def _read_header(self) -> TraceHeader:
+        got = self._next_object("the header")
+        if got is None:
+            raise self.error(1, "empty trace: missing header line")
+        line, obj = got
+        if obj.get("kind") != "header":
+            raise self.error(line, f'missing header: the first line has kind {json.dumps(obj.get("kind"))}, expected "header"')
+        fmt = obj.get("format")
+        if fmt != TRACE_FORMAT:
+            raise self.error(line, f'not a {TRACE_FORMAT} trace (format {json.dumps(fmt)})')
+        version = self._field(obj, "version", int, line)
+        if version not in SUPPORTED_VERSIONS:
+            raise self.error(line, f"unsupported trace format version {version} (supported: {SUPPORTED_VERSIONS})")
+        spec = self._field(obj, "spec", str, line)
+        consts = self._field(obj, "constants", dict, line)
+        constants = {k: self._decode(v, f"constants.{k}", line) for k, v in consts.items()}
+        faults = obj.get("faults", [])
+        bug = obj.get("bug")
+        if bug is not None and not isinstance(bug, str):
+            raise self.error(line, 'field "bug" must be null or a string')
+        return TraceHeader(
+            spec=spec, version=version, constants=constants, seed=obj.get("seed"),
+            generator=str(obj.get("generator", "")),
+            faults=tuple(faults) if isinstance(faults, list) else (faults,), bug=bug, line=line,
+        )
+
+    def _read_init(self) -> TraceInit:
+        got = self._next_object("the init line")
+        if got is None:
+            raise self.error(self._last_line + 1, "missing init line after the header")
+        line, obj = got
+        if obj.get("kind") != "init":
+            raise self.error(line, f'expected the init line (kind "init"), got kind {json.dumps(obj.get("kind"))}')
+        reps = self._field(obj, "replicas", dict, line)
+        if not reps:
+            raise self.error(line, "init line lists no replicas")
+        replicas: dict[int, dict[str, Value]] = {}
+        names: set[str] | None = None
+        for key, vars_obj in reps.items():
+            rid = self._replica_id(key, line)
+            replicas[rid] = self._decode_vars(vars_obj, f"replicas.{key}", line)
+            if names is None:
+                names = set(replicas[rid])
+            elif set(replicas[rid]) != names:
+                diff = sorted(names.symmetric_difference(replicas[rid]))
+                raise self.error(line, f"replica {key} logs different variables than the others: {diff}")
+        return TraceInit(replicas=replicas, line=line)
+
+    def _replica_id(self, key: str, line: int) -> int:
+        try:
+            return int(key)
+        except ValueError:
+            raise self.error(line, f"replica key {key!r} is not an integer id") from None
+
+    # -- events ---------------------------------------------------------------------------------
+
+    def events(self) -> Iterator[TraceEvent]:
+        """The event lines in order; checks consecutive steps and the optional end line."""
+        if self._events_started:
+            raise RuntimeError("events() of a trace stream can be iterated once")
+        self._events_started = True
+        expected = 1
+        while True:
+            got = self._next_object("an event")
+            if got is None:
+                return
+            line, obj = got
+            if self.end is not None:
+                raise self.error(line, f"line after the end line (line {self.end.line})")
+            kind = obj.get("kind")
+            if kind == "end":
+                steps = self._field(obj, "steps", int, line)
+                if steps != expected - 1:
+                    raise self.error(line, f"end line says {steps} steps, the trace has {expected - 1}")
+                self.end = TraceEnd(steps=steps, reason=str(obj.get("reason", "")), line=line)
+                continue
+            if kind != "event":
+                raise self.error(line, f'expected an event (kind "event"), got kind {json.dumps(kind)}')
+            step = self._field(obj, "step", int, line)
+            if step != expected:
+                raise self.error(line, f"non-consecutive step: expected step {expected}, got {step}")
+            yield self._event(obj, line, step)
+            expected += 1
+
+    def _event(self, obj: dict[str, Any], line: int, step: int) -> TraceEvent:
+        replica = self._field(obj, "replica", int, line)
+        if replica not in self.init.replicas:
+            raise self.error(line, f"replica {replica} is not one of the init line's replicas {sorted(self.init.replicas)}")
+        action = self._field(obj, "action", str, line)
+        params_obj = self._field(obj, "params", dict, line)
+        params = {k: self._decode(v, f"params.{k}", line) for k, v in params_obj.items()}
+        state = self._decode_vars(self._field(obj, "state", dict, line), "state", line)
+        expected_vars = self.init.replicas[replica].keys()
+        if state.keys() != expected_vars:
+            missing = sorted(set(expected_vars) - set(state))
+            extra = sorted(set(state) - set(expected_vars))
+            parts = ([f"missing {missing}"] if missing else []) + ([f"unknown {extra}"] if extra else [])
+            raise self.error(line, f"state of step {step} must list every per-replica variable: {'; '.join(parts)}")
+        sent_obj = obj.get("sent", [])
+        if not isinstance(sent_obj, list):
+            raise self.error(line, 'field "sent" must be a JSON array of messages')
+        sent = tuple(self._decode(m, f"sent[{i}]", line) for i, m in enumerate(sent_obj))
+        time_ms = obj.get("time_ms")
+        return TraceEvent(
+            step=step, replica=replica, action=action, params=params, state=state, sent=sent,
+            line=line, time_ms=time_ms if isinstance(time_ms, int) else None, raw=obj,
+        )
+
+
+def iter_trace_files(paths: Iterable[Path | str]) -> Iterator[Path]:
+    """Trace files under the given paths (directories are searched recursively), sorted."""
+    for p in paths:
+        path = Path(p)
+        if path.is_dir():
+            found = sorted(
+                q for q in path.rglob("*") if q.is_file() and (q.name.endswith(".ndjson") or q.name.endswith(".ndjson.gz"))
+            )
+            yield from found
+        else:
+            yield path
