@@ -301,7 +301,7 @@ def comment_body(comment: str) -> str:
     return "\n".join(out)
 
 
-def annotations(comment: str, key: str) -> list[str]:
+def find_annotations(comment: str, key: str) -> list[str]:
     """The texts of every ``@key:`` annotation in a comment, each up to its ``;``
     (or to the end of the comment)."""
     body = comment_body(comment)

@@ -20,8 +20,8 @@ from conformance.tla.apalache_types import (
     Type,
     TypeSyntaxError,
     ValueTypeChecker,
-    annotations,
     describe_mismatch,
+    find_annotations,
     parse_alias,
     parse_type,
     resolve,
@@ -90,7 +90,7 @@ def _aliases(modules: Sequence[Module], issues: list[LintIssue]) -> dict[str, Ty
     raw: dict[str, tuple[Type, Loc]] = {}
     for mod in modules:
         for comment in mod.comments:
-            for text in annotations(comment.text, "typeAlias"):
+            for text in find_annotations(comment.text, "typeAlias"):
                 try:
                     name, t = parse_alias(text)
                 except TypeSyntaxError as exc:
@@ -112,7 +112,7 @@ def _aliases(modules: Sequence[Module], issues: list[LintIssue]) -> dict[str, Ty
 
 def _declared_type(kind: str, name: str, text: str | None, loc: Loc, aliases: dict[str, Type],
                    issues: list[LintIssue]) -> Type | None:
-    found = annotations(text, "type") if text else []
+    found = find_annotations(text, "type") if text else []
     if not found:
         issues.append(LintIssue.at(loc, f"{kind} {name} has no @type: annotation"))
         return None
