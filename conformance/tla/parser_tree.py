@@ -48,6 +48,12 @@ UNIT_KINDS = frozenset(
 )
 
 
+# Keywords after which a comment on the same line still annotates what follows.
+_OPENING_KEYWORDS = frozenset(
+    {b"LET", b"CONSTANT", b"CONSTANTS", b"VARIABLE", b"VARIABLES", b"RECURSIVE", b"LOCAL"}
+)
+
+
 def parse_tree(source: bytes) -> Tree:
     """The tree-sitter parse tree of TLA+ source bytes."""
     return _PARSER.parse(source)
@@ -126,8 +132,9 @@ class CommentIndex:
         """The comments directly before ``start_byte`` (only whitespace between them,
         no blank line), joined by newlines; None when there are none.
 
-        With ``own_line``, a comment must begin its line (a trailing comment of a
-        code line does not annotate the next line).
+        With ``own_line``, a comment must begin its line or follow an opening keyword
+        such as ``LET`` (a trailing comment of a code line does not annotate the next
+        line).
         """
         text = self.source.text
         found: list[str] = []
@@ -144,7 +151,8 @@ class CommentIndex:
             node = self._nodes[index]
             if own_line:
                 line_start = text.rfind(b"\n", 0, node.start_byte) + 1
-                if text[line_start : node.start_byte].strip():
+                before = text[line_start : node.start_byte].split()
+                if before and before[-1] not in _OPENING_KEYWORDS:
                     break
             found.append(self.comments[index].text)
             pos = node.start_byte
