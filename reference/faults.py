@@ -1,0 +1,35 @@
+"""Fault kinds of the simulator and their parameters."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+FAULTS: dict[str, str] = {
+    "crash": "a replica crashes (unflushed writes lost) and restarts later with its durable state",
+    "partition": "symmetric partitions (two sides cannot talk) and asymmetric ones (one direction "
+    "of a link is cut), healed after a while",
+    "loss": "messages are dropped at random",
+    "duplicate": "messages are delivered twice",
+    "reorder": "messages get a random extra latency, so a link no longer delivers in order",
+    "delay": "a few messages are held back for a long time (up to several fetch timeouts)",
+    "disk-loss": "an observer restarts with an empty disk (same id)",
+    "voter-disk-loss": "OPT-IN, NOT SAFE under KIP-595: a voter restarts with an empty disk; "
+    "KIP-595 assumes voters never lose their disk (KIP-853 fixes that), so this is expected "
+    "to break the safety invariants",
+}
+
+DEFAULT_FAULTS: tuple[str, ...] = ("crash", "partition", "loss", "duplicate", "reorder", "delay", "disk-loss")
+
+
+class UnknownFaultError(ValueError):
+    """A fault kind that is not in ``FAULTS``."""
+
+
+def parse_faults(spec: str | Iterable[str]) -> frozenset[str]:
+    """Fault kinds from a comma-separated list (``""``/``none`` for no faults)."""
+    names = [s.strip() for s in spec.split(",")] if isinstance(spec, str) else [s.strip() for s in spec]
+    names = [n for n in names if n and n != "none"]
+    unknown = [n for n in names if n not in FAULTS]
+    if unknown:
+        raise UnknownFaultError(f"unknown fault kind(s) {', '.join(unknown)}; known: {', '.join(FAULTS)}")
+    return frozenset(names)

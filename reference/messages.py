@@ -1,0 +1,110 @@
+"""Log entries and the messages of KIP-595, in the record shape of ``spec/VOCABULARY.md``.
+
+Every message is one record type with all fields; fields a message type does not use
+hold their defaults (``NIL`` for ints, ``""`` for strings, ``False``, ``()``).
+Messages and entries are immutable once built.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+NIL = -1
+
+DATA = "data"
+LEADER_CHANGE = "leaderChange"
+
+# Error codes (KIP-595 names); "" means no error.
+NONE = ""
+FENCED_LEADER_EPOCH = "FENCED_LEADER_EPOCH"
+UNKNOWN_LEADER_EPOCH = "UNKNOWN_LEADER_EPOCH"
+NOT_LEADER_FOR_PARTITION = "NOT_LEADER_FOR_PARTITION"
+INVALID_CLUSTER_ID = "INVALID_CLUSTER_ID"
+INCONSISTENT_VOTER_SET = "INCONSISTENT_VOTER_SET"
+INVALID_QUORUM_STATE = "INVALID_QUORUM_STATE"
+
+VOTE_REQUEST = "VoteRequest"
+VOTE_RESPONSE = "VoteResponse"
+BEGIN_QUORUM_EPOCH_REQUEST = "BeginQuorumEpochRequest"
+BEGIN_QUORUM_EPOCH_RESPONSE = "BeginQuorumEpochResponse"
+END_QUORUM_EPOCH_REQUEST = "EndQuorumEpochRequest"
+END_QUORUM_EPOCH_RESPONSE = "EndQuorumEpochResponse"
+FETCH_REQUEST = "FetchRequest"
+FETCH_RESPONSE = "FetchResponse"
+
+MESSAGE_TYPES: tuple[str, ...] = (
+    VOTE_REQUEST,
+    VOTE_RESPONSE,
+    BEGIN_QUORUM_EPOCH_REQUEST,
+    BEGIN_QUORUM_EPOCH_RESPONSE,
+    END_QUORUM_EPOCH_REQUEST,
+    END_QUORUM_EPOCH_RESPONSE,
+    FETCH_REQUEST,
+    FETCH_RESPONSE,
+)
+
+# The spec action that handles each message type.
+HANDLER_ACTION: dict[str, str] = {t: "Handle" + t for t in MESSAGE_TYPES}
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """A log entry: the epoch of the leader that appended it, its kind and payload."""
+
+    epoch: int
+    kind: str
+    value: int
+
+
+@dataclass(slots=True, eq=False)
+class Message:
+    """One KIP-595 request or response (all fields; unused ones at their defaults).
+
+    ``eq=False``: two sends of equal content are distinct messages in the simulator;
+    use ``fields()`` to compare contents.
+    """
+
+    type: str
+    source: int
+    dest: int
+    clusterId: str = ""
+    epoch: int = NIL
+    leaderId: int = NIL
+    errorCode: str = NONE
+    voteGranted: bool = False
+    lastOffsetEpoch: int = NIL
+    lastOffset: int = NIL
+    preferredSuccessors: tuple[int, ...] = ()
+    fetchOffset: int = NIL
+    lastFetchedEpoch: int = NIL
+    highWatermark: int = NIL
+    divergingEpoch: int = NIL
+    divergingEndOffset: int = NIL
+    records: tuple[Entry, ...] = ()
+    # Encoded form, cached by the trace writer (not part of the message's content).
+    encoded: str | None = field(default=None, repr=False, compare=False)
+
+    def fields(self) -> tuple[object, ...]:
+        """The message's content, in vocabulary field order."""
+        return tuple(getattr(self, name) for name in MESSAGE_FIELDS)
+
+
+MESSAGE_FIELDS: tuple[str, ...] = (
+    "type",
+    "source",
+    "dest",
+    "clusterId",
+    "epoch",
+    "leaderId",
+    "errorCode",
+    "voteGranted",
+    "lastOffsetEpoch",
+    "lastOffset",
+    "preferredSuccessors",
+    "fetchOffset",
+    "lastFetchedEpoch",
+    "highWatermark",
+    "divergingEpoch",
+    "divergingEndOffset",
+    "records",
+)

@@ -1,0 +1,91 @@
+"""The quorum-state file of KIP-595, written atomically.
+
+JSON with the KIP's fields and a data version::
+
+    {"data_version": 0, "LeaderId": 1, "LeaderEpoch": 3, "VotedId": -1,
+     "AppliedOffset": 42, "CurrentVoters": [{"VoterId": 1}, {"VoterId": 2}, {"VoterId": 3}]}
+
+A write goes to a temporary file in the same directory, which is fsynced, renamed over
+the target, and then the directory is fsynced: a crash leaves either the old or the
+new content, never a mix.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from reference.storage import QUORUM_STATE_DATA_VERSION, QuorumState, StorageError
+
+_INT_FIELDS = ("LeaderId", "LeaderEpoch", "VotedId", "AppliedOffset")
+
+
+def encode_quorum_state(state: QuorumState) -> bytes:
+    doc = {
+        "data_version": state.data_version,
+        "LeaderId": state.leader_id,
+        "LeaderEpoch": state.leader_epoch,
+        "VotedId": state.voted_id,
+        "AppliedOffset": state.applied_offset,
+        "CurrentVoters": [{"VoterId": v} for v in state.current_voters],
+    }
+    return (json.dumps(doc, sort_keys=True) + "\n").encode()
+
+
+def decode_quorum_state(path: Path, raw: bytes) -> QuorumState:
+    try:
+        doc: Any = json.loads(raw.decode())
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        pos = getattr(exc, "pos", getattr(exc, "start", 0))
+        raise StorageError(f"{path}: byte {pos}: not valid JSON ({exc})") from None
+    if not isinstance(doc, dict):
+        raise StorageError(f"{path}: byte 0: expected a JSON object")
+    version = doc.get("data_version")
+    if version != QUORUM_STATE_DATA_VERSION:
+        raise StorageError(f"{path}: unsupported data_version {version!r} (expected {QUORUM_STATE_DATA_VERSION})")
+    for name in _INT_FIELDS:
+        if type(doc.get(name)) is not int:
+            raise StorageError(f"{path}: field {name} missing or not an integer")
+    voters = doc.get("CurrentVoters")
+    if not isinstance(voters, list) or not all(
+        isinstance(v, dict) and type(v.get("VoterId")) is int for v in voters
+    ):
+        raise StorageError(f"{path}: field CurrentVoters must be a list of {{\"VoterId\": int}}")
+    if doc["LeaderEpoch"] < 0:
+        raise StorageError(f"{path}: LeaderEpoch {doc['LeaderEpoch']} is negative")
+    return QuorumState(
+        leader_id=doc["LeaderId"],
+        leader_epoch=doc["LeaderEpoch"],
+        voted_id=doc["VotedId"],
+        applied_offset=doc["AppliedOffset"],
+        current_voters=tuple(v["VoterId"] for v in voters),
+        data_version=version,
+    )
+
+
+def read_quorum_state_file(path: Path | str) -> QuorumState | None:
+    """The stored state, or ``None`` when the file does not exist."""
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return None
+    return decode_quorum_state(path, raw)
+
+
+def write_quorum_state_file(path: Path | str, state: QuorumState) -> None:
+    """Replace the file's content atomically and durably."""
+    path = Path(path)
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "wb") as f:
+        f.write(encode_quorum_state(state))
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+    fd = os.open(path.parent, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)

@@ -1,0 +1,158 @@
+"""Fetch request/response handling and DescribeQuorum (KIP-595)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from reference.messages import (
+    FENCED_LEADER_EPOCH,
+    FETCH_RESPONSE,
+    INVALID_CLUSTER_ID,
+    NIL,
+    NONE,
+    NOT_LEADER_FOR_PARTITION,
+    UNKNOWN_LEADER_EPOCH,
+    Message,
+)
+from reference.rpc_vote import cluster_id_mismatch
+from reference.states import FOLLOWER, LEADER
+
+if TYPE_CHECKING:
+    from reference.replica import Replica
+
+
+def _error_response(r: Replica, m: Message, error: str) -> None:
+    r.send(
+        Message(
+            type=FETCH_RESPONSE,
+            source=r.id,
+            dest=m.source,
+            errorCode=error,
+            epoch=r.current_epoch,
+            leaderId=r.leader_id,
+            fetchOffset=m.fetchOffset,
+            lastFetchedEpoch=m.lastFetchedEpoch,
+        )
+    )
+
+
+def fetch_position_valid(r: Replica, fetch_offset: int, last_fetched_epoch: int) -> bool:
+    """KIP-595 step 3: the fetch offset lies within (or at the end of) the leader's
+    entries of epoch ``last_fetched_epoch``; offset 0 is always valid."""
+    if fetch_offset == 0:
+        return True
+    found, end = r.log.end_offset_for_epoch(last_fetched_epoch)
+    return found == last_fetched_epoch and fetch_offset <= end
+
+
+def handle_fetch_request(r: Replica, m: Message) -> None:
+    """The leader validates epoch and fetch position, records the fetcher's progress,
+    may advance the high watermark, and returns every entry from the fetch offset."""
+    if cluster_id_mismatch(r, m):
+        _error_response(r, m, INVALID_CLUSTER_ID)
+        return
+    if m.epoch < r.current_epoch:
+        _error_response(r, m, FENCED_LEADER_EPOCH)
+        return
+    if m.epoch > r.current_epoch:
+        _error_response(r, m, UNKNOWN_LEADER_EPOCH)
+        return
+    if r.role != LEADER:
+        _error_response(r, m, NOT_LEADER_FOR_PARTITION)
+        return
+    valid = fetch_position_valid(r, m.fetchOffset, m.lastFetchedEpoch)
+    if not valid:
+        epoch, end = r.log.end_offset_for_epoch(m.lastFetchedEpoch)
+        r.send(
+            Message(
+                type=FETCH_RESPONSE,
+                source=r.id,
+                dest=m.source,
+                epoch=r.current_epoch,
+                leaderId=r.id,
+                highWatermark=r.high_watermark,
+                fetchOffset=m.fetchOffset,
+                lastFetchedEpoch=m.lastFetchedEpoch,
+                divergingEpoch=epoch,
+                divergingEndOffset=end,
+            )
+        )
+        return
+    r.replica_end_offset[m.source] = m.fetchOffset
+    state = r.state
+    last_fetch = getattr(state, "last_fetch_ms", None)
+    if m.source in r.voters and m.source != r.id:
+        r.endorsers.add(m.source)
+        if last_fetch is not None:
+            last_fetch[m.source] = r.now
+        begin_due = getattr(state, "begin_epoch_due", None)
+        if begin_due is not None:
+            begin_due.pop(m.source, None)
+        r.update_leader_high_watermark()
+    r.send(
+        Message(
+            type=FETCH_RESPONSE,
+            source=r.id,
+            dest=m.source,
+            epoch=r.current_epoch,
+            leaderId=r.id,
+            highWatermark=r.high_watermark,
+            fetchOffset=m.fetchOffset,
+            lastFetchedEpoch=m.lastFetchedEpoch,
+            records=r.log.slice_from(m.fetchOffset),
+        )
+    )
+
+
+def handle_fetch_response(r: Replica, m: Message) -> None:
+    """Learn newer epochs and leaders; ignore stale responses; truncate on divergence,
+    else append the records; then take the leader's high watermark."""
+    if m.epoch > r.current_epoch:
+        r.observe_epoch(m.epoch, m.leaderId)
+        return
+    if m.epoch < r.current_epoch or m.errorCode == INVALID_CLUSTER_ID:
+        return
+    if r.leader_id == NIL and m.leaderId not in (NIL, r.id):
+        r.transition_to_follower(m.epoch, m.leaderId)
+        return
+    if r.role != FOLLOWER or m.source != r.leader_id or m.errorCode != NONE:
+        return
+    stale = m.fetchOffset != r.log.end_offset or m.lastFetchedEpoch != r.log.last_epoch
+    if stale and "accept-stale-fetch" not in r.bugs:
+        return
+    if m.divergingEpoch != NIL:
+        if "ignore-diverging-epoch" not in r.bugs:
+            _, local_end = r.log.end_offset_for_epoch(m.divergingEpoch)
+            r.truncate_log(min(m.divergingEndOffset, local_end))
+    else:
+        r.append_entries(m.records)
+    new_hw = min(m.highWatermark, r.log.end_offset)
+    if new_hw > r.high_watermark:
+        r.high_watermark = new_hw
+    r.fetch_completed()
+
+
+@dataclass(frozen=True)
+class DescribeQuorumResult:
+    """A DescribeQuorum response: the leader's view of replication progress."""
+
+    error_code: str
+    leader_id: int
+    leader_epoch: int
+    high_watermark: int
+    current_voters: tuple[tuple[int, int], ...]
+    observers: tuple[tuple[int, int], ...]
+
+
+def describe_quorum(r: Replica) -> DescribeQuorumResult:
+    """Read-only: a non-leader answers NOT_LEADER_FOR_PARTITION with the leader it knows."""
+    if r.role != LEADER:
+        return DescribeQuorumResult(NOT_LEADER_FOR_PARTITION, r.leader_id, r.current_epoch, -1, (), ())
+
+    def end(v: int) -> int:
+        return r.log.end_offset if v == r.id else r.replica_end_offset.get(v, 0)
+
+    voters = tuple((v, end(v)) for v in sorted(r.voters))
+    observers = tuple((o, end(o)) for o in r.replicas if o not in r.voters)
+    return DescribeQuorumResult(NONE, r.id, r.current_epoch, r.high_watermark, voters, observers)

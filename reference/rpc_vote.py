@@ -1,0 +1,77 @@
+"""Vote request and response handling (KIP-595 "Vote Request/Response Handling")."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from reference.messages import INVALID_CLUSTER_ID, NIL, NONE, VOTE_RESPONSE, Message
+from reference.states import CANDIDATE, LEADER
+
+if TYPE_CHECKING:
+    from reference.replica import Replica
+
+
+def cluster_id_mismatch(r: Replica, m: Message) -> bool:
+    """A request carrying a cluster id (non-empty) that differs from the cached one."""
+    return m.clusterId != "" and m.clusterId != r.cluster_id
+
+
+def _respond(r: Replica, m: Message, granted: bool, error: str = NONE) -> None:
+    r.send(
+        Message(
+            type=VOTE_RESPONSE,
+            source=r.id,
+            dest=m.source,
+            errorCode=error,
+            epoch=r.current_epoch,
+            leaderId=r.leader_id,
+            voteGranted=granted,
+        )
+    )
+
+
+def handle_vote_request(r: Replica, m: Message) -> None:
+    """Grant at most one vote per epoch, to a voter whose log is at least as up-to-date."""
+    if cluster_id_mismatch(r, m):
+        _respond(r, m, False, INVALID_CLUSTER_ID)
+        return
+    may_vote = r.is_voter or "observer-votes" in r.bugs
+    if m.epoch < r.current_epoch or not may_vote:
+        _respond(r, m, False)
+        return
+    if m.epoch > r.current_epoch:
+        r.transition_to_unattached(m.epoch)
+    if r.voted_id == m.source:
+        _respond(r, m, True)
+        return
+    log_ok = r.log.is_up_to_date(m.lastOffsetEpoch, m.lastOffset) or "vote-without-log-check" in r.bugs
+    if (
+        r.voted_id == NIL
+        and r.leader_id == NIL
+        and r.role not in (CANDIDATE, LEADER)
+        and m.source in r.voters
+        and log_ok
+    ):
+        r.transition_to_voted(m.source)
+        _respond(r, m, True)
+        return
+    _respond(r, m, False)
+
+
+def handle_vote_response(r: Replica, m: Message) -> None:
+    """Count a granted vote of the current epoch; a majority makes the candidate leader."""
+    if m.epoch > r.current_epoch:
+        r.observe_epoch(m.epoch, m.leaderId)
+        return
+    if r.role != CANDIDATE or m.epoch != r.current_epoch or m.errorCode != NONE:
+        return
+    counts = m.source in r.voters or "observer-votes" in r.bugs
+    if not counts:
+        return
+    if not m.voteGranted:
+        if len(r.voters) == 2:
+            r.step_down_to_voted()
+        return
+    r.votes_granted.add(m.source)
+    if len(r.votes_granted) >= r.config.majority:
+        r.become_leader()

@@ -1,0 +1,456 @@
+"""Deterministic discrete-event simulator of a KRaft cluster with fault injection.
+
+Virtual clock, one seeded ``random.Random`` per concern (network and faults, client,
+each replica), in-memory storage with crash semantics, and a network that may lose,
+duplicate, reorder and delay messages and be partitioned. After every protocol step
+the safety invariants (``reference.invariants``) are checked; a failing seed is
+reported with the command that reproduces it. Every step is traced (``traces/FORMAT.md``).
+
+``run_seed(config, seed) -> RunResult`` is the API used by the CLI and the pipeline.
+"""
+
+from __future__ import annotations
+
+import heapq
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from reference.bugs import parse_bug
+from reference.config import QuorumConfig
+from reference.faults import DEFAULT_FAULTS, parse_faults
+from reference.invariants import SafetyChecker, Violation
+from reference.messages import Message
+from reference.replica import ClientAppend, Deliver, Ready, Replica, ReplicaOptions, Tick
+from reference.spec_constants import spec_constants
+from reference.states import LEADER
+from reference.storage import MemoryStorage
+from reference.trace_writer import TraceWriter
+
+_DELIVER, _TICK, _CLIENT, _FAULT, _RESTART, _HEAL = range(6)
+
+
+@dataclass(frozen=True)
+class SimConfig:
+    """One simulation setting; every seed of a batch runs with it."""
+
+    voters: int = 3
+    observers: int = 1
+    faults: frozenset[str] = frozenset(DEFAULT_FAULTS)
+    steps: int = 1000
+    out_dir: Path | None = None
+    bug: str | None = None
+    trace: bool = True
+    gzip: bool = False
+    values: int = 3
+    cluster_id: str = "kraft-sim-cluster"
+    fetch_timeout_ms: int = 1000
+    election_timeout_ms: int = 500
+    election_backoff_max_ms: int = 500
+    request_timeout_ms: int = 400
+    retry_backoff_ms: int = 20
+    retry_backoff_max_ms: int = 400
+    fetch_interval_ms: int = 50
+    client_interval_ms: int = 120
+    fault_interval_ms: int = 1500
+    loss_probability: float = 0.05
+    duplicate_probability: float = 0.05
+    max_time_ms: int = 0
+
+    def __post_init__(self) -> None:
+        if self.voters < 2:
+            raise ValueError("the simulator needs at least 2 voters")
+        if self.observers < 0 or self.steps < 1 or self.values < 1:
+            raise ValueError("observers must be >= 0, steps and values >= 1")
+        parse_faults(self.faults)
+        parse_bug(self.bug)
+
+    @property
+    def voter_ids(self) -> tuple[int, ...]:
+        return tuple(range(1, self.voters + 1))
+
+    @property
+    def observer_ids(self) -> tuple[int, ...]:
+        return tuple(range(self.voters + 1, self.voters + self.observers + 1))
+
+    def quorum_config(self) -> QuorumConfig:
+        return QuorumConfig(
+            voters=frozenset(self.voter_ids),
+            fetch_timeout_ms=self.fetch_timeout_ms,
+            election_timeout_ms=self.election_timeout_ms,
+            election_backoff_max_ms=self.election_backoff_max_ms,
+            request_timeout_ms=self.request_timeout_ms,
+            retry_backoff_ms=self.retry_backoff_ms,
+            retry_backoff_max_ms=self.retry_backoff_max_ms,
+        )
+
+    def trace_path(self, seed: int) -> Path | None:
+        if not self.trace or self.out_dir is None:
+            return None
+        name = f"seed-{seed}" + (f"-{self.bug}" if self.bug else "") + ".ndjson"
+        return self.out_dir / (name + (".gz" if self.gzip else ""))
+
+    def repro_command(self, seed: int) -> str:
+        faults = ",".join(sorted(self.faults)) or "none"
+        cmd = (
+            f"kraftcheck simulate --seeds {seed} --voters {self.voters} --observers {self.observers} "
+            f"--faults {faults} --steps {self.steps}"
+        )
+        if self.bug:
+            cmd += f" --inject-bug {self.bug}"
+        return cmd + f" --out {self.out_dir or 'sim-out'}"
+
+
+@dataclass(frozen=True)
+class Failure:
+    """An invariant that failed, where, and how to reproduce it."""
+
+    seed: int
+    step: int
+    time_ms: int
+    invariant: str
+    replica: int
+    detail: str
+    repro: str
+
+    def __str__(self) -> str:
+        return (
+            f"seed {self.seed}, step {self.step} (t={self.time_ms} ms), replica {self.replica}: "
+            f"{self.invariant}: {self.detail}\n  reproduce: {self.repro}"
+        )
+
+
+@dataclass
+class RunStats:
+    events: int = 0
+    elections: int = 0
+    commits: int = 0
+    client_appends: int = 0
+    messages_sent: int = 0
+    messages_delivered: int = 0
+    messages_dropped: int = 0
+    crashes: int = 0
+    disk_losses: int = 0
+    partitions: int = 0
+    sim_time_ms: int = 0
+
+    def add(self, other: RunStats) -> None:
+        for name in self.__dataclass_fields__:
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+
+
+@dataclass
+class RunResult:
+    seed: int
+    events: int
+    stats: RunStats
+    failures: list[Failure] = field(default_factory=list)
+    trace_path: Path | None = None
+
+    @property
+    def ok(self) -> bool:
+        return not self.failures
+
+
+@dataclass
+class _Node:
+    id: int
+    storage: MemoryStorage
+    replica: Replica | None
+    rng: random.Random
+    tick_at: int | None = None
+
+
+class Simulation:
+    """One run of one seed."""
+
+    def __init__(self, config: SimConfig, seed: int) -> None:
+        self.config = config
+        self.seed = seed
+        self.quorum = config.quorum_config()
+        self.options = ReplicaOptions(fetch_interval_ms=config.fetch_interval_ms, bugs=parse_bug(config.bug))
+        self.faults = config.faults
+        self.net_rng = random.Random(f"net-{seed}")
+        self.fault_rng = random.Random(f"fault-{seed}")
+        self.client_rng = random.Random(f"client-{seed}")
+        self.ids = config.voter_ids + config.observer_ids
+        self.now = 0
+        self.queue: list[tuple[int, int, int, int, Any]] = []
+        self.seq = 0
+        self.blocked: dict[tuple[int, int], int] = {}
+        self.link_last: dict[tuple[int, int], int] = {}
+        self.stats = RunStats()
+        self.checker = SafetyChecker()
+        self.failures: list[Failure] = []
+        self.nodes: dict[int, _Node] = {}
+        for rid in self.ids:
+            rng = random.Random(f"replica-{seed}-{rid}")
+            storage = MemoryStorage(rid, config.cluster_id)
+            self.nodes[rid] = _Node(rid, storage, self._new_replica(rid, storage, rng), rng)
+        self.trace_path = config.trace_path(seed)
+        self.writer = TraceWriter(self.trace_path) if self.trace_path is not None else None
+        self.max_time = config.max_time_ms or config.steps * 200 + 60_000
+
+    # -- setup -------------------------------------------------------------------
+
+    def _new_replica(self, rid: int, storage: MemoryStorage, rng: random.Random) -> Replica:
+        return Replica(
+            rid,
+            self.quorum,
+            self.config.cluster_id,
+            self.ids,
+            rng,
+            now_ms=self.now,
+            quorum_state=storage.read_quorum_state(),
+            log_entries=storage.read_log(),
+            options=self.options,
+        )
+
+    def _push(self, time: int, kind: int, node: int, payload: Any = None) -> None:
+        self.seq += 1
+        heapq.heappush(self.queue, (time, self.seq, kind, node, payload))
+
+    def _schedule_tick(self, node: _Node) -> None:
+        if node.replica is None:
+            return
+        deadline = node.replica.next_deadline()
+        if deadline is None:
+            return
+        deadline = max(deadline, self.now)
+        if node.tick_at is None or deadline < node.tick_at:
+            node.tick_at = deadline
+            self._push(deadline, _TICK, node.id)
+
+    # -- running -------------------------------------------------------------------
+
+    def run(self) -> RunResult:
+        try:
+            reason = self._run()
+        finally:
+            if self.writer is not None:
+                self.writer.close()
+        del reason
+        self.stats.sim_time_ms = self.now
+        self.stats.commits = self.checker.committed_length
+        return RunResult(self.seed, self.stats.events, self.stats, self.failures, self.trace_path)
+
+    def _run(self) -> str:
+        cfg = self.config
+        if self.writer is not None:
+            self.writer.header(spec_constants(cfg), self.seed, sorted(cfg.faults), cfg.bug)
+            self.writer.init({rid: n.replica.spec_state() for rid, n in self.nodes.items() if n.replica})
+        for node in self.nodes.values():
+            assert node.replica is not None
+            self.checker.reset_replica(node.id, node.replica.log.entries, node.replica.current_epoch, True)
+            self._schedule_tick(node)
+        self._push(cfg.client_interval_ms, _CLIENT, 0)
+        if self._fault_kinds():
+            self._push(self._fault_gap(), _FAULT, 0)
+        reason = "step limit reached"
+        while self.queue:
+            time, _, kind, nid, payload = heapq.heappop(self.queue)
+            if time > self.max_time:
+                reason = "time limit reached"
+                break
+            self.now = time
+            if kind == _DELIVER:
+                self._deliver(payload)
+            elif kind == _TICK:
+                node = self.nodes[nid]
+                if node.tick_at == time:
+                    node.tick_at = None
+                    self._tick(node)
+            elif kind == _CLIENT:
+                self._client()
+            elif kind == _FAULT:
+                self._inject_fault()
+            elif kind == _RESTART:
+                self._restart(self.nodes[nid], disk_lost=bool(payload))
+            elif kind == _HEAL:
+                self._heal(payload)
+            if self.failures:
+                reason = "invariant violated"
+                break
+            if self.stats.events >= cfg.steps:
+                break
+        if self.writer is not None:
+            self.writer.end(reason)
+        return reason
+
+    def _tick(self, node: _Node) -> None:
+        replica = node.replica
+        if replica is None:
+            return
+        ready = replica.step(Tick(), self.now)
+        if ready.action is None:
+            deadline = replica.next_deadline()
+            if deadline is not None and deadline <= self.now:
+                raise RuntimeError(f"replica {node.id}: timer due at {deadline} fired nothing at {self.now}")
+        self._after_step(node, ready)
+
+    def _deliver(self, m: Message) -> None:
+        node = self.nodes[m.dest]
+        if node.replica is None or self.blocked.get((m.source, m.dest)):
+            self.stats.messages_dropped += 1
+            return
+        self.stats.messages_delivered += 1
+        self._after_step(node, node.replica.step(Deliver(m), self.now))
+
+    def _client(self) -> None:
+        cfg = self.config
+        self._push(self.now + self.client_rng.randint(cfg.client_interval_ms // 2, cfg.client_interval_ms * 3 // 2), _CLIENT, 0)
+        leaders = [n for n in self.nodes.values() if n.replica is not None and n.replica.role == LEADER]
+        if not leaders:
+            return
+        node = max(leaders, key=lambda n: (n.replica.current_epoch if n.replica else -1, n.id))
+        assert node.replica is not None
+        ready = node.replica.step(ClientAppend(self.client_rng.randint(1, cfg.values)), self.now)
+        if ready.action is not None:
+            self.stats.client_appends += 1
+        self._after_step(node, ready)
+
+    def _after_step(self, node: _Node, ready: Ready) -> None:
+        replica = node.replica
+        assert replica is not None
+        if ready.action is None:
+            if ready.messages or ready.log_ops:
+                raise RuntimeError(f"replica {node.id}: a step without action produced output")
+            self._schedule_tick(node)
+            return
+        storage = node.storage
+        for op, arg in ready.log_ops:
+            if op == "append":
+                storage.append(arg)  # type: ignore[arg-type]
+            else:
+                storage.truncate(arg)  # type: ignore[arg-type]
+        if ready.log_ops:
+            storage.flush()
+        if ready.quorum_state is not None:
+            storage.write_quorum_state(ready.quorum_state)
+        self.stats.events += 1
+        if ready.action == "HandleVoteResponse" and replica.role == LEADER and ready.log_ops:
+            self.stats.elections += 1
+        for m in ready.messages:
+            self._send(m)
+        if self.writer is not None:
+            self.writer.event(self.now, node.id, ready.action, ready.params, replica.spec_state(), ready.messages)
+        self._check(
+            node.id,
+            self.checker.after_step(node.id, replica.role, replica.current_epoch, replica.high_watermark, ready.log_ops),
+        )
+        self._schedule_tick(node)
+
+    def _check(self, rid: int, violations: list[Violation]) -> None:
+        for v in violations:
+            self.failures.append(
+                Failure(self.seed, self.stats.events, self.now, v.invariant, v.replica, v.detail, self.config.repro_command(self.seed))
+            )
+
+    # -- network -------------------------------------------------------------------
+
+    def _send(self, m: Message) -> None:
+        rng = self.net_rng
+        faults = self.faults
+        self.stats.messages_sent += 1
+        if "loss" in faults and rng.random() < self.config.loss_probability:
+            self.stats.messages_dropped += 1
+            return
+        at = self.now + rng.randint(1, 5)
+        link = (m.source, m.dest)
+        if "reorder" in faults:
+            at += rng.randint(0, 40)
+        else:
+            at = max(at, self.link_last.get(link, 0))
+            self.link_last[link] = at
+        if "delay" in faults and rng.random() < 0.01:
+            at += rng.randint(100, 3 * self.config.fetch_timeout_ms)
+        self._push(at, _DELIVER, m.dest, m)
+        if "duplicate" in faults and rng.random() < self.config.duplicate_probability:
+            self._push(at + rng.randint(0, 60), _DELIVER, m.dest, m)
+
+    # -- faults ----------------------------------------------------------------------
+
+    def _fault_kinds(self) -> list[str]:
+        kinds = []
+        if "crash" in self.faults:
+            kinds.append("crash")
+        if "partition" in self.faults:
+            kinds += ["partition", "one-way"]
+        if "disk-loss" in self.faults and self.config.observers:
+            kinds.append("disk-loss")
+        if "voter-disk-loss" in self.faults:
+            kinds.append("voter-disk-loss")
+        return kinds
+
+    def _fault_gap(self) -> int:
+        mean = self.config.fault_interval_ms
+        return self.now + self.fault_rng.randint(mean // 2, mean * 3 // 2)
+
+    def _inject_fault(self) -> None:
+        rng = self.fault_rng
+        self._push(self._fault_gap(), _FAULT, 0)
+        kind = rng.choice(self._fault_kinds())
+        if kind == "crash":
+            up = [n for n in self.nodes.values() if n.replica is not None]
+            if up:
+                self._crash(rng.choice(up), disk_lost=False)
+        elif kind == "disk-loss":
+            up = [self.nodes[o] for o in self.config.observer_ids if self.nodes[o].replica is not None]
+            if up:
+                self._crash(rng.choice(up), disk_lost=True)
+        elif kind == "voter-disk-loss":
+            up = [self.nodes[v] for v in self.config.voter_ids if self.nodes[v].replica is not None]
+            if up:
+                self._crash(rng.choice(up), disk_lost=True)
+        elif kind == "partition":
+            ids = list(self.ids)
+            rng.shuffle(ids)
+            cut = rng.randint(1, len(ids) - 1)
+            left, right = ids[:cut], ids[cut:]
+            pairs = [(a, b) for a in left for b in right] + [(b, a) for a in left for b in right]
+            self._partition(pairs)
+        else:
+            a, b = rng.sample(list(self.ids), 2)
+            pairs = [(a, b)] if rng.random() < 0.5 else [(a, x) for x in self.ids if x != a]
+            self._partition(pairs)
+
+    def _partition(self, pairs: list[tuple[int, int]]) -> None:
+        self.stats.partitions += 1
+        for p in pairs:
+            self.blocked[p] = self.blocked.get(p, 0) + 1
+        duration = self.fault_rng.randint(300, 4 * self.config.fetch_timeout_ms)
+        self._push(self.now + duration, _HEAL, 0, pairs)
+
+    def _heal(self, pairs: list[tuple[int, int]]) -> None:
+        for p in pairs:
+            left = self.blocked[p] - 1
+            if left:
+                self.blocked[p] = left
+            else:
+                del self.blocked[p]
+
+    def _crash(self, node: _Node, disk_lost: bool) -> None:
+        node.storage.crash()
+        node.replica = None
+        node.tick_at = None
+        self.stats.crashes += 1
+        downtime = self.fault_rng.randint(50, 2 * self.config.fetch_timeout_ms)
+        self._push(self.now + downtime, _RESTART, node.id, disk_lost)
+
+    def _restart(self, node: _Node, disk_lost: bool) -> None:
+        if disk_lost:
+            node.storage.lose_disk()
+            self.stats.disk_losses += 1
+        replica = node.replica = self._new_replica(node.id, node.storage, node.rng)
+        self.stats.events += 1
+        action = "LoseDisk" if disk_lost else "Restart"
+        if self.writer is not None:
+            self.writer.event(self.now, node.id, action, {"i": node.id}, replica.spec_state(), ())
+        self._check(node.id, self.checker.reset_replica(node.id, replica.log.entries, replica.current_epoch, disk_lost))
+        self._schedule_tick(node)
+
+
+def run_seed(config: SimConfig, seed: int) -> RunResult:
+    """Simulate one seed; deterministic for a given (config, seed)."""
+    return Simulation(config, seed).run()

@@ -1,0 +1,83 @@
+"""Writes one simulated run as a kraft-trace (``traces/FORMAT.md``).
+
+Newline-delimited JSON, gzip-compressed when the path ends in ``.gz``. Lines are
+written as they happen, so a crash of the generator keeps the steps already written.
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+from reference import __version__
+from reference.itf_encode import encode, encode_message, encode_record
+from reference.messages import Message
+
+FORMAT = "kraft-trace"
+FORMAT_VERSION = 1
+
+
+class TraceWriter:
+    """Appends header, init, event and end lines to a trace file."""
+
+    def __init__(self, path: Path | str) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._out: TextIO
+        if self.path.suffix == ".gz":
+            raw = gzip.open(self.path, "wb", compresslevel=4)  # noqa: SIM115 - closed by close()
+            self._out = io.TextIOWrapper(raw, encoding="utf-8")
+        else:
+            self._out = open(self.path, "w", encoding="utf-8", buffering=1 << 16)  # noqa: SIM115 - closed by close()
+        self.steps = 0
+
+    def header(
+        self,
+        constants: Mapping[str, Any],
+        seed: int,
+        faults: Sequence[str],
+        bug: str | None,
+    ) -> None:
+        generator = json.dumps(f"kraftcheck-reference {__version__}")
+        line = (
+            f'{{"kind": "header", "format": "{FORMAT}", "version": {FORMAT_VERSION}, "spec": "KRaft", '
+            f'"constants": {encode_record(dict(constants))}, "seed": {seed}, "generator": {generator}, '
+            f'"faults": {json.dumps(list(faults))}, "bug": {json.dumps(bug)}}}\n'
+        )
+        self._out.write(line)
+
+    def init(self, replicas: Mapping[int, Mapping[str, Any]]) -> None:
+        body = ", ".join(f'"{rid}": {encode_record(dict(state))}' for rid, state in sorted(replicas.items()))
+        self._out.write(f'{{"kind": "init", "replicas": {{{body}}}}}\n')
+
+    def event(
+        self,
+        time_ms: int,
+        replica: int,
+        action: str,
+        params: Mapping[str, Any],
+        state: Mapping[str, Any],
+        sent: Sequence[Message],
+    ) -> None:
+        self.steps += 1
+        sent_text = ", ".join(encode_message(m) for m in sent)
+        self._out.write(
+            f'{{"kind": "event", "step": {self.steps}, "time_ms": {time_ms}, "replica": {replica}, '
+            f'"action": "{action}", "params": {encode_record(dict(params))}, '
+            f'"state": {encode_record(dict(state))}, "sent": [{sent_text}]}}\n'
+        )
+
+    def end(self, reason: str) -> None:
+        self._out.write(f'{{"kind": "end", "steps": {self.steps}, "reason": {json.dumps(reason)}}}\n')
+
+    def close(self) -> None:
+        self._out.close()
+
+
+def encode_value(v: Any) -> str:
+    """ITF text of one value (re-exported for callers that build their own lines)."""
+    return encode(v)
