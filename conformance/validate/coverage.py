@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from pathlib import PurePath
 from typing import Any
 
 from conformance.tla.loader import ModuleLoader
@@ -38,7 +39,12 @@ class Disjunct:
 
     @property
     def key(self) -> str:
-        return f"{self.action}@{self.loc}"
+        return disjunct_key(self.action, self.loc)
+
+
+def disjunct_key(action: str, loc: Loc) -> str:
+    """``Action@File.tla:line:col`` -- independent of how the spec's path was spelled."""
+    return f"{action}@{PurePath(loc.file).name}:{loc.line}:{loc.col}"
 
 
 def module_definitions(module: Module, loader: ModuleLoader | None = None) -> dict[str, Unit]:

@@ -12,7 +12,7 @@ from typing import Any
 
 from conformance.tla.syntax import TlaError
 from conformance.tla.values import ApplyError, Fn, Value, fn_apply, fn_items, format_value
-from conformance.validate.coverage import Coverage, Disjunct
+from conformance.validate.coverage import Coverage, Disjunct, disjunct_key
 from conformance.validate.spec_binding import BindingError, SpecBinding, State
 from conformance.validate.trace_reader import TraceEvent
 from conformance.validate.value_diff import abbreviate, first_difference, is_large
@@ -130,7 +130,7 @@ class StepChecker:
             return single
         for label, u in self.model.successors(s, application(action, args)):  # type: ignore[attr-defined]
             if u == t:
-                return f"{label.name}@{label.loc}"
+                return disjunct_key(label.name, label.loc)
         return None
 
     # -- diagnostics ----------------------------------------------------------------------------

@@ -1,0 +1,81 @@
+"""Validate many traces, in this process or in worker processes that each compile the spec once."""
+
+from __future__ import annotations
+
+import traceback
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from conformance.tla.values import Value
+from conformance.validate.validator import TraceValidator, ValidatorOptions
+from conformance.validate.verdict import TraceReport, Verdict
+
+
+@dataclass(frozen=True)
+class ValidatorConfig:
+    """Everything needed to build a ``TraceValidator`` (picklable, sent to workers)."""
+
+    spec: Path
+    constants: Mapping[str, Value] = field(default_factory=dict)
+    overrides: Mapping[str, str] = field(default_factory=dict)
+    search_path: tuple[Path, ...] = ()
+    options: ValidatorOptions = field(default_factory=ValidatorOptions)
+
+    def build(self) -> TraceValidator:
+        return TraceValidator(self.spec, constants=self.constants, overrides=self.overrides,
+                              search_path=self.search_path, options=self.options)
+
+
+_worker: TraceValidator | None = None
+
+
+def _init_worker(config: ValidatorConfig) -> None:
+    global _worker
+    _worker = config.build()
+
+
+def safe_validate(validator: TraceValidator, path: Path) -> TraceReport:
+    """``validator.validate``, turning an unexpected failure into an ERROR report for that file."""
+    try:
+        return validator.validate(path)
+    except Exception as exc:  # an engine failure must not hide the other files' results
+        last = traceback.extract_tb(exc.__traceback__)[-1]
+        return TraceReport(file=str(path), verdict=Verdict.ERROR,
+                           error=f"{path}: internal error {type(exc).__name__}: {exc} ({last.filename}:{last.lineno})")
+
+
+def _validate_in_worker(path: str) -> TraceReport:
+    assert _worker is not None, "worker not initialised"
+    return safe_validate(_worker, Path(path))
+
+
+def validate_files(
+    paths: Sequence[Path],
+    config: ValidatorConfig,
+    jobs: int = 1,
+    on_report: Callable[[TraceReport], None] | None = None,
+    validator: TraceValidator | None = None,
+) -> list[TraceReport]:
+    """Reports for ``paths`` in input order; ``on_report`` is called as each one finishes."""
+    reports: list[TraceReport | None] = [None] * len(paths)
+    if jobs <= 1 or len(paths) <= 1:
+        local = validator or config.build()
+        for i, p in enumerate(paths):
+            reports[i] = safe_validate(local, p)
+            if on_report is not None:
+                on_report(reports[i])  # type: ignore[arg-type]
+    else:
+        with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker, initargs=(config,)) as pool:
+            futures = {pool.submit(_validate_in_worker, str(p)): i for i, p in enumerate(paths)}
+            for fut in as_completed(futures):
+                i = futures[fut]
+                try:
+                    reports[i] = fut.result()
+                except Exception as exc:  # a worker that died (e.g. out of memory)
+                    reports[i] = TraceReport(file=str(paths[i]), verdict=Verdict.ERROR,
+                                             error=f"{paths[i]}: worker failed: {type(exc).__name__}: {exc}")
+                if on_report is not None:
+                    on_report(reports[i])  # type: ignore[arg-type]
+    return [r for r in reports if r is not None]

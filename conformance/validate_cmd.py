@@ -1,0 +1,128 @@
+"""``kraftcheck validate``: check implementation traces against the TLA+ spec, step by step.
+
+Exit status (when several apply, the first listed wins):
+1 -- some trace was rejected (a violation of the spec);
+2 -- some input was bad (unreadable trace, unknown action, trace for another spec, bad
+     ``--spec``/``--config``), and no trace was rejected;
+3 -- no violation and no bad input, but some trace was inconclusive (a search bound was hit);
+0 -- every trace conforms.
+Every file given (or found under a directory) gets a verdict; none is skipped silently.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from conformance.tla.syntax import TlaError
+from conformance.validate.artifacts import artifacts_dir, write_artifacts
+from conformance.validate.coverage import Coverage
+from conformance.validate.report import json_report, print_summary, write_json, write_junit
+from conformance.validate.runner import ValidatorConfig, validate_files
+from conformance.validate.trace_reader import iter_trace_files
+from conformance.validate.validator import TraceValidator, ValidatorOptions
+from conformance.validate.verdict import TraceReport, exit_code
+
+DEFAULT_SPEC = "spec/KRaft.tla"
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser(
+        "validate",
+        help="validate implementation traces against the TLA+ spec",
+        description="Validate NDJSON traces (files or directories, .ndjson / .ndjson.gz) against "
+        "the spec, step by step. Exit 1 on a violation, 2 on bad input, 3 if inconclusive, 0 if all conform.",
+    )
+    p.add_argument("paths", nargs="+", metavar="PATH", help="trace files or directories")
+    p.add_argument("--spec", default=DEFAULT_SPEC, help=f"the TLA+ spec (default {DEFAULT_SPEC})")
+    p.add_argument("--config", help="a TLC .cfg whose CONSTANTS override the trace headers' values")
+    p.add_argument("--engine", choices=("embedded", "apalache"), default="embedded")
+    p.add_argument("--jobs", type=int, default=1, help="worker processes (each compiles the spec once)")
+    p.add_argument("--json", dest="json_out", metavar="OUT", help="write the JSON report here")
+    p.add_argument("--junit", metavar="OUT", help="write a JUnit XML report here")
+    p.add_argument("--artifacts", metavar="DIR",
+                   help="copy rejected traces and their diagnostics here (default with CI=true: validate-artifacts)")
+    p.add_argument("--max-candidates", type=int, default=ValidatorOptions.max_candidates,
+                   help="candidate states kept per step before searching depth-first")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.set_defaults(func=run)
+
+
+def _config(args: argparse.Namespace) -> ValidatorConfig:
+    spec = Path(args.spec)
+    if not spec.is_file():
+        raise ValueError(f"--spec {spec}: no such file")
+    constants, overrides = {}, {}
+    if args.config:
+        from conformance.tla.cfg import read_config
+
+        cfg = read_config(args.config)
+        constants, overrides = dict(cfg.constants), dict(cfg.overrides)
+    if args.max_candidates < 1:
+        raise ValueError("--max-candidates must be at least 1")
+    if args.jobs < 1:
+        raise ValueError("--jobs must be at least 1")
+    return ValidatorConfig(spec=spec, constants=constants, overrides=overrides, search_path=(spec.parent,),
+                           options=ValidatorOptions(max_candidates=args.max_candidates))
+
+
+def _validate(args: argparse.Namespace, config: ValidatorConfig, validator: TraceValidator, files: list[Path],
+              console: Console) -> tuple[list[TraceReport], Coverage | None]:
+    progress = Progress(TextColumn("validating"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                        TextColumn("{task.fields[last]}"), console=console,
+                        disable=args.no_progress or not console.is_terminal)
+    with progress:
+        task = progress.add_task("validate", total=len(files), last="")
+
+        def advance(r: TraceReport) -> None:
+            progress.update(task, advance=1, last=f"{Path(r.file).name}: {r.verdict.value}")
+
+        if args.engine == "apalache":
+            from conformance.apalache_traces import validate_with_apalache
+
+            reports = []
+            for f in files:
+                reports.append(validate_with_apalache(f, config))
+                advance(reports[-1])
+            return reports, None
+        reports = validate_files(files, config, jobs=args.jobs, on_report=advance, validator=validator)
+    coverage = Coverage(validator.disjuncts())
+    for r in reports:
+        coverage.merge(Coverage.from_counts(coverage.disjuncts, r.coverage))
+    return reports, coverage
+
+
+def run(args: argparse.Namespace) -> int:
+    console = Console()
+    err = Console(stderr=True)
+    try:
+        config = _config(args)
+        files = list(iter_trace_files(args.paths))
+        if not files:
+            raise ValueError(f"no trace files (*.ndjson, *.ndjson.gz) under {', '.join(args.paths)}")
+        validator = config.build()
+        validator.disjuncts()  # parse the spec up front: a bad spec is bad input
+    except (ValueError, OSError, TlaError, KeyError) as exc:
+        err.print(f"kraftcheck validate: {exc}", markup=False)
+        return 2
+    reports, coverage = _validate(args, config, validator, files, console)
+    print_summary(reports, coverage, console)
+    artifacts = artifacts_dir(args.artifacts)
+    if artifacts is not None:
+        copied = write_artifacts(artifacts, reports)
+        console.print(f"artifacts: {len(copied)} trace(s) with diagnostics in {artifacts}", markup=False)
+    if args.json_out:
+        write_json(Path(args.json_out), json_report(reports, coverage, {"spec": str(config.spec), "engine": args.engine}))
+    if args.junit:
+        write_junit(Path(args.junit), reports)
+    return exit_code(reports)
+
+
+if __name__ == "__main__":
+    from conformance.cli import main
+
+    sys.exit(main(["validate", *sys.argv[1:]]))
