@@ -1,0 +1,184 @@
+"""Apalache compatibility lint: type syntax, annotations, rejected constructs, CLI,
+and the state type check used during exploration."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conformance.tla.apalache_types import (
+    TFun,
+    TPrim,
+    TRec,
+    TSeq,
+    TSet,
+    TVariant,
+    TypeSyntaxError,
+    ValueTypeChecker,
+    find_annotations,
+    parse_type,
+    resolve,
+    show,
+)
+from conformance.tla.lint import StateTypeCheck, lint_file
+from conformance.tla.values import Fn, ModelValue, make_fn, make_record
+
+SPECS = Path(__file__).parent / "specs"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Int", "Bool", "Str", "NODE", "a", "Set(Int)", "Seq(Set(Str))", "Int -> Bool",
+        "Int -> Int -> Int", "(Int -> Int) -> Int", "<<Int, Str, Bool>>", "{a: Int, b: Str}",
+        "{a: Int | r}", "A(Int) | B(Str)", "A(Int) | B(Str) | r", "(Int, Bool) => Int",
+        "() => Set(Int)", "Set($entry)",
+    ],
+)
+def test_type_syntax_round_trips_through_show(text: str) -> None:
+    t = parse_type(text)
+    assert parse_type(show(t)) == t
+
+
+def test_type_structure() -> None:
+    assert parse_type("Int -> Seq({epoch: Int, kind: Str})") == TFun(
+        TPrim("Int"), TSeq(TRec((("epoch", TPrim("Int")), ("kind", TPrim("Str"))), None)))
+    assert parse_type("[type: Str]") == parse_type("{type: Str}")
+    assert parse_type("Set(A(Int) | B(Bool))") == TSet(
+        TVariant((("A", TPrim("Int")), ("B", TPrim("Bool"))), None))
+
+
+@pytest.mark.parametrize(("text", "offset"), [("Set(Int", 7), ("Int ->", 6), ("foo", 0),
+                                               ("{a Int}", 3), ("Int Int", 4), ("Int & Bool", 4)])
+def test_type_syntax_errors_carry_the_offset(text: str, offset: int) -> None:
+    with pytest.raises(TypeSyntaxError) as err:
+        parse_type(text)
+    assert err.value.offset == offset
+
+
+def test_annotations_in_comments_and_aliases() -> None:
+    assert find_annotations("(* @type: Set(Int); *)", "type") == ["Set(Int)"]
+    assert find_annotations("\\* @type: Int ->\n\\*   Bool;", "type") == ["Int -> Bool"]
+    assert find_annotations("\\* @typeAlias: e = Int; @typeAlias: f = Str;", "typeAlias") == ["e = Int", "f = Str"]
+    aliases = {"entry": parse_type("{epoch: Int}"), "log": parse_type("Seq($entry)")}
+    assert resolve(parse_type("Int -> $log"), aliases) == TFun(
+        TPrim("Int"), TSeq(TRec((("epoch", TPrim("Int")),), None)))
+    with pytest.raises(KeyError):
+        resolve(parse_type("$nope"), aliases)
+
+
+def test_values_against_types() -> None:
+    c = ValueTypeChecker()
+    ok = [
+        (3, "Int"), (True, "Bool"), ("x", "Str"), (ModelValue("r1"), "RM"),
+        (frozenset({1, 2}), "Set(Int)"), ((1, 2), "Seq(Int)"), ((), "Seq(Str)"),
+        ((5, 6), "Int -> Int"), (make_fn({ModelValue("r1"): "w"}), "RM -> Str"),
+        ((1, "a"), "<<Int, Str>>"), (make_record([("a", 1)]), "{a: Int}"),
+        (make_record([("a", 1), ("z", 2)]), "{a: Int | r}"),
+        (make_record([("tag", "A"), ("value", 1)]), "A(Int) | B(Str)"),
+    ]
+    for value, text in ok:
+        assert c.mismatch(value, parse_type(text)) is None, (value, text)
+    bad = [
+        (True, "Int"), (1, "Bool"), (1, "Str"), ((1,), "Set(Int)"), (frozenset({"a"}), "Set(Int)"),
+        ((1, "a"), "Seq(Int)"), (make_fn({"k": 1}), "Int -> Int"), ((1, 2, 3), "<<Int, Int>>"),
+        (make_record([("a", 1), ("z", 2)]), "{a: Int}"), (make_record([("b", 1)]), "{a: Int, b: Int}"),
+        (make_record([("tag", "C"), ("value", 1)]), "A(Int) | B(Str)"),
+        (Fn({0: 1}), "Seq(Int)"),
+    ]
+    for value, text in bad:
+        assert c.mismatch(value, parse_type(text)) is not None, (value, text)
+    # The innermost offending value is named.
+    assert c.mismatch((1, "x", 3), parse_type("Seq(Int)")) == (TPrim("Int"), "x")
+
+
+def test_state_type_check_message() -> None:
+    check = StateTypeCheck(["x", "s"], {"x": parse_type("Int"), "s": parse_type("Set(Int)")})
+    assert check((1, frozenset({2})), 1) is None
+    msg = check((1, frozenset({2, "u"})), 7)
+    assert msg is not None
+    assert "state 7" in msg and "variable s" in msg and "Set(Int)" in msg and '"u"' in msg
+
+
+BAD_SPEC = r"""---- MODULE Bad ----
+EXTENDS Naturals, Sequences, Helper
+\* @typeAlias: entry = {epoch: Int, value: Int};
+CONSTANT
+  \* @type: Set(Int);
+  Nodes
+CONSTANT Untyped
+VARIABLES
+  \* @type: Int -> Seq($entry);
+  log,
+  \* @type: Set(;
+  x,
+  \* @type: $missing;
+  y
+RECURSIVE F(_)
+F(n) == IF n = 0 THEN 0 ELSE F(n - 1)
+f[n \in 0..3] == IF n = 0 THEN 1 ELSE n * f[n - 1]
+A == \E v : v = 1
+B == \A k \in Nat : k >= 0
+C == CHOOSE s \in STRING : TRUE
+D == \E s \in Seq(Nodes) : Len(s) = 1
+E == CHOOSE z : z = 2
+G == {k \in Int : k < 3}
+H == [STRING -> Nat]
+Fine == \A n \in Nodes : \E m \in 1..3 : n = m /\ log \in [Nodes -> Seq([epoch : Nat, value : Int])]
+====
+"""
+
+HELPER = r"""---- MODULE Helper ----
+VARIABLE z
+====
+"""
+
+
+def test_lint_reports_every_issue_with_its_location(tmp_path: Path) -> None:
+    (tmp_path / "Bad.tla").write_text(BAD_SPEC)
+    (tmp_path / "Helper.tla").write_text(HELPER)
+    found = [(i.file.rsplit("/", 1)[-1], i.line, i.message.split(" (")[0]) for i in lint_file(tmp_path / "Bad.tla")]
+    assert ("Bad.tla", 7, "CONSTANT Untyped has no @type: annotation") in found
+    assert any(f[1] == 12 and "cannot parse the @type: annotation of VARIABLE x" in f[2] for f in found)
+    assert any(f[1] == 14 and "undeclared alias $missing" in f[2] for f in found)
+    assert ("Bad.tla", 15, "RECURSIVE operator F") in found
+    assert ("Bad.tla", 17, "recursive function f") in found
+    assert ("Bad.tla", 18, "unbounded \\E v") in found
+    assert ("Bad.tla", 19, "Nat used as the domain of \\A") in found
+    assert ("Bad.tla", 20, "STRING used as the domain of CHOOSE") in found
+    assert ("Bad.tla", 21, "Seq(S) used as a set in \\E") in found
+    assert ("Bad.tla", 22, "unbounded CHOOSE z") in found
+    assert any(f[1] == 23 and f[2].startswith("Int used as the domain") for f in found)
+    assert ("Bad.tla", 24, "STRING used as a function domain [STRING -> T]") in found
+    assert ("Helper.tla", 2, "VARIABLE z has no @type: annotation") in found
+    # Membership in infinite sets and bounded quantifiers are fine.
+    assert not any(f[1] in (5, 6, 9, 10, 25) for f in found)
+    assert len(found) == 13
+
+
+def test_classic_specs_are_clean_except_recursion() -> None:
+    for spec in sorted(SPECS.glob("*.tla")):
+        issues = lint_file(spec)
+        if spec.stem == "Tokens":
+            assert [i.message.split(" (")[0] for i in issues] == ["recursive function S"]
+        else:
+            assert issues == [], spec
+
+
+def test_lint_cli_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from conformance.tla import lint_cmd
+
+    class Args:
+        spec = SPECS / "DieHard.tla"
+        search_path: list[Path] = []
+
+    assert lint_cmd.run(Args()) == 0  # type: ignore[arg-type]
+    assert capsys.readouterr().out == ""
+    Args.spec = SPECS / "Tokens.tla"
+    assert lint_cmd.run(Args()) == 1  # type: ignore[arg-type]
+    out = capsys.readouterr().out.strip().splitlines()
+    assert out == [f"{SPECS / 'Tokens.tla'}:19:15: recursive function S (Apalache rejects recursive functions)"]
+    Args.spec = tmp_path / "Nope.tla"
+    assert lint_cmd.run(Args()) == 1  # type: ignore[arg-type]
+    assert "Nope" in capsys.readouterr().err
