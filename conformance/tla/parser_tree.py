@@ -7,6 +7,7 @@ AST on top of it.
 from __future__ import annotations
 
 import bisect
+import re
 import warnings
 from dataclasses import dataclass, field
 
@@ -54,9 +55,65 @@ _OPENING_KEYWORDS = frozenset(
 )
 
 
+_LEXEME = re.compile(rb'\(\*|\*\)|\\\*|"|\n')
+_PLUSCAL = re.compile(rb"--(?:fair\s+)?algorithm\b")
+
+
 def parse_tree(source: bytes) -> Tree:
-    """The tree-sitter parse tree of TLA+ source bytes."""
+    """The tree-sitter parse tree of TLA+ source bytes.
+
+    PlusCal algorithms inside block comments are blanked out first (same byte
+    positions): they are comments to TLA+, and tree-sitter-tlaplus would otherwise
+    parse them and fail the whole module on any PlusCal it does not understand.
+    """
+    if _PLUSCAL.search(source):
+        source = mask_pluscal(source)
     return _PARSER.parse(source)
+
+
+def mask_pluscal(source: bytes) -> bytes:
+    """``source`` with the inside of every block comment holding a PlusCal algorithm
+    replaced by spaces (line breaks kept, so positions do not move)."""
+    out = bytearray(source)
+    depth = 0
+    start = 0
+    pos = 0
+    while True:
+        match = _LEXEME.search(source, pos)
+        if match is None:
+            break
+        token = match.group()
+        pos = match.end()
+        if depth == 0:
+            if token == b"(*":
+                depth, start = 1, match.end()
+            elif token == b"\\*":
+                end = source.find(b"\n", pos)
+                pos = len(source) if end < 0 else end
+            elif token == b'"':
+                pos = _string_end(source, pos)
+        elif token == b"(*":
+            depth += 1
+        elif token == b"*)":
+            depth -= 1
+            if depth == 0 and _PLUSCAL.search(source, start, match.start()):
+                for i in range(start, match.start()):
+                    if out[i] not in (0x0A, 0x0D):
+                        out[i] = 0x20
+    return bytes(out)
+
+
+def _string_end(source: bytes, pos: int) -> int:
+    """The position after the string literal whose opening quote ends at ``pos``."""
+    while pos < len(source):
+        char = source[pos]
+        if char == 0x5C:  # backslash escape
+            pos += 2
+            continue
+        if char in (0x22, 0x0A):  # closing quote, or an unterminated string
+            return pos + 1
+        pos += 1
+    return pos
 
 
 @dataclass
@@ -72,9 +129,15 @@ class Source:
     line_offset: int = 0
     col_offset: int = 0
     _lines: list[bytes] = field(default_factory=list, repr=False)
+    _ascii: list[bool] = field(default_factory=list, repr=False)
+    _line_starts: list[int] = field(default_factory=list, repr=False)
 
     def __post_init__(self) -> None:
         self._lines = self.text.split(b"\n")
+        self._ascii = [line.isascii() for line in self._lines]
+        self._line_starts = [0]
+        for line in self._lines[:-1]:
+            self._line_starts.append(self._line_starts[-1] + len(line) + 1)
 
     def loc(self, node: Node) -> Loc:
         """The 1-based location of a node's first character."""
@@ -83,10 +146,18 @@ class Source:
 
     def loc_at(self, row: int, col: int) -> Loc:
         """The 1-based location of a 0-based (row, byte column) position."""
-        line = self._lines[row] if row < len(self._lines) else b""
-        if not line.isascii():
-            col = len(line[:col].decode("utf-8", errors="replace"))
-        return Loc(self.file, max(1, row + 1 - self.line_offset), max(1, col + 1 - self.col_offset))
+        if row < len(self._lines) and not self._ascii[row]:
+            col = len(self._lines[row][:col].decode("utf-8", errors="replace"))
+        if self.line_offset or self.col_offset:
+            return Loc(
+                self.file, max(1, row + 1 - self.line_offset), max(1, col + 1 - self.col_offset)
+            )
+        return Loc(self.file, row + 1, col + 1)
+
+    def point(self, byte: int) -> tuple[int, int]:
+        """The 0-based (row, byte column) of a byte offset."""
+        row = bisect.bisect_right(self._line_starts, byte) - 1
+        return row, byte - self._line_starts[row]
 
     def line_text(self, row: int) -> str:
         """The text of a 0-based source line."""
@@ -106,27 +177,25 @@ class CommentIndex:
         self.source = source
         nodes = [n for ns in QueryCursor(_COMMENT_QUERY).captures(root).values() for n in ns]
         nodes.sort(key=lambda n: n.start_byte)
-        outer: list[Node] = []
+        spans: list[tuple[int, int]] = []
         for node in nodes:  # nested block comments are part of their enclosing one
-            if outer and node.start_byte < outer[-1].end_byte:
+            if spans and node.start_byte < spans[-1][1]:
                 continue
-            outer.append(node)
+            if node.type == "block_comment":
+                # tree-sitter-tlaplus joins adjacent block comments into one node
+                spans.extend(_split_block_comments(source.text, node.start_byte, node.end_byte))
+            else:
+                spans.append((node.start_byte, node.end_byte))
+        self._spans = spans
         self.comments: tuple[Comment, ...] = tuple(
-            Comment(source.loc(n), source.text_of(n).strip()) for n in outer
+            Comment(
+                source.loc_at(*source.point(start)),
+                source.text[start:end].decode("utf-8", errors="replace").strip(),
+            )
+            for start, end in spans
         )
-        self._starts = [n.start_byte for n in outer]
-        self._by_end: dict[int, int] = {n.end_byte: i for i, n in enumerate(outer)}
-        self._nodes = outer
-
-    def inside(self, start: int, end: int) -> list[Comment]:
-        """Comments lying within the byte range [start, end)."""
-        lo = bisect.bisect_left(self._starts, start)
-        out = []
-        for i in range(lo, len(self._nodes)):
-            if self._nodes[i].start_byte >= end:
-                break
-            out.append(self.comments[i])
-        return out
+        self._starts = [start for start, _ in spans]
+        self._by_end: dict[int, int] = {end: i for i, (_, end) in enumerate(spans)}
 
     def leading(self, start_byte: int, own_line: bool) -> str | None:
         """The comments directly before ``start_byte`` (only whitespace between them,
@@ -148,17 +217,42 @@ class CommentIndex:
             index = self._by_end.get(p)
             if index is None:
                 break
-            node = self._nodes[index]
+            start, _ = self._spans[index]
             if own_line:
-                line_start = text.rfind(b"\n", 0, node.start_byte) + 1
-                before = text[line_start : node.start_byte].split()
+                line_start = text.rfind(b"\n", 0, start) + 1
+                before = text[line_start:start].split()
                 if before and before[-1] not in _OPENING_KEYWORDS:
                     break
             found.append(self.comments[index].text)
-            pos = node.start_byte
+            pos = start
         if not found:
             return None
         return "\n".join(reversed(found))
+
+
+def _split_block_comments(text: bytes, start: int, end: int) -> list[tuple[int, int]]:
+    """The byte spans of the block comments, each with its nested ones, in [start, end)."""
+    spans: list[tuple[int, int]] = []
+    depth = 0
+    begin = start
+    pos = start
+    while pos < end - 1:
+        pair = text[pos : pos + 2]
+        if pair == b"(*":
+            if depth == 0:
+                begin = pos
+            depth += 1
+            pos += 2
+        elif pair == b"*)" and depth > 0:
+            depth -= 1
+            pos += 2
+            if depth == 0:
+                spans.append((begin, pos))
+        else:
+            pos += 1
+    if not spans or depth:
+        return [(start, end)]
+    return spans
 
 
 def raise_first_error(source: Source, root: Node) -> None:

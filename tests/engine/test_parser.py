@@ -256,6 +256,27 @@ def test_comments_are_all_kept_in_order_and_nested_block_comments_are_one() -> N
     ]
 
 
+def test_adjacent_block_comments_stay_separate() -> None:
+    m = module("(* one *)\n(* two (* in *) *)\nVARIABLE v")
+    assert [c.text for c in m.comments] == ["(* one *)", "(* two (* in *) *)"]
+    assert [c.loc.line for c in m.comments] == [2, 3]
+    (v,) = m.units
+    assert isinstance(v, ast.VariableDecl)
+    assert v.annotation == "(* one *)\n(* two (* in *) *)"
+
+
+def test_pluscal_algorithms_in_comments_are_only_comments() -> None:
+    m = module(
+        "(* --algorithm counter\nvariables x = 0;\nbegin\n  Inc: x := x + 1;\nend algorithm; *)\n"
+        '\\* BEGIN TRANSLATION\nVARIABLES x, pc\nInit == x = 0 /\\ pc = "Inc"\n'
+        "(* --fair algorithm half written\nbegin x := ; ((\n*)\nAfter == 1"
+    )
+    assert [getattr(u, "name", None) for u in m.units] == ["x", "pc", "Init", "After"]
+    assert m.comments[0].text.startswith("(* --algorithm counter\nvariables x = 0;")
+    assert m.comments[-1].text.startswith("(* --fair algorithm half written")
+    assert m.comments[-1].loc == Loc("M.tla", 10, 1)
+
+
 def test_comments_inside_expressions_are_skipped() -> None:
     assert strip(
         module("A == /\\ x \\* first\n     (* between *)\n     /\\ y").units[0]
