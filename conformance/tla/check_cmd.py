@@ -1,0 +1,174 @@
+"""``kraftcheck check``: model-check a TLA+ spec with the embedded engine.
+
+Exit codes: 0 no error, 12 invariant/property violation or deadlock, 1 error in the
+input, 2 usage error, 3 a limit (``--max-states``, ``--time-limit``) stopped the search.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from conformance.tla import itf
+from conformance.tla.cfg import read_config
+from conformance.tla.explorer import CheckResult, StateCheck, check, iter_changed, simulate
+from conformance.tla.lint import collect_modules, state_type_check
+from conformance.tla.loader import ModuleLoader
+from conformance.tla.model import Model
+from conformance.tla.syntax import TlaError
+from conformance.tla.values import format_value
+
+USAGE_ERROR = 2
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser(
+        "check",
+        help="model-check a TLA+ spec (breadth-first, or random simulation)",
+        description="Model-check SPEC.tla under a TLC configuration with the embedded engine: "
+        "exhaustive breadth-first search (shortest counterexamples) or, with --simulate, random "
+        "walks. Exit codes: 0 ok, 12 violation or deadlock, 1 input error, 2 usage error, "
+        "3 stopped by a limit.",
+    )
+    p.add_argument("spec", type=Path, help="the TLA+ module to check")
+    p.add_argument("--config", type=Path, help="TLC .cfg file (default: SPEC with .cfg instead of .tla)")
+    p.add_argument("--json", action="store_true", help="print one JSON object with the verdict on stdout")
+    p.add_argument("--itf", type=Path, metavar="OUT.itf.json", help="write the counterexample as ITF JSON")
+    p.add_argument("--max-states", type=int, metavar="N", help="stop after N distinct states (exit 3)")
+    p.add_argument("--time-limit", type=float, metavar="SECONDS", help="stop after this many seconds (exit 3)")
+    p.add_argument("--no-deadlock", action="store_true", help="do not report deadlocks")
+    p.add_argument("--simulate", action="store_true", help="random simulation instead of exhaustive search")
+    p.add_argument("--depth", type=int, default=100, help="simulation: states per walk (default 100)")
+    p.add_argument("--traces", type=int, default=100, help="simulation: number of walks (default 100)")
+    p.add_argument("--seed", type=int, default=0, help="simulation: random seed (default 0)")
+    p.add_argument("--workers", type=int, default=1, metavar="N",
+                   help="accepted for compatibility; exploration always runs on 1 worker")
+    p.add_argument("--typecheck", action=argparse.BooleanOptionalAction, default=None,
+                   help="check every new state against the @type: annotations of the variables "
+                   "(default: on when every variable is annotated)")
+    p.add_argument("--quiet", action="store_true", help="no progress display")
+    p.add_argument("-I", "--search-path", action="append", type=Path, default=[], metavar="DIR",
+                   help="extra folder to look for modules in (repeatable)")
+    p.set_defaults(func=run)
+
+
+def _usage(message: str) -> int:
+    print(f"kraftcheck check: error: {message}", file=sys.stderr)
+    return USAGE_ERROR
+
+
+def _input_error(args: argparse.Namespace, message: str) -> int:
+    if args.json:
+        print(json.dumps(CheckResult("error", (), message=message).to_json()))
+    print(f"error: {message}", file=sys.stderr)
+    return 1
+
+
+def _typecheck(args: argparse.Namespace, model: Model) -> StateCheck | str | None:
+    """The state type check to run, None, or an error message."""
+    if args.typecheck is False:
+        return None
+    loader = ModuleLoader([Path(args.spec).parent, *args.search_path])
+    modules = collect_modules(loader, model.module)
+    checker, missing = state_type_check(modules, model.variables)
+    if checker is None and args.typecheck:
+        return f"--typecheck: no usable @type: annotation for variable(s) {', '.join(missing)}"
+    return checker
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.workers < 1:
+        return _usage("--workers must be at least 1")
+    if args.max_states is not None and args.max_states < 1:
+        return _usage("--max-states must be at least 1")
+    if args.time_limit is not None and args.time_limit <= 0:
+        return _usage("--time-limit must be positive")
+    if args.simulate and (args.depth < 1 or args.traces < 1):
+        return _usage("--depth and --traces must be at least 1")
+    if args.workers > 1:
+        print("note: --workers: the explorer runs on 1 worker", file=sys.stderr)
+    spec: Path = args.spec
+    cfg_path: Path = args.config if args.config is not None else spec.with_suffix(".cfg")
+    try:
+        if not spec.is_file():
+            raise TlaError(f"{spec}: no such spec file")
+        config = read_config(cfg_path)
+        if args.no_deadlock:
+            config.check_deadlock = False
+        model = Model.load(spec, constants=config.constants, overrides=config.overrides,
+                           search_path=args.search_path)
+        typecheck = _typecheck(args, model)
+    except TlaError as exc:
+        return _input_error(args, str(exc))
+    if isinstance(typecheck, str):
+        return _input_error(args, typecheck)
+    progress = not args.quiet
+    if args.simulate:
+        result = simulate(model, config, depth=args.depth, traces=args.traces, seed=args.seed,
+                          time_limit=args.time_limit, progress=progress, typecheck=typecheck)
+    else:
+        result = check(model, config, max_states=args.max_states, time_limit=args.time_limit,
+                       progress=progress, typecheck=typecheck)
+    if args.itf is not None:
+        _write_itf(args.itf, result, spec)
+    if args.json:
+        print(json.dumps(result.to_json()))
+    else:
+        print_report(result, simulated=args.simulate)
+    return result.exit_code
+
+
+def _write_itf(path: Path, result: CheckResult, spec: Path) -> None:
+    if not result.trace:
+        print(f"note: no counterexample, {path} not written", file=sys.stderr)
+        return
+    meta = {"source": str(spec), "verdict": result.verdict}
+    if result.property:
+        meta["property"] = result.property
+    state_meta = [{"action": step.action, "params": {k: itf.encode(v) for k, v in step.params}}
+                  for step in result.trace]
+    itf.write_trace(path, result.variables, result.trace_states(), meta, state_meta)
+
+
+def _step_header(k: int, action: str, result: CheckResult) -> str:
+    step = result.trace[k - 1]
+    if k == 1 or step.loc is None:
+        return f"State {k}: <Initial predicate>" if k == 1 else f"State {k}: <{action}>"
+    module = Path(step.loc.file).stem
+    params = ""
+    if step.params:
+        params = "(" + ", ".join(f"{n} = {format_value(v)}" for n, v in step.params) + ")"
+    return f"State {k}: <{action}{params} line {step.loc.line}, col {step.loc.col} of module {module}>"
+
+
+def print_report(result: CheckResult, simulated: bool = False, out: Any = None) -> None:
+    """TLC-style report; its last line is TLC's summary line."""
+    out = out if out is not None else sys.stdout
+    if result.verdict == "error":
+        print(f"Error: {result.message}", file=sys.stderr)
+    elif result.verdict in ("violation", "deadlock"):
+        print(f"Error: {result.message}", file=out)
+    elif result.verdict == "limit":
+        print(f"Exploration stopped: {result.message}", file=out)
+    else:
+        what = "Simulation" if simulated else "Model checking"
+        print(f"{what} completed. No error has been found.", file=out)
+    if result.trace:
+        print("Error: The behavior up to this point is:", file=out)
+        prev = None
+        for k, step in enumerate(result.trace, start=1):
+            print(_step_header(k, step.action, result), file=out)
+            changed = list(iter_changed(prev, step.state, result.variables))
+            for var, value in changed:
+                print(f"/\\ {var} = {format_value(value)}", file=out)
+            if prev is not None and not changed:
+                print("(no variable changed)", file=out)
+            print(file=out)
+            prev = step.state
+    print(f"Finished in {result.seconds:.2f}s.", file=out)
+    print(f"The depth of the complete state graph search is {result.depth}.", file=out)
+    print(f"{result.states_generated} states generated, {result.distinct_states} distinct states found, "
+          f"{result.queue_left} states left on queue.", file=out)
