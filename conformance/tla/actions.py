@@ -1,0 +1,617 @@
+"""TLC-style enumeration of actions and initial predicates.
+
+An action is run against the current state ``s`` and a *partial* next state ``t`` (a list
+holding ``UNASSIGNED`` for variables not assigned yet). Conjunctions are evaluated left to
+right; ``x' = e`` assigns ``x'`` when it is unassigned and compares otherwise; ``x' \\in S``
+enumerates; ``\\/`` and ``\\E`` branch; ``UNCHANGED`` assigns; ``IF``/``CASE``/``LET``
+and operator calls are followed. ``Init`` uses the same machinery with unprimed
+variables as the targets (the partial state is then also the state guards read).
+
+Compiled steps are generator functions ``step(s, t, e)`` that mutate ``t`` in place,
+yield once per way of satisfying the action so far, and restore ``t`` when resumed.
+Consecutive guards and assignments are merged into one "block" so that the common
+guard-and-assign action costs one generator.
+
+Action labels (``ActionLabel``) name the innermost user operator reached while splitting
+the next-state relation through ``\\/``, ``\\E``, ``LET`` and operator applications
+before a conjunction is reached.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from conformance.tla import stdlib as L
+from conformance.tla import syntax as S
+from conformance.tla.compiler import (
+    UNASSIGNED,
+    C,
+    Compiler,
+    ConstEntry,
+    DefEntry,
+    EvalFn,
+    LazySlot,
+    LocalDef,
+    Scope,
+    SubstEntry,
+    VarEntry,
+    located,
+)
+from conformance.tla.syntax import EvalError, Loc, TlaError
+from conformance.tla.values import Value
+
+Step = Callable[[Any, list, tuple], Iterator[None]]
+SplitStep = Callable[[Any, list, tuple, "ActionLabel"], Iterator["ActionLabel"]]
+
+
+@dataclass(frozen=True)
+class ActionLabel:
+    """Which disjunct of the next-state relation produced a successor."""
+
+    name: str
+    params: tuple[tuple[str, Value], ...]
+    loc: Loc
+
+
+# step kinds inside a deterministic block
+_GUARD, _ASSIGN = 0, 1
+
+
+@dataclass
+class _Compiled:
+    """A conjunct: either deterministic ops (guards/assignments) or a generator step."""
+
+    det: list[tuple[int, int, EvalFn]] | None
+    gen: Step | None
+
+
+def _once(s: Any, t: list, e: tuple) -> Iterator[None]:
+    yield None
+
+
+class ActionCompiler:
+    """Compiles actions (or, with ``init=True``, initial predicates) into steps."""
+
+    def __init__(self, compiler: Compiler, var_names: Sequence[str], init: bool = False) -> None:
+        self.c = compiler
+        self.var_names = tuple(var_names)
+        self.init = init
+        self._def_cache: dict[int, Step] = {}
+        self._split_cache: dict[int, SplitStep] = {}
+
+    # classification -------------------------------------------------------------------
+
+    def may_assign(self, node: S.Expr, scope: Scope) -> bool:
+        """Whether ``node`` must be walked as an action (it may assign variables)."""
+        if self.init:
+            return True
+        return self.c.expr(node, scope).primed
+
+    def _var_of(self, node: S.Expr, scope: Scope) -> int | None:
+        """The index of the state variable ``node`` names (unshadowed), else None."""
+        if isinstance(node, S.Name):
+            if node.name in scope.names:
+                return None
+            entry = scope.ctx.names.get(node.name)
+            if isinstance(entry, VarEntry):
+                return entry.index
+            if isinstance(entry, SubstEntry) and isinstance(entry.expr, S.Name):
+                return self._var_of(entry.expr, entry.scope)
+        return None
+
+    def _target(self, node: S.Expr, scope: Scope) -> int | None:
+        """The variable assigned by ``node`` (``x'`` in actions, ``x`` in Init)."""
+        if self.init:
+            return self._var_of(node, scope)
+        if isinstance(node, S.Prime):
+            return self._var_of(node.expr, scope)
+        return None
+
+    def _value(self, c: C, loc: Loc) -> EvalFn:
+        """An expression closure, guarded in Init against reading unassigned variables."""
+        if not self.init:
+            return c.fn
+        if c.primed:
+            raise EvalError("a primed variable in an initial predicate", loc)
+        if not c.vars:
+            return c.fn
+        idx = tuple(sorted(c.vars))
+        f = c.fn
+        names = self.var_names
+
+        def checked(s: Any, t: Any, e: tuple) -> Any:
+            for i in idx:
+                if s[i] is UNASSIGNED:
+                    raise EvalError(f"{names[i]} is used before it is assigned", loc)
+            return f(s, t, e)
+
+        return checked
+
+    def _guard(self, node: S.Expr, scope: Scope) -> EvalFn:
+        c = self.c.expr(node, scope)
+        return self._value(C(self.c.boolean(c, node.loc, "a conjunct of an action"),
+                             c.vars, c.primed), node.loc)
+
+    # conjunction level -------------------------------------------------------------------
+
+    def step(self, node: S.Expr, scope: Scope) -> Step:
+        """The generator step of an action expression."""
+        return _as_step(self._conj(node, scope))
+
+    def _conj(self, node: S.Expr, scope: Scope) -> _Compiled:
+        if isinstance(node, S.And):
+            return self._and(node.items, scope)
+        if isinstance(node, S.OpApp) and node.name in ("=", "\\in") and len(node.args) == 2:
+            i = self._target(node.args[0], scope)
+            if i is not None:
+                rhs = self.c.expr(node.args[1], scope)
+                if node.name == "=":
+                    return _Compiled([(_ASSIGN, i, self._value(rhs, node.loc))], None)
+                return _Compiled(None, self._enumerate(i, rhs, node.loc))
+        if isinstance(node, S.Unchanged):
+            idx = self._unchanged_vars(node.expr, scope)
+            if idx is not None:
+                return _Compiled([(_ASSIGN, i, _reader(i)) for i in idx], None)
+            return _Compiled([(_GUARD, -1, self._guard(node, scope))], None)
+        if isinstance(node, S.ActionBox):
+            if node.box:
+                return self._conj(S.Or(node.loc, (node.action, S.Unchanged(node.loc, node.sub))),
+                                  scope)
+            changed = S.OpApp(node.loc, "~", (S.Unchanged(node.loc, node.sub),))
+            return self._and((node.action, changed), scope)
+        if not self.may_assign(node, scope):
+            return _Compiled([(_GUARD, -1, self._guard(node, scope))], None)
+        gen = self._structural(node, scope)
+        if gen is None:
+            return _Compiled([(_GUARD, -1, self._guard(node, scope))], None)
+        return _Compiled(None, gen)
+
+    def _and(self, items: Sequence[S.Expr], scope: Scope) -> _Compiled:
+        parts = [self._conj(x, scope) for x in items]
+        # merge consecutive deterministic parts
+        merged: list[_Compiled] = []
+        for p in parts:
+            if p.det is not None and merged and merged[-1].det is not None:
+                merged[-1] = _Compiled(merged[-1].det + p.det, None)
+            else:
+                merged.append(p)
+        if len(merged) == 1:
+            return merged[0]
+        steps = [_as_step(m) for m in merged]
+        return _Compiled(None, _chain(merged, steps))
+
+    def _enumerate(self, i: int, rhs: C, loc: Loc) -> Step:
+        dom = self.c.domain_fn(C(self._value(rhs, loc), rhs.vars, rhs.primed, rhs.envmin,
+                                 rhs.pure, rhs.rec), loc, ordered=rhs.constant)
+        member = L.member
+
+        def enum(s: Any, t: list, e: tuple) -> Iterator[None]:
+            values = dom(s, t, e)
+            cur = t[i]
+            if cur is UNASSIGNED:
+                for v in values:
+                    t[i] = v
+                    yield None
+                t[i] = UNASSIGNED
+            elif member(cur, frozenset(values) if type(values) is not frozenset else values):
+                yield None
+
+        return enum
+
+    def _unchanged_vars(self, node: S.Expr, scope: Scope) -> list[int] | None:
+        """The variables of ``UNCHANGED node`` when it is a (nested) tuple of variables."""
+        i = self._var_of(node, scope)
+        if i is not None:
+            return [i]
+        if isinstance(node, S.Tuple):
+            out: list[int] = []
+            for item in node.items:
+                sub = self._unchanged_vars(item, scope)
+                if sub is None:
+                    return None
+                out.extend(sub)
+            return out
+        if isinstance(node, S.Name) and node.name not in scope.names:
+            entry = scope.ctx.names.get(node.name)
+            if isinstance(entry, DefEntry) and isinstance(entry.unit, S.OpDef) \
+                    and not entry.unit.params:
+                return self._unchanged_vars(entry.unit.body, Scope(entry.ctx, entry.ctx.base))
+        return None
+
+    def _structural(self, node: S.Expr, scope: Scope) -> Step | None:
+        """Steps of the branching/binding constructs; None for a plain guard."""
+        if isinstance(node, S.Or):
+            branches = [self.step(x, scope) for x in node.items]
+
+            def disj(s: Any, t: list, e: tuple) -> Iterator[None]:
+                for b in branches:
+                    yield from b(s, t, e)
+
+            return disj
+        if isinstance(node, S.Quant):
+            return self._quant(node, scope)
+        if isinstance(node, S.If):
+            cond = self._guard(node.cond, scope)
+            then, else_ = self.step(node.then, scope), self.step(node.else_, scope)
+
+            def if_(s: Any, t: list, e: tuple) -> Iterator[None]:
+                if cond(s, t, e):
+                    yield from then(s, t, e)
+                else:
+                    yield from else_(s, t, e)
+
+            return if_
+        if isinstance(node, S.Case):
+            arms = [(self._guard(a.cond, scope), self.step(a.value, scope)) for a in node.arms]
+            other = self.step(node.other, scope) if node.other is not None else None
+            loc = node.loc
+
+            def case(s: Any, t: list, e: tuple) -> Iterator[None]:
+                for g, body in arms:
+                    if g(s, t, e):
+                        yield from body(s, t, e)
+                        return
+                if other is None:
+                    raise EvalError("no arm of CASE is true and there is no OTHER", loc)
+                yield from other(s, t, e)
+
+            return case
+        if isinstance(node, S.Let):
+            inner, builders, _ = self.c.let_scope(node, scope, volatile=True, init=self.init)
+            body = self.step(node.body, inner)
+
+            def let(s: Any, t: list, e: tuple) -> Iterator[None]:
+                for b in builders:
+                    e = (*e, b(s, t, e))
+                yield from body(s, t, e)
+
+            return let
+        call = self._call(node, scope)
+        if call is not None:
+            enter, body_step, _ = call
+
+            def inline(s: Any, t: list, e: tuple) -> Iterator[None]:
+                yield from body_step(s, t, enter(s, t, e))
+
+            return inline
+        return None
+
+    def _quant(self, node: S.Quant, scope: Scope) -> Step:
+        inner, expand, _ = self.c.bounds(node.bounds, scope, ordered=True)
+        body = self.step(node.body, inner)
+        if node.kind == "E":
+
+            def exists(s: Any, t: list, e: tuple) -> Iterator[None]:
+                for e2 in list(expand(s, t, e)):
+                    yield from body(s, t, e2)
+
+            return exists
+
+        def forall(s: Any, t: list, e: tuple) -> Iterator[None]:
+            envs = list(expand(s, t, e))
+
+            def run(k: int) -> Iterator[None]:
+                if k == len(envs):
+                    yield None
+                    return
+                for _ in body(s, t, envs[k]):
+                    yield from run(k + 1)
+
+            yield from run(0)
+
+        return forall
+
+    # operator calls ----------------------------------------------------------------------------
+
+    def _call(self, node: S.Expr, scope: Scope
+              ) -> tuple[EvalFn, Step, tuple[Any, tuple[str, ...]]] | None:
+        """For an application of a user operator: (environment builder, body step,
+        (label key, parameter names))."""
+        if isinstance(node, S.Name):
+            name, args, loc = node.name, (), node.loc
+            target: Any = scope.names.get(name) or scope.ctx.names.get(name)
+        elif isinstance(node, S.OpApp):
+            name, args, loc = node.name, node.args, node.loc
+            target = scope.names.get(name) or scope.ctx.names.get(name)
+        elif isinstance(node, S.InstanceOpApp):
+            name, args, loc = node.name, node.args, node.loc
+            target, _ = self.c.instance_target(node.path, node.name, node.loc, scope)
+        else:
+            return None
+        if isinstance(target, LazySlot) and target.unit is not None and not args:
+            assert target.scope is not None
+            dscope = target.scope
+            body = self._body_step(target, target.unit.body, dscope)
+            depth = dscope.depth
+            return (lambda s, t, e: e[:depth]), body, (target, ())
+        if isinstance(target, DefEntry):
+            prefix, dscope = target.ctx.base, Scope(target.ctx, target.ctx.base)
+        elif isinstance(target, LocalDef):
+            prefix, dscope = target.scope.depth, target.scope
+        else:
+            return None
+        unit = target.unit
+        if not isinstance(unit, S.OpDef):
+            return None
+        if len(unit.params) != len(args):
+            raise EvalError(f"{name} takes {len(unit.params)} argument(s), got {len(args)}", loc)
+        inner = self.c._def_scope(unit, dscope)
+        body = self._body_step(target, unit.body, inner)
+        cargs = [
+            self.c.op_arg(a, p.arity, scope) if p.arity else self.c.expr(a, scope)
+            for a, p in zip(args, unit.params, strict=True)
+        ]
+        fs = [self._value(c, a.loc) for c, a in zip(cargs, args, strict=True)]
+        if prefix == 0:
+            enter: EvalFn = lambda s, t, e: tuple([f(s, t, e) for f in fs])  # noqa: E731
+        else:
+            enter = lambda s, t, e: e[:prefix] + tuple([f(s, t, e) for f in fs])  # noqa: E731
+        return enter, body, (target, tuple(p.name for p in unit.params))
+
+    def _body_step(self, key_obj: Any, body: S.Expr, scope: Scope) -> Step:
+        key = id(key_obj)
+        cached = self._def_cache.get(key)
+        if cached is None:
+            # recursion guard: a recursive action refers back through this cell
+            cell: list[Step] = []
+
+            def forward(s: Any, t: list, e: tuple) -> Iterator[None]:
+                return cell[0](s, t, e)
+
+            self._def_cache[key] = forward
+            step = self.step(body, scope)
+            cell.append(step)
+            self._def_cache[key] = step
+            cached = step
+        return cached
+
+    # split level (labels) ---------------------------------------------------------------------
+
+    def split(self, node: S.Expr, scope: Scope) -> SplitStep:
+        """Steps that also track the action label."""
+        if isinstance(node, S.Or):
+            branches = [self.split(x, scope) for x in node.items]
+
+            def disj(s: Any, t: list, e: tuple, lab: ActionLabel) -> Iterator[ActionLabel]:
+                for b in branches:
+                    yield from b(s, t, e, lab)
+
+            return disj
+        if isinstance(node, S.Quant) and node.kind == "E" and self.may_assign(node, scope):
+            inner, expand, _ = self.c.bounds(node.bounds, scope, ordered=True)
+            body = self.split(node.body, inner)
+
+            def exists(s: Any, t: list, e: tuple, lab: ActionLabel) -> Iterator[ActionLabel]:
+                for e2 in list(expand(s, t, e)):
+                    yield from body(s, t, e2, lab)
+
+            return exists
+        if isinstance(node, S.Let):
+            inner, builders, _ = self.c.let_scope(node, scope, volatile=True, init=self.init)
+            sbody = self.split(node.body, inner)
+
+            def let(s: Any, t: list, e: tuple, lab: ActionLabel) -> Iterator[ActionLabel]:
+                for b in builders:
+                    e = (*e, b(s, t, e))
+                yield from sbody(s, t, e, lab)
+
+            return let
+        if isinstance(node, (S.Name, S.OpApp, S.InstanceOpApp)) and self.may_assign(node, scope):
+            call = self._call(node, scope)
+            if call is not None:
+                enter, _, (target, pnames) = call
+                sb = self._split_body(target)
+                name, loc = node.name, node.loc
+
+                def labelled(s: Any, t: list, e: tuple, lab: ActionLabel
+                             ) -> Iterator[ActionLabel]:
+                    env = enter(s, t, e)
+                    vals = env[len(env) - len(pnames):] if pnames else ()
+                    new = ActionLabel(name, tuple(zip(pnames, vals, strict=True)), loc)
+                    yield from sb(s, t, env, new)
+
+                return labelled
+        step = self.step(node, scope)
+
+        def leaf(s: Any, t: list, e: tuple, lab: ActionLabel) -> Iterator[ActionLabel]:
+            for _ in step(s, t, e):
+                yield lab
+
+        return leaf
+
+    def _split_body(self, target: Any) -> SplitStep:
+        key = id(target)
+        cached = self._split_cache.get(key)
+        if cached is not None:
+            return cached
+        if isinstance(target, LazySlot):
+            assert target.unit is not None and target.scope is not None
+            body, scope = target.unit.body, target.scope
+        elif isinstance(target, DefEntry):
+            unit = target.unit
+            assert isinstance(unit, S.OpDef)
+            body, scope = unit.body, self.c._def_scope(unit, Scope(target.ctx, target.ctx.base))
+        else:
+            unit = target.unit
+            assert isinstance(unit, S.OpDef)
+            body, scope = unit.body, self.c._def_scope(unit, target.scope)
+        cell: list[SplitStep] = []
+
+        def forward(s: Any, t: list, e: tuple, lab: ActionLabel) -> Iterator[ActionLabel]:
+            return cell[0](s, t, e, lab)
+
+        self._split_cache[key] = forward
+        step = self.split(body, scope)
+        cell.append(step)
+        self._split_cache[key] = step
+        return step
+
+    # explanations ------------------------------------------------------------------------------
+
+    def explain(self, node: S.Expr, scope: Scope, s: Any, t: list, e: tuple,
+                render: Callable[[S.Expr], str], limit: int = 20) -> list[tuple[Loc, str]]:
+        """The first FALSE conjunct of each branch of ``node`` (empty if it is enabled)."""
+        out: list[tuple[Loc, str]] = []
+        self._explain(node, scope, s, t, e, render, out, limit)
+        return out
+
+    def _explain(self, node: S.Expr, scope: Scope, s: Any, t: list, e: tuple,
+                 render: Callable[[S.Expr], str], out: list[tuple[Loc, str]], limit: int
+                 ) -> bool:
+        """Append reasons; return True when ``node`` is satisfiable from (t, e)."""
+        if len(out) >= limit:
+            return False
+        if isinstance(node, S.And):
+            partials = [list(t)]
+            for item in node.items:
+                step = self.step(item, scope)
+                nxt: list[list] = []
+                for p in partials:
+                    nxt.extend(list(p) for _ in step(s, p, e))
+                if not nxt:
+                    for p in partials:
+                        self._explain(item, scope, s, p, e, render, out, limit)
+                    return False
+                partials = nxt
+            return True
+        if not self.may_assign(node, scope) or self._call(node, scope) is None and not \
+                isinstance(node, (S.Or, S.Quant, S.If, S.Let, S.Case)):
+            if any(True for _ in self.step(node, scope)(s, t, e)):
+                return True
+            out.append((node.loc, render(node)))
+            return False
+        if isinstance(node, S.Or):
+            ok = False
+            for x in node.items:
+                ok = self._explain(x, scope, s, t, e, render, out, limit) or ok
+            return ok
+        if isinstance(node, S.Quant) and node.kind == "E":
+            inner, expand, _ = self.c.bounds(node.bounds, scope, ordered=True)
+            ok = False
+            for e2 in list(expand(s, t, e)):
+                ok = self._explain(node.body, inner, s, t, e2, render, out, limit) or ok
+            return ok
+        if isinstance(node, S.If):
+            cond = self._guard(node.cond, scope)
+            branch = node.then if cond(s, t, e) else node.else_
+            return self._explain(branch, scope, s, t, e, render, out, limit)
+        if isinstance(node, S.Let):
+            inner, builders, _ = self.c.let_scope(node, scope, volatile=True, init=self.init)
+            for b in builders:
+                e = (*e, b(s, t, e))
+            return self._explain(node.body, inner, s, t, e, render, out, limit)
+        call = self._call(node, scope)
+        if call is not None:
+            target = call[2][0]
+            if isinstance(target, (DefEntry, LocalDef)) and isinstance(target.unit, S.OpDef):
+                unit = target.unit
+                dscope = (Scope(target.ctx, target.ctx.base) if isinstance(target, DefEntry)
+                          else target.scope)
+                inner = self.c._def_scope(unit, dscope)
+                return self._explain(unit.body, inner, s, t, call[0](s, t, e), render, out,
+                                     limit)
+        if any(True for _ in self.step(node, scope)(s, t, e)):
+            return True
+        out.append((node.loc, render(node)))
+        return False
+
+
+# ---------------------------------------------------------------------------
+# Step plumbing
+# ---------------------------------------------------------------------------
+
+
+def _reader(i: int) -> EvalFn:
+    return lambda s, t, e: s[i]
+
+
+def _block(ops: list[tuple[int, int, EvalFn]]) -> Callable[[Any, list, tuple], list[int] | None]:
+    """Run guards and assignments in order; the indices assigned, or None if one failed."""
+    eq = L.values_equal
+    if len(ops) == 1 and ops[0][0] == _GUARD:
+        g = ops[0][2]
+        return lambda s, t, e: [] if g(s, t, e) else None
+
+    def block(s: Any, t: list, e: tuple) -> list[int] | None:
+        done: list[int] = []
+        for kind, i, f in ops:
+            if kind == _GUARD:
+                if not f(s, t, e):
+                    for j in done:
+                        t[j] = UNASSIGNED
+                    return None
+            else:
+                v = f(s, t, e)
+                cur = t[i]
+                if cur is UNASSIGNED:
+                    t[i] = v
+                    done.append(i)
+                elif not eq(cur, v):
+                    for j in done:
+                        t[j] = UNASSIGNED
+                    return None
+        return done
+
+    return block
+
+
+def _as_step(c: _Compiled) -> Step:
+    if c.gen is not None:
+        return c.gen
+    assert c.det is not None
+    block = _block(c.det)
+
+    def det(s: Any, t: list, e: tuple) -> Iterator[None]:
+        done = block(s, t, e)
+        if done is not None:
+            yield None
+            for j in done:
+                t[j] = UNASSIGNED
+
+    return det
+
+
+def _chain(parts: list[_Compiled], steps: list[Step]) -> Step:
+    """Run ``steps`` one after the other (each continuing every way the previous succeeded)."""
+    if len(steps) == 1:
+        return steps[0]
+    rest = _chain(parts[1:], steps[1:])
+    first = parts[0]
+    if first.det is not None:
+        block = _block(first.det)
+
+        def run_det(s: Any, t: list, e: tuple) -> Iterator[None]:
+            done = block(s, t, e)
+            if done is not None:
+                yield from rest(s, t, e)
+                for j in done:
+                    t[j] = UNASSIGNED
+
+        return run_det
+    gen = steps[0]
+
+    def run(s: Any, t: list, e: tuple) -> Iterator[None]:
+        for _ in gen(s, t, e):
+            yield from rest(s, t, e)
+
+    return run
+
+
+def check_complete(t: list, var_names: Sequence[str], label: ActionLabel | str) -> tuple:
+    """The finished next state; an error naming the variables the action left unassigned."""
+    if UNASSIGNED in t:
+        missing = [n for n, v in zip(var_names, t, strict=True) if v is UNASSIGNED]
+        name = label.name if isinstance(label, ActionLabel) else label
+        loc = label.loc if isinstance(label, ActionLabel) else None
+        raise EvalError(
+            f"action {name} does not assign the variable(s) {', '.join(missing)}", loc)
+    return tuple(t)
+
+
+def locate(err: TlaError, loc: Loc) -> TlaError:
+    return located(err, loc)
+
+
+__all__ = ["ActionCompiler", "ActionLabel", "ConstEntry", "check_complete"]

@@ -1,0 +1,257 @@
+"""The evaluator's public face: a loaded module with bound constants, ready to evaluate.
+
+``Model.load`` parses the module (and the modules it extends or instantiates), binds the
+CONSTANTS, applies cfg overrides (``X <- Def``) and checks the ASSUMEs. Definitions are
+compiled into closures on first use and cached for the model's lifetime.
+
+A CONSTANT that has neither a value nor an override is reported when it is first
+needed (evaluating an expression that reads it raises ``EvalError`` naming the constant
+and the place that reads it); ``Model.missing_constants()`` lists them up front.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from conformance.tla import syntax as S
+from conformance.tla.actions import ActionCompiler, ActionLabel, check_complete
+from conformance.tla.compiler import (
+    UNASSIGNED,
+    C,
+    Compiler,
+    ContextBuilder,
+    Ctx,
+    DefEntry,
+    Scope,
+)
+from conformance.tla.loader import ModuleLoader
+from conformance.tla.parser import parse_expression
+from conformance.tla.printer import render
+from conformance.tla.stdlib import Runtime
+from conformance.tla.syntax import EvalError, Loc, Module, TlaError, Unit
+from conformance.tla.values import Value
+
+State = tuple[Value, ...]
+
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+
+__all__ = ["ActionLabel", "Model", "State"]
+
+
+class Model:
+    """A module with its constants bound: evaluation of expressions, Init and actions."""
+
+    module: Module
+    variables: tuple[str, ...]
+    constants: dict[str, Value]
+
+    def __init__(
+        self,
+        module: Module,
+        loader: ModuleLoader,
+        constants: Mapping[str, Value] = {},
+        overrides: Mapping[str, str] = {},
+        seed: int = 0,
+    ) -> None:
+        self.module = module
+        self.loader = loader
+        self.constants = dict(constants)
+        self.runtime = Runtime(seed)
+        self._builder = ContextBuilder(loader)
+        self.root: Ctx = self._builder.build_root(module)
+        self.variables = tuple(self._builder.variables)
+        self._compiler = Compiler(self.constants, self.runtime, len(self.variables))
+        self._compiler.var_names = self.variables
+        self._apply_overrides(overrides)
+        self._actions = ActionCompiler(self._compiler, self.variables)
+        self._inits = ActionCompiler(self._compiler, self.variables, init=True)
+        self._expr_cache: dict[Any, tuple[Any, C]] = {}
+        self._step_cache: dict[Any, Any] = {}
+        self._check_assumes()
+
+    @classmethod
+    def load(
+        cls,
+        spec: Path | str,
+        constants: Mapping[str, Value] = {},
+        overrides: Mapping[str, str] = {},
+        search_path: Sequence[Path | str] = (),
+    ) -> Model:
+        loader = ModuleLoader(search_path)
+        module = loader.load_file(spec)
+        return cls(module, loader, constants, overrides)
+
+    # setup ----------------------------------------------------------------------------
+
+    def _apply_overrides(self, overrides: Mapping[str, str]) -> None:
+        for name, target in overrides.items():
+            entry = self.root.names.get(target)
+            if not isinstance(entry, DefEntry):
+                raise EvalError(
+                    f"override {name} <- {target}: {target} is not a definition of module "
+                    f"{self.module.name}", self.module.loc)
+            found = False
+            for ctx in self._builder.root_contexts:
+                if name in ctx.names:
+                    ctx.names[name] = entry
+                    found = True
+            if not found:
+                raise EvalError(
+                    f"override {name} <- {target}: {name} is not declared or defined in module "
+                    f"{self.module.name}", self.module.loc)
+
+    def _check_assumes(self) -> None:
+        for unit, ctx in self._builder.assumes:
+            c = self._compiler.expr(unit.expr, Scope(ctx, ctx.base))
+            self._require_constant_level(c, unit.loc, "an ASSUME")
+            v = c.fn((), None, ())
+            if v is not True:
+                raise EvalError(f"ASSUME is {'FALSE' if v is False else 'not a boolean'}",
+                                unit.loc)
+
+    def missing_constants(self) -> list[str]:
+        """Declared constants with neither a value nor an override."""
+        out = []
+        for name in self._builder.const_entries:
+            entry = self.root.names.get(name)
+            if not isinstance(entry, DefEntry) and name not in self.constants:
+                out.append(name)
+        return out
+
+    # definitions ------------------------------------------------------------------------
+
+    def has_definition(self, name: str) -> bool:
+        return isinstance(self.root.names.get(name), DefEntry)
+
+    def definition(self, name: str) -> Unit:
+        entry = self.root.names.get(name)
+        if not isinstance(entry, DefEntry):
+            raise EvalError(f"module {self.module.name} has no definition {name}")
+        return entry.unit
+
+    # compiling ----------------------------------------------------------------------------
+
+    def _expr_of(self, what: str | S.Expr) -> S.Expr:
+        if isinstance(what, S.Expr):
+            return what
+        if _IDENT.match(what):
+            entry = self.root.names.get(what)
+            if entry is None:
+                raise EvalError(f"module {self.module.name} has no definition {what}")
+            loc = entry.unit.loc if isinstance(entry, DefEntry) else self.module.loc
+            return S.Name(loc, what)
+        return parse_expression(what)
+
+    def _compiled(self, what: str | S.Expr) -> C:
+        key = what if isinstance(what, str) else id(what)
+        hit = self._expr_cache.get(key)
+        if hit is not None:
+            return hit[1]
+        c = self._compiler.expr(self._expr_of(what), Scope(self.root, 0))
+        self._expr_cache[key] = (what, c)
+        return c
+
+    @staticmethod
+    def _require_constant_level(c: C, loc: Loc, what: str) -> None:
+        if c.vars or c.primed:
+            raise EvalError(f"{what} must be constant-level but reads state variables", loc)
+
+    # evaluation -------------------------------------------------------------------------------
+
+    def eval_constant(self, what: str | S.Expr) -> Value:
+        c = self._compiled(what)
+        expr = self._expr_of(what)
+        self._require_constant_level(c, expr.loc, "this expression")
+        return c.fn((), None, ())
+
+    def eval_state(self, what: str | S.Expr, state: State) -> Value:
+        self._check_state(state)
+        return self._compiled(what).fn(state, None, ())
+
+    def eval_action(self, what: str | S.Expr, state: State, next_state: State) -> Value:
+        self._check_state(state)
+        self._check_state(next_state)
+        return self._compiled(what).fn(state, next_state, ())
+
+    def _check_state(self, state: State) -> None:
+        if len(state) != len(self.variables):
+            raise EvalError(
+                f"a state of {len(state)} values given to a model of {len(self.variables)} "
+                f"variables ({', '.join(self.variables)})")
+
+    # Init and actions --------------------------------------------------------------------------
+
+    def _action_root(self, what: str | S.Expr) -> tuple[S.Expr, str, Loc]:
+        expr = self._expr_of(what)
+        name = what if isinstance(what, str) and _IDENT.match(what) else "Action"
+        return expr, name, expr.loc
+
+    def init_states(self, init: str | S.Expr = "Init") -> Iterator[State]:
+        key = ("init", init if isinstance(init, str) else id(init))
+        step = self._step_cache.get(key)
+        if step is None:
+            expr, _, _ = self._action_root(init)
+            step = self._inits.step(expr, Scope(self.root, 0))
+            self._step_cache[key] = step
+        name = init if isinstance(init, str) else "Init"
+        n = len(self.variables)
+        t = [UNASSIGNED] * n
+        for _ in step(t, t, ()):
+            yield check_complete(t, self.variables, name)
+
+    def successors(self, state: State, next: str | S.Expr = "Next"
+                   ) -> Iterator[tuple[ActionLabel, State]]:
+        key = ("next", next if isinstance(next, str) else id(next))
+        hit = self._step_cache.get(key)
+        if hit is None:
+            expr, name, loc = self._action_root(next)
+            split = self._actions.split(expr, Scope(self.root, 0))
+            hit = (split, ActionLabel(name, (), loc))
+            self._step_cache[key] = hit
+        split, top = hit
+        t = [UNASSIGNED] * len(self.variables)
+        names = self.variables
+        for label in split(state, t, (), top):
+            if UNASSIGNED in t:
+                check_complete(t, names, label)
+            yield label, tuple(t)
+
+    def _action_step(self, action: str) -> tuple[Any, int, DefEntry]:
+        key = ("action", action)
+        hit = self._step_cache.get(key)
+        if hit is None:
+            entry = self.root.names.get(action)
+            if not isinstance(entry, DefEntry) or not isinstance(entry.unit, S.OpDef):
+                raise EvalError(f"module {self.module.name} has no action operator {action}")
+            scope = self._compiler._def_scope(entry.unit, Scope(entry.ctx, entry.ctx.base))
+            step = self._actions.step(entry.unit.body, scope)
+            hit = (step, len(entry.unit.params), entry)
+            self._step_cache[key] = hit
+        return hit  # type: ignore[no-any-return]
+
+    def action_successors(self, action: str, args: Sequence[Value], state: State
+                          ) -> Iterator[State]:
+        step, arity, entry = self._action_step(action)
+        if len(args) != arity:
+            raise EvalError(f"{action} takes {arity} argument(s), got {len(args)}", entry.unit.loc)
+        t = [UNASSIGNED] * len(self.variables)
+        label = ActionLabel(action, (), entry.unit.loc)
+        for _ in step(state, t, tuple(args)):
+            yield check_complete(t, self.variables, label)
+
+    def explain_disabled(self, action: str, args: Sequence[Value], state: State
+                         ) -> list[tuple[Loc, str]]:
+        _, arity, entry = self._action_step(action)
+        unit = entry.unit
+        assert isinstance(unit, S.OpDef)
+        if len(args) != arity:
+            raise EvalError(f"{action} takes {arity} argument(s), got {len(args)}", unit.loc)
+        scope = self._compiler._def_scope(unit, Scope(entry.ctx, entry.ctx.base))
+        t = [UNASSIGNED] * len(self.variables)
+        try:
+            return self._actions.explain(unit.body, scope, state, t, tuple(args), render)
+        except TlaError as err:
+            return [(err.loc or unit.loc, f"evaluation error: {err.message}")]
