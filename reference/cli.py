@@ -1,0 +1,149 @@
+"""``kraftcheck simulate``: run the reference implementation in the simulator.
+
+Exit code 0 when no invariant failed in any seed, 1 otherwise (2 for bad arguments).
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from reference.bugs import BUGS, UnknownBugError, parse_bug
+from reference.faults import DEFAULT_FAULTS, FAULTS, UnknownFaultError, parse_faults
+from reference.simulator import RunResult, RunStats, SimConfig, run_seed
+
+
+def parse_seeds(text: str) -> list[int]:
+    """Seeds from ``"7"``, ``"1-1000"`` or a comma-separated mix (``"1-5,9"``)."""
+    seeds: list[int] = []
+    for part in text.split(","):
+        part = part.strip()
+        if not part:
+            continue
+        try:
+            if "-" in part:
+                lo_text, hi_text = part.split("-", 1)
+                lo, hi = int(lo_text), int(hi_text)
+                if hi < lo:
+                    raise argparse.ArgumentTypeError(f"empty seed range {part!r}")
+                seeds.extend(range(lo, hi + 1))
+            else:
+                seeds.append(int(part))
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"bad seed or seed range {part!r}") from None
+    if not seeds:
+        raise argparse.ArgumentTypeError("no seeds given")
+    return seeds
+
+
+def register(subparsers: Any) -> None:
+    bug_list = "; ".join(f"{name}: {text}" for name, text in BUGS.items())
+    fault_list = "; ".join(f"{name}: {text}" for name, text in FAULTS.items())
+    p = subparsers.add_parser(
+        "simulate",
+        help="run the reference implementation in the deterministic simulator",
+        description="Simulate a KRaft cluster (reference implementation) under faults, one run "
+        "per seed, checking the safety invariants after every step and writing one trace per run.",
+        epilog=f"Fault kinds: {fault_list}. Bug switches: {bug_list}.",
+    )
+    p.add_argument("--seeds", type=parse_seeds, default=parse_seeds("1-10"), help="seeds, e.g. 1-1000 or 3,7,9-12 (default 1-10)")
+    p.add_argument("--voters", type=int, default=3, help="number of voters (ids 1..N; default 3)")
+    p.add_argument("--observers", type=int, default=1, help="number of observers (default 1)")
+    p.add_argument("--faults", default=",".join(DEFAULT_FAULTS), help=f"comma-separated fault kinds or 'none' (default {','.join(DEFAULT_FAULTS)})")
+    p.add_argument("--steps", type=int, default=1000, help="protocol steps per run (default 1000)")
+    p.add_argument("--out", type=Path, default=Path("sim-out"), help="directory for traces (default sim-out)")
+    p.add_argument("--inject-bug", default=None, metavar="NAME", help=f"break one rule: {', '.join(BUGS)}")
+    p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    p.add_argument("--no-trace", action="store_true", help="do not write traces")
+    p.add_argument("--gzip", action="store_true", help="write traces as .ndjson.gz")
+    p.set_defaults(func=run)
+
+
+def _run_one(job: tuple[SimConfig, int]) -> RunResult:
+    config, seed = job
+    return run_seed(config, seed)
+
+
+def _results(config: SimConfig, seeds: list[int], jobs: int) -> Iterator[RunResult]:
+    work = [(config, s) for s in seeds]
+    if jobs <= 1:
+        for item in work:
+            yield _run_one(item)
+        return
+    ctx = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
+    with ctx.Pool(jobs) as pool:
+        yield from pool.imap_unordered(_run_one, work, chunksize=max(1, len(work) // (jobs * 20)))
+
+
+def run(args: argparse.Namespace) -> int:
+    console = Console(stderr=True)
+    try:
+        faults = parse_faults(args.faults)
+        parse_bug(args.inject_bug)
+        config = SimConfig(
+            voters=args.voters,
+            observers=args.observers,
+            faults=faults,
+            steps=args.steps,
+            out_dir=args.out,
+            bug=args.inject_bug,
+            trace=not args.no_trace,
+            gzip=args.gzip,
+        )
+    except (UnknownFaultError, UnknownBugError, ValueError) as exc:
+        console.print(f"[red]error:[/red] {exc}")
+        return 2
+    seeds: list[int] = args.seeds
+    total = RunStats()
+    failed: list[RunResult] = []
+    started = time.perf_counter()
+    with Progress(
+        TextColumn("[bold]simulate"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[events]} events, {task.fields[failed]} failed"),
+        TimeElapsedColumn(),
+        console=console,
+        transient=not console.is_terminal,
+    ) as progress:
+        task = progress.add_task("runs", total=len(seeds), events=0, failed=0)
+        for result in _results(config, seeds, max(1, args.jobs)):
+            total.add(result.stats)
+            if result.failures:
+                failed.append(result)
+            progress.update(task, advance=1, events=total.events, failed=len(failed))
+    elapsed = time.perf_counter() - started
+    _summary(Console(), config, seeds, total, failed, elapsed)
+    return 1 if failed else 0
+
+
+def _summary(console: Console, config: SimConfig, seeds: list[int], total: RunStats, failed: list[RunResult], elapsed: float) -> None:
+    table = Table(title="kraftcheck simulate", show_header=False)
+    table.add_row("runs", str(len(seeds)))
+    table.add_row("events", str(total.events))
+    table.add_row("elections", str(total.elections))
+    table.add_row("commits (committed entries)", str(total.commits))
+    table.add_row("client appends", str(total.client_appends))
+    table.add_row("messages sent / dropped", f"{total.messages_sent} / {total.messages_dropped}")
+    table.add_row("crashes / disk losses / partitions", f"{total.crashes} / {total.disk_losses} / {total.partitions}")
+    table.add_row("bug switch", config.bug or "none")
+    table.add_row("faults", ",".join(sorted(config.faults)) or "none")
+    table.add_row("wall time", f"{elapsed:.1f} s ({total.events / elapsed if elapsed else 0:.0f} events/s)")
+    table.add_row("invariant failures", str(len(failed)))
+    console.print(table)
+    for result in sorted(failed, key=lambda r: r.seed)[:20]:
+        failure = result.failures[0]
+        console.print(f"[red]FAIL[/red] {failure}", highlight=False, soft_wrap=True)
+        if result.trace_path is not None:
+            console.print(f"  trace: {result.trace_path}", highlight=False, soft_wrap=True)
+    if len(failed) > 20:
+        console.print(f"... and {len(failed) - 20} more failing seeds")
