@@ -819,15 +819,12 @@ class Compiler:
     def _b_in(self, args: Sequence[S.Expr], loc: Loc, scope: Scope) -> C:
         a, b = self._binary(args, loc, scope, "\\in")
         fa, fb = a.fn, b.fn
-        member = L.member
+        member, in_finite = L.member, L.in_finite
 
         def f(s: Any, t: Any, e: tuple) -> bool:
             x, st = fa(s, t, e), fb(s, t, e)
             if type(st) is frozenset:
-                try:
-                    return x in st
-                except TypeError:
-                    return False
+                return in_finite(x, st)
             try:
                 return member(x, st)
             except TlaError as err:

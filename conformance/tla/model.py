@@ -139,8 +139,6 @@ class Model:
             return what
         if _IDENT.match(what):
             entry = self.root.names.get(what)
-            if entry is None:
-                raise EvalError(f"module {self.module.name} has no definition {what}")
             loc = entry.unit.loc if isinstance(entry, DefEntry) else self.module.loc
             return S.Name(loc, what)
         return parse_expression(what)

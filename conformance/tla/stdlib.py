@@ -127,12 +127,21 @@ def values_equal(a: Any, b: Any) -> bool:
 # ---------------------------------------------------------------------------
 
 
+def in_finite(x: Any, s: frozenset) -> bool:
+    """``x \\in s`` for a finite set, never confusing TRUE with 1 (Python's True == 1)."""
+    try:
+        found = x in s
+    except TypeError:
+        return False
+    if found and (x is True or x is False or (x == 0 or x == 1) and type(x) is int):
+        tx = type(x)
+        return any(type(y) is tx and y == x for y in s)
+    return found
+
+
 def member(x: Any, s: Any) -> bool:
     if type(s) is frozenset:
-        try:
-            return x in s
-        except TypeError:
-            return False
+        return in_finite(x, s)
     if type(s) is LazySet:
         return bool(s.contains(x))
     raise EvalError(f"the right side of \\in must be a set, got the {type_name(s)} {show(s)}")

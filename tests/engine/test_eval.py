@@ -1,0 +1,395 @@
+"""Expression evaluation: values, operators, standard modules, definitions, errors."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from conformance.tla.loader import ModuleLoader
+from conformance.tla.model import Model
+from conformance.tla.parser import parse_module_text
+from conformance.tla.stdlib import LazySet
+from conformance.tla.syntax import EvalError, UnsupportedError
+from conformance.tla.values import Fn, ModelValue, make_fn, make_record
+
+ALL = "Naturals, Integers, Sequences, FiniteSets, TLC, Bags"
+
+
+def model(body: str = "", constants: dict[str, Any] | None = None, extends: str = ALL) -> Model:
+    head = f"EXTENDS {extends}" if extends else ""
+    text = f"---- MODULE T ----\n{head}\n{body}\n====\n"
+    return Model(parse_module_text(text, "T.tla"), ModuleLoader([]), constants or {})
+
+
+def ev(expr: str, body: str = "", **kw: Any) -> Any:
+    return model(body, **kw).eval_constant(expr)
+
+
+# --- integers and booleans ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("expr", "value"),
+    [
+        ("7 \\div 2", 3),
+        ("(-7) \\div 2", -4),
+        ("-7 \\div 2", -3),
+        ("7 % 3", 1),
+        ("(-7) % 3", 2),
+        ("2 ^ 100", 2**100),
+        ("10 - 15", -5),
+        ("-(3)", -3),
+        ("3 < 4 /\\ 4 <= 4 /\\ 5 > 4 /\\ 4 >= 5", False),
+        ("TRUE => FALSE", False),
+        ("FALSE => 1 = 1", True),
+        ("TRUE <=> TRUE", True),
+        ("~TRUE \\/ FALSE", False),
+        ("1 # 2", True),
+    ],
+)
+def test_arithmetic_and_logic(expr: str, value: Any) -> None:
+    assert ev(expr) == value
+    assert type(ev(expr)) is type(value)
+
+
+def test_division_by_zero_and_negative_modulus_are_located_errors() -> None:
+    with pytest.raises(EvalError, match="division by zero") as err:
+        ev("1 \\div 0")
+    assert err.value.loc is not None and err.value.loc.line == 1
+    with pytest.raises(EvalError, match="positive"):
+        ev("1 % 0")
+
+
+def test_comparison_of_different_kinds_is_an_error_but_equality_is_false() -> None:
+    with pytest.raises(EvalError, match="<"):
+        ev('1 < "a"')
+    assert ev('1 = "a"') is False
+    assert ev("1 = TRUE") is False
+    with pytest.raises(EvalError, match="integers"):
+        ev('1 + "a"')
+    with pytest.raises(EvalError, match="boolean"):
+        ev("1 /\\ TRUE")
+
+
+def test_short_circuit_avoids_evaluating_errors() -> None:
+    assert ev("FALSE /\\ 1 \\div 0 = 1") is False
+    assert ev("TRUE \\/ 1 \\div 0 = 1") is True
+    assert ev("IF TRUE THEN 1 ELSE 1 \\div 0") == 1
+
+
+def test_arithmetic_requires_naturals() -> None:
+    with pytest.raises(EvalError, match="Naturals"):
+        ev("1 + 1", extends="")
+    assert ev("1 + 1", extends="Sequences") == 2  # Sequences brings Naturals along
+
+
+# --- sets ----------------------------------------------------------------------------------
+
+
+def test_set_operators() -> None:
+    assert ev("{1, 2} \\cup {3}") == frozenset({1, 2, 3})
+    assert ev("{1, 2} \\cap {2, 3}") == frozenset({2})
+    assert ev("{1, 2} \\ {2}") == frozenset({1})
+    assert ev("{1} \\subseteq {1, 2} /\\ ~({3} \\subseteq {1})") is True
+    assert ev("2..4") == frozenset({2, 3, 4})
+    assert ev("3..2") == frozenset()
+    assert ev("{x \\in 1..6 : x % 2 = 0}") == frozenset({2, 4, 6})
+    assert ev("{x * x : x \\in 1..3}") == frozenset({1, 4, 9})
+    assert ev("{x + y : x \\in 1..2, y \\in {10, 20}}") == frozenset({11, 12, 21, 22})
+    assert ev("SUBSET {1, 2}") == frozenset(
+        {frozenset(), frozenset({1}), frozenset({2}), frozenset({1, 2})}
+    )
+    assert ev("UNION {{1}, {2, 3}}") == frozenset({1, 2, 3})
+    assert ev("{1, 2} \\X {3}") == frozenset({(1, 3), (2, 3)})
+    assert ev("Cardinality({1, 2} \\X {3} \\X {4, 5})") == 4
+    assert ev("IsFiniteSet(1..3) /\\ ~IsFiniteSet(Nat)") is True
+    assert ev("3 \\notin {1, 2}") is True
+
+
+def test_infinite_sets_support_membership_only() -> None:
+    assert ev("3 \\in Nat /\\ -3 \\notin Nat /\\ -3 \\in Int") is True
+    assert ev('"a" \\in STRING /\\ TRUE \\in BOOLEAN /\\ 1 \\notin BOOLEAN') is True
+    assert ev("<<1, 2>> \\in Seq(Nat) /\\ <<-1>> \\notin Seq(Nat)") is True
+    assert ev("3 \\in Nat \\ {0} /\\ 0 \\notin Nat \\ {0}") is True
+    assert ev("4 \\in {n \\in Nat : n % 2 = 0}") is True
+    with pytest.raises(UnsupportedError, match="Nat") as err:
+        ev("\\E n \\in Nat : n = 3")
+    assert err.value.loc is not None
+    with pytest.raises(UnsupportedError):
+        ev("Cardinality(Int)")
+    assert isinstance(ev("Seq({1})"), LazySet)
+
+
+def test_quantifiers_and_choose() -> None:
+    assert ev("\\A x \\in 1..3 : x > 0") is True
+    assert ev("\\E x \\in 1..3 : x > 2") is True
+    assert ev("\\E x \\in {} : TRUE") is False
+    assert ev("\\A x, y \\in 1..2 : x + y <= 4") is True
+    assert ev("\\E <<a, b>> \\in {<<1, 2>>, <<3, 4>>} : a + b = 7") is True
+    assert ev("CHOOSE x \\in 1..10 : x * x > 20") == 5
+    assert ev("CHOOSE <<a, b>> \\in {1, 2} \\X {1, 2} : a > b") == (2, 1)
+    with pytest.raises(EvalError, match="CHOOSE"):
+        ev("CHOOSE x \\in 1..3 : x > 5")
+    with pytest.raises(UnsupportedError, match="unbounded"):
+        ev("\\A x : x = x")
+    with pytest.raises(UnsupportedError, match="CHOOSE"):
+        ev("CHOOSE x : x = 1")
+
+
+def test_choose_is_deterministic_least_by_sort_key() -> None:
+    assert ev('CHOOSE s \\in {"b", "a", "c"} : TRUE') == "a"
+    assert ev("CHOOSE s \\in {{2}, {1}, {1, 2}} : TRUE") == frozenset({1})
+
+
+# --- functions, records, sequences ----------------------------------------------------------
+
+
+def test_tla_equality_corner_cases() -> None:
+    assert ev("<<1, 2>> = [i \\in 1..2 |-> i]") is True
+    assert ev('[a |-> 1] = [x \\in {"a"} |-> 1]') is True
+    assert ev("<<>> = [x \\in {} |-> 1]") is True
+    assert ev("{1, 2} = {2, 1, 1}") is True
+    assert ev("<<1, 2>> /= <<2, 1>>") is True
+    assert ev("(1 :> 2) = <<2>>") is True
+    assert ev("(2 :> 1) = <<1>>") is False
+
+
+def test_functions() -> None:
+    assert ev("[x \\in {1, 2} |-> x * 10][2]") == 20
+    assert ev('[x \\in {"a", "b"} |-> x]') == make_fn({"a": "a", "b": "b"})
+    assert ev("DOMAIN [x \\in {5, 6} |-> 0]") == frozenset({5, 6})
+    assert ev("DOMAIN <<7, 8>>") == frozenset({1, 2})
+    assert ev("[x \\in 1..2, y \\in 1..2 |-> x * y][2, 2]") == 4
+    assert ev("[<<a, b>> \\in {<<1, 2>>} |-> a + b][<<1, 2>>]") == 3
+    assert ev("[{1, 2} -> {0, 1}]") == frozenset(
+        {(0, 0), (0, 1), (1, 0), (1, 1)}
+    )
+    assert ev("<<0, 1>> \\in [{1, 2} -> {0, 1}]") is True
+    with pytest.raises(UnsupportedError, match="Nat"):
+        ev("[n \\in Nat |-> n]")
+    assert ev("<<1, 2>> \\in [{1, 2} -> Nat] /\\ <<-1>> \\notin [{1} -> Nat]") is True
+    assert ev("(1 :> 10 @@ 2 :> 20 @@ 1 :> 99)[1]") == 10
+    assert ev("(5 :> 1 @@ 6 :> 2)") == make_fn({5: 1, 6: 2})
+
+
+def test_application_outside_the_domain_is_a_located_error() -> None:
+    with pytest.raises(EvalError, match="domain") as err:
+        ev("<<1, 2>>[3]")
+    assert err.value.loc is not None and err.value.loc.col == 1
+    with pytest.raises(EvalError, match="domain"):
+        ev('[a |-> 1]["b"]')
+    with pytest.raises(EvalError, match="field"):
+        ev("[a |-> 1].b")
+
+
+def test_except_on_sequences_records_and_nested_paths() -> None:
+    assert ev("[<<1, 2, 3>> EXCEPT ![2] = 20]") == (1, 20, 3)
+    assert ev("[<<1, 2, 3>> EXCEPT ![2] = @ + 5, ![3] = @ * 2]") == (1, 7, 6)
+    assert ev("[[a |-> 1, b |-> 2] EXCEPT !.a = 5]") == make_record([("a", 5), ("b", 2)])
+    assert ev("[[a |-> <<1, 2>>] EXCEPT !.a[2] = @ + 1]") == make_record([("a", (1, 3))])
+    assert ev("[[i \\in 1..2 |-> [v |-> i]] EXCEPT ![1].v = 9, ![2] = [v |-> 0]]") == (
+        make_record([("v", 9)]),
+        make_record([("v", 0)]),
+    )
+    assert ev('[[x \\in {"p", "q"} |-> 0] EXCEPT !["p"] = 1]') == make_fn({"p": 1, "q": 0})
+    assert ev("[f EXCEPT ![1, 2] = 0][1, 2]", "f == [x, y \\in 1..2 |-> x + y]") == 0
+    # TLA+: an EXCEPT on a point outside the domain leaves the function unchanged
+    assert ev("[<<1>> EXCEPT ![5] = 0]") == (1,)
+
+
+def test_records() -> None:
+    r = ev('[name |-> "n", val |-> 3]')
+    assert isinstance(r, Fn) and r.map == {"name": "n", "val": 3}
+    assert ev("[a |-> 1, b |-> 2].b") == 2
+    assert ev("[a : {1, 2}, b : {TRUE}]") == frozenset(
+        {make_record([("a", 1), ("b", True)]), make_record([("a", 2), ("b", True)])}
+    )
+    assert ev("[a |-> 3] \\in [a : Nat]") is True
+
+
+def test_sequences() -> None:
+    assert ev("Len(<<1, 2, 3>>)") == 3
+    assert ev("Append(<<1>>, 2)") == (1, 2)
+    assert ev("Head(<<4, 5>>)") == 4
+    assert ev("Tail(<<4, 5>>)") == (5,)
+    assert ev("<<1>> \\o <<2, 3>>") == (1, 2, 3)
+    assert ev("SubSeq(<<1, 2, 3, 4>>, 2, 3)") == (2, 3)
+    assert ev("SubSeq(<<1, 2>>, 2, 1)") == ()
+    assert ev("SelectSeq(<<1, 2, 3, 4>>, LAMBDA x : x % 2 = 0)") == (2, 4)
+    assert ev("SelectSeq(<<1, 2, 3>>, IsOdd)", "IsOdd(x) == x % 2 = 1") == (1, 3)
+    with pytest.raises(EvalError, match="Head"):
+        ev("Head(<<>>)")
+    with pytest.raises(EvalError, match="sequence"):
+        ev("Len({1})")
+
+
+# --- TLC and Bags --------------------------------------------------------------------------------
+
+
+def test_tlc_operators(capsys: pytest.CaptureFixture[str]) -> None:
+    assert ev('Print("hello", 42)') == 42
+    assert ev("PrintT(<<1>>)") is True
+    assert capsys.readouterr().out.splitlines() == ['"hello"', "<<1>>"]
+    assert ev('ToString(<<1, "a">>)') == '<<1, "a">>'
+    assert ev("TLCEval(3)") == 3
+    assert ev("Cardinality(Permutations({1, 2, 3}))") == 6
+    assert ev("<<2, 1>> \\in Permutations({1, 2})") is True
+    assert ev("RandomElement({7}) = 7") is True
+    assert ev("RandomElement(1..5) \\in 1..5") is True
+    assert isinstance(ev("JavaTime"), int)
+    assert ev('Assert(1 = 1, "fine")') is True
+    with pytest.raises(EvalError, match="Assert failed: broken") as err:
+        ev('Assert(1 = 2, "broken")')
+    assert err.value.loc is not None
+
+
+def test_random_element_is_seeded() -> None:
+    a = [model().eval_state("RandomElement(1..1000)", ()) for _ in range(2)]
+    assert a[0] == a[1]
+
+
+def test_bags() -> None:
+    assert ev("BagToSet(SetToBag({1, 2}))") == frozenset({1, 2})
+    assert ev("CopiesIn(1, SetToBag({1}) (+) SetToBag({1, 2}))") == 2
+    assert ev("BagCardinality(SetToBag({1}) (+) SetToBag({1, 2}))") == 3
+    assert ev("(SetToBag({1}) (+) SetToBag({1})) (-) SetToBag({1})") == make_fn({1: 1})
+    assert ev("SetToBag({1}) (-) SetToBag({1})") == ev("EmptyBag")
+    assert ev("BagIn(2, SetToBag({2})) /\\ ~BagIn(3, SetToBag({2}))") is True
+    assert ev("BagUnion({SetToBag({1}), SetToBag({1, 2})})") == make_fn({1: 2, 2: 1})
+    assert ev("SetToBag({1}) \\sqsubseteq SetToBag({1, 2})") is True
+    assert ev("SetToBag({1, 2}) \\sqsubseteq SetToBag({1})") is False
+    assert ev("Cardinality(SubBag(SetToBag({1}) (+) SetToBag({1})))") == 3
+    assert ev("BagOfAll(LAMBDA x : x % 2, SetToBag({1, 2, 3}))") == make_fn({1: 2, 0: 1})
+
+
+# --- definitions -------------------------------------------------------------------------------------
+
+
+def test_let_if_case() -> None:
+    assert ev("LET a == 2  b == a + 1 IN a * b") == 6
+    assert ev("LET F(x) == x + 1 IN F(F(1))") == 3
+    assert ev("CASE 1 = 2 -> 10 [] 2 = 2 -> 20 [] OTHER -> 30") == 20
+    assert ev("CASE 1 = 2 -> 10 [] OTHER -> 30") == 30
+    with pytest.raises(EvalError, match="CASE"):
+        ev("CASE 1 = 2 -> 10")
+    with pytest.raises(EvalError, match="boolean"):
+        ev("IF 1 THEN 2 ELSE 3")
+
+
+def test_let_definitions_are_lazy() -> None:
+    assert ev("LET h == Head(<<>>) IN 3") == 3
+    assert ev("LET s == <<>> h == Head(s) IN IF s = <<>> THEN 0 ELSE h") == 0
+
+
+def test_recursion() -> None:
+    body = """
+fact[n \\in Nat] == IF n = 0 THEN 1 ELSE n * fact[n - 1]
+RECURSIVE Fib(_)
+Fib(n) == IF n < 2 THEN n ELSE Fib(n - 1) + Fib(n - 2)
+RECURSIVE SetSum(_)
+SetSum(S) == IF S = {} THEN 0 ELSE LET x == CHOOSE y \\in S : TRUE IN x + SetSum(S \\ {x})
+sq[n \\in 1..3] == n * n
+RECURSIVE IsEven(_), IsOdd(_)
+IsEven(n) == IF n = 0 THEN TRUE ELSE IsOdd(n - 1)
+IsOdd(n) == IF n = 0 THEN FALSE ELSE IsEven(n - 1)
+"""
+    m = model(body)
+    assert m.eval_constant("fact[20]") == 2432902008176640000
+    assert m.eval_constant("Fib(15)") == 610
+    assert m.eval_constant("SetSum(1..100)") == 5050
+    assert m.eval_constant("sq") == (1, 4, 9)
+    assert m.eval_constant("IsEven(10) /\\ IsOdd(7)") is True
+    with pytest.raises(EvalError, match="domain"):
+        m.eval_constant("fact[-1]")
+    with pytest.raises(UnsupportedError, match="infinite"):
+        m.eval_constant("fact = fact")
+
+
+def test_local_recursive_definitions() -> None:
+    assert ev(
+        "LET RECURSIVE F(_)\n  F(n) == IF n = 0 THEN 0 ELSE n + F(n - 1)\nIN F(4)"
+    ) == 10
+    assert ev("LET f[n \\in Nat] == IF n = 0 THEN 1 ELSE 2 * f[n - 1] IN f[10]") == 1024
+
+
+def test_higher_order_operators() -> None:
+    body = """
+Apply(F(_), x) == F(x)
+Twice(F(_), x) == F(F(x))
+Inc(x) == x + 1
+Fold(Op(_, _), S, init) == LET RECURSIVE G(_, _)
+                               G(T, acc) == IF T = {} THEN acc
+                                            ELSE LET y == CHOOSE z \\in T : TRUE
+                                                 IN G(T \\ {y}, Op(acc, y))
+                           IN G(S, init)
+Add(a, b) == a + b
+"""
+    m = model(body)
+    assert m.eval_constant("Apply(Inc, 1)") == 2
+    assert m.eval_constant("Twice(Inc, 1)") == 3
+    assert m.eval_constant("Apply(LAMBDA x : x * 10, 4)") == 40
+    assert m.eval_constant("Fold(Add, 1..4, 0)") == 10
+    assert m.eval_constant("Fold(LAMBDA a, b : a * b, 1..4, 1)") == 24
+    assert m.eval_constant("LET k == 5 IN Apply(LAMBDA x : x + k, 1)") == 6
+    with pytest.raises(EvalError, match="argument"):
+        m.eval_constant("Apply(Add, 1)")
+
+
+def test_constants_and_model_values() -> None:
+    mv = ModelValue("m1")
+    m = model("CONSTANTS N, M\nDouble == 2 * N", {"N": 4, "M": mv})
+    assert m.eval_constant("Double") == 8
+    assert m.eval_constant("M") is mv
+    assert m.eval_constant("M = M /\\ M /= 1") is True
+
+
+def test_missing_constant_is_reported_when_needed() -> None:
+    m = model("CONSTANTS N, K\nUsesK == K + 1", {"N": 1})
+    assert m.missing_constants() == ["K"]
+    assert m.eval_constant("N") == 1
+    with pytest.raises(EvalError, match="constant K") as err:
+        m.eval_constant("UsesK")
+    assert err.value.loc is not None and err.value.loc.line == 4
+
+
+def test_false_assume_is_an_error_with_location() -> None:
+    with pytest.raises(EvalError, match="ASSUME") as err:
+        model("CONSTANT N\nASSUME N > 5", {"N": 1})
+    assert err.value.loc is not None and err.value.loc.line == 4
+    model("CONSTANT N\nASSUME N > 5", {"N": 6})
+
+
+def test_unknown_names_and_arity_errors() -> None:
+    with pytest.raises(EvalError, match="unknown name Foo"):
+        ev("Foo + 1")
+    with pytest.raises(EvalError, match="argument"):
+        ev("F(1, 2)", "F(x) == x")
+    with pytest.raises(EvalError, match="EXTENDS"):
+        ev("Len(<<>>)", extends="Naturals")
+
+
+def test_constant_subexpressions_are_evaluated_once(capsys: pytest.CaptureFixture[str]) -> None:
+    m = model("CONSTANT N\nVARIABLE x\nS == Print(\"S\", 1..N)\nInS == x \\in S", {"N": 3})
+    # Print is impure: never cached, so it is printed at every evaluation
+    m.eval_state("InS", (1,))
+    m.eval_state("InS", (2,))
+    assert capsys.readouterr().out.count('"S"') == 2
+
+
+def test_state_and_action_level_evaluation() -> None:
+    m = model("VARIABLES x, y\nSum == x + y\nGrew == x' > x\nSame == UNCHANGED <<x, y>>")
+    assert m.variables == ("x", "y")
+    assert m.eval_state("Sum", (1, 2)) == 3
+    assert m.eval_action("Grew", (1, 0), (2, 0)) is True
+    assert m.eval_action("Same", (1, 0), (1, 0)) is True
+    assert m.eval_action("Same", (1, 0), (1, 1)) is False
+    assert m.eval_action("[x' = x + 1]_<<x, y>>", (1, 0), (1, 0)) is True
+    assert m.eval_action("<<x' = x + 1>>_<<x, y>>", (1, 0), (2, 0)) is True
+    assert m.eval_state("x + 1", (5, 0)) == 6
+    with pytest.raises(EvalError, match="reads state"):
+        m.eval_constant("Sum")
+    with pytest.raises(EvalError, match="no next state"):
+        m.eval_state("Grew", (1, 0))
+    with pytest.raises(UnsupportedError, match="ENABLED|temporal"):
+        m.eval_state("ENABLED Grew", (1, 0))
