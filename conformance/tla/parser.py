@@ -66,7 +66,12 @@ def _parse(source: Source) -> tuple[Module, References]:
     if not modules:
         raise ParseError("no MODULE found", ast.Loc(source.file, 1, 1))
     comments = CommentIndex(source, root)
-    return _ModuleReader(source, comments).read(modules[0])
+    try:
+        return _ModuleReader(source, comments).read(modules[0])
+    except RecursionError:
+        raise UnsupportedError(
+            "expression nested too deeply to translate", source.loc(modules[0])
+        ) from None
 
 
 class _ModuleReader:

@@ -65,6 +65,7 @@ _ESCAPE_RE = re.compile(r"\\(.)")
 
 _PREFIX_TEMPORAL = {"always": "[]", "eventually": "<>", "enabled": "ENABLED"}
 _INFIX_TEMPORAL = {"leads_to": "~>", "cdot": "\\cdot"}
+_SPECIAL_INFIX = frozenset({"land", "lor", "times", *_INFIX_TEMPORAL})
 _QUANTIFIERS = {"forall": "A", "exists": "E", "temporal_forall": "AA", "temporal_exists": "EE"}
 _NAMED_SETS = {
     "boolean_set": "BOOLEAN",
@@ -255,23 +256,47 @@ class Builder:
         raise self.unsupported(op, "subexpression reference")
 
     def _infix(self, node: Node) -> ast.Expr:
-        symbol_node = node.child_by_field_name("symbol")
-        lhs = node.child_by_field_name("lhs")
+        # Walk down the left spine of an operator chain (a + b - c ...) iteratively, so
+        # that long chains do not exhaust the Python stack.
+        spine: list[tuple[Node, Node, Node]] = []
+        current = node
+        while current.type == "bound_infix_op":
+            symbol, rhs = self._infix_parts(current)
+            if symbol.type in _SPECIAL_INFIX:
+                break
+            spine.append((current, symbol, rhs))
+            lhs = current.child_by_field_name("lhs")
+            assert lhs is not None
+            current = lhs
+        if not spine:
+            return self._special_infix(node)
+        result = self.expr(current)
+        for infix, symbol, rhs in reversed(spine):
+            result = ast.OpApp(self.loc(infix), self.symbol(symbol), (result, self.expr(rhs)))
+        return result
+
+    def _infix_parts(self, node: Node) -> tuple[Node, Node]:
+        symbol = node.child_by_field_name("symbol")
         rhs = node.child_by_field_name("rhs")
-        if symbol_node is None or lhs is None or rhs is None:  # pragma: no cover
-            raise self.unsupported(node)
-        kind = symbol_node.type
+        if symbol is None or rhs is None or node.child_by_field_name("lhs") is None:
+            raise self.unsupported(node)  # pragma: no cover - guaranteed by the grammar
+        return symbol, rhs
+
+    def _special_infix(self, node: Node) -> ast.Expr:
+        """Infix forms with their own AST node: /\\, \\/, \\X chains and temporal ones."""
+        symbol, rhs = self._infix_parts(node)
+        lhs = node.child_by_field_name("lhs")
+        assert lhs is not None
+        kind = symbol.type
         loc = self.loc(node)
-        if kind in ("land", "lor", "times"):
-            items = [self.expr(n) for n in self._chain(node, kind)]
-            if kind == "land":
-                return ast.And(loc, tuple(items))
-            if kind == "lor":
-                return ast.Or(loc, tuple(items))
-            return ast.OpApp(loc, "\\times", tuple(items))
         if kind in _INFIX_TEMPORAL:
             return ast.Temporal(loc, _INFIX_TEMPORAL[kind], (self.expr(lhs), self.expr(rhs)))
-        return ast.OpApp(loc, self.symbol(symbol_node), (self.expr(lhs), self.expr(rhs)))
+        items = tuple(self.expr(n) for n in self._chain(node, kind))
+        if kind == "land":
+            return ast.And(loc, items)
+        if kind == "lor":
+            return ast.Or(loc, items)
+        return ast.OpApp(loc, "\\times", items)
 
     def _chain(self, node: Node, kind: str) -> list[Node]:
         """The operands of an unparenthesised chain of one associative infix operator."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import bisect
 import re
+import threading
 import warnings
 from dataclasses import dataclass, field
 
@@ -21,7 +22,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore", DeprecationWarning)
     LANGUAGE = Language(tree_sitter_tlaplus.language())
 
-_PARSER = Parser(LANGUAGE)
+_LOCAL = threading.local()  # tree-sitter parsers must not be shared between threads
 _COMMENT_QUERY = Query(LANGUAGE, "(comment) @c (block_comment) @c")
 
 # Module-level node kinds that form a complete unit (used to locate errors in a module
@@ -68,7 +69,10 @@ def parse_tree(source: bytes) -> Tree:
     """
     if _PLUSCAL.search(source):
         source = mask_pluscal(source)
-    return _PARSER.parse(source)
+    parser = getattr(_LOCAL, "parser", None)
+    if parser is None:
+        parser = _LOCAL.parser = Parser(LANGUAGE)
+    return parser.parse(source)
 
 
 def mask_pluscal(source: bytes) -> bytes:

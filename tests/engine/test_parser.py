@@ -758,6 +758,17 @@ def test_channel_fixture_with_instance_parses() -> None:
     assert [(i.name, i.module) for i in instances] == [("Seqs", "Sequences")]
 
 
+def test_long_operator_chains_do_not_exhaust_the_stack() -> None:
+    text = " + \n  ".join(str(i) for i in range(2500))
+    got = parse_expression(text)
+    depth = 0
+    while isinstance(got, OpApp):
+        assert got.name == "+"
+        depth += 1
+        got = got.args[0]
+    assert depth == 2499 and got == Num(Loc("<expr>", 1, 1), 0)
+
+
 def test_thousand_line_spec_parses_well_under_a_second() -> None:
     lines = ["---- MODULE Big ----", "EXTENDS Naturals", "VARIABLES x, y"]
     for i in range(330):
