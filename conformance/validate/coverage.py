@@ -2,7 +2,8 @@
 
 ``next_disjuncts`` splits ``Next`` statically the way the engine labels successors: through
 ``\\/``, ``\\E``, ``LET`` and applications of user-defined operators, until a conjunction
-(or any other expression) is reached; the label is the innermost user operator on the way.
+(or any other expression) is reached; the label is the innermost user operator on the way and
+the location is that of its application.
 ``Coverage`` counts hits per action and per disjunct and lists what was never reached.
 """
 
@@ -14,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePath
 from typing import Any
 
+from conformance.tla.astwalk import walk as walk_ast
 from conformance.tla.loader import ModuleLoader
 from conformance.tla.syntax import (
     Expr,
@@ -29,13 +31,20 @@ from conformance.tla.syntax import (
     Unit,
 )
 
+ParamDomain = tuple[str, Expr] | None  # (bound variable, its domain in Next) or unknown
+
 
 @dataclass(frozen=True)
 class Disjunct:
-    """One disjunct of ``Next``: the action it belongs to and where it stands."""
+    """One disjunct of ``Next`` as the engine labels it: the innermost action operator and the
+    location of its application (the call site). ``domains`` gives, per parameter of the action,
+    the ``\\E`` bound it comes from in ``Next`` (so a step can check that, e.g., a handled
+    message is in ``messages``), or None when the argument is not a plain bound variable."""
 
     action: str
     loc: Loc
+    params: tuple[str, ...] = field(default=(), compare=False)
+    domains: tuple[ParamDomain, ...] = field(default=(), compare=False)
 
     @property
     def key(self) -> str:
@@ -60,41 +69,49 @@ def module_definitions(module: Module, loader: ModuleLoader | None = None) -> di
     return defs
 
 
-def next_disjuncts(definitions: Mapping[str, Unit], next_name: str = "Next") -> list[Disjunct]:
-    """The disjuncts of ``next_name`` in source order (one per action body branch)."""
-    out: list[Disjunct] = []
-    seen: set[tuple[str, Loc]] = set()
+def _mentions(expr: Expr, names: Iterable[str]) -> bool:
+    wanted = set(names)
+    return any(isinstance(n, Name) and n.name in wanted for n in walk_ast(expr))
 
-    def walk(expr: Expr, label: str, stack: tuple[str, ...]) -> None:
+
+def next_disjuncts(definitions: Mapping[str, Unit], next_name: str = "Next") -> list[Disjunct]:
+    """The disjuncts of ``next_name`` in source order, one per action call site."""
+    out: dict[tuple[str, Loc], Disjunct] = {}
+
+    def walk(expr: Expr, label: str, loc: Loc, params: tuple[str, ...],
+             env: dict[str, ParamDomain], stack: tuple[str, ...]) -> None:
         if isinstance(expr, Or):
             for item in expr.items:
-                walk(item, label, stack)
+                walk(item, label, loc, params, env, stack)
             return
         if isinstance(expr, Quant) and expr.kind == "E":
-            walk(expr.body, label, stack)
+            inner = dict(env)
+            for b in expr.bounds:
+                for n in b.names:
+                    usable = not b.tuple_pattern and not _mentions(b.domain, env)
+                    inner[n] = (n, b.domain) if usable else None
+            walk(expr.body, label, loc, params, inner, stack)
             return
         if isinstance(expr, Let):
-            walk(expr.body, label, stack)
+            inner = {k: v for k, v in env.items() if all(getattr(d, "name", None) != k for d in expr.defs)}
+            walk(expr.body, label, loc, params, inner, stack)
             return
-        if isinstance(expr, (OpApp, Name)) and _name(expr) not in stack:
-            unit = definitions.get(_name(expr))
-            nargs = len(expr.args) if isinstance(expr, OpApp) else 0
-            if isinstance(unit, OpDef) and len(unit.params) == nargs:
-                walk(unit.body, unit.name, (*stack, unit.name))
+        if isinstance(expr, (OpApp, Name)) and expr.name not in stack:
+            unit = definitions.get(expr.name)
+            args = expr.args if isinstance(expr, OpApp) else ()
+            if isinstance(unit, OpDef) and len(unit.params) == len(args):
+                names = tuple(p.name for p in unit.params)
+                inner = {p: (env.get(a.name) if isinstance(a, Name) else None) for p, a in zip(names, args, strict=True)}
+                walk(unit.body, unit.name, expr.loc, names, inner, (*stack, unit.name))
                 return
-        if (label, expr.loc) not in seen:
-            seen.add((label, expr.loc))
-            out.append(Disjunct(label, expr.loc))
+        if (label, loc) not in out:
+            out[(label, loc)] = Disjunct(label, loc, params, tuple(env.get(p) for p in params))
 
     unit = definitions.get(next_name)
     if not isinstance(unit, OpDef):
         raise KeyError(f"the spec has no operator {next_name}")
-    walk(unit.body, next_name, (next_name,))
-    return out
-
-
-def _name(expr: OpApp | Name) -> str:
-    return expr.name
+    walk(unit.body, next_name, unit.loc, (), {}, (next_name,))
+    return list(out.values())
 
 
 def actions_of(disjuncts: Iterable[Disjunct]) -> list[str]:

@@ -4,14 +4,16 @@ A mutation works on the decoded JSON lines of a trace (header, init, events, end
 the steps so that the result is well-formed, and records the step at which a validator must
 reject it. Positions are chosen so that this step is forced by the mutation itself:
 
-* ``drop``: event k whose next event k+1 handles a message that only event k sent; without
-  k that message is not on the network, so the next event (now step k) is not enabled.
+* ``drop``: event k whose messages are first handled by a later event j, with no event of
+  k's replica and no other handler of k's messages in between; those events do not depend on
+  k, and without k the message handled by j is not on the network: j (now step j-1) is not
+  enabled.
 * ``swap``: the same pair swapped; the handler (now step k) comes before the send.
 * ``duplicate``: an event of an action that changes the state every time it runs (e.g. a
   counter or epoch increment); the copy (step k+1) leads to a state the trace does not show.
 * ``edit-state``: an integer variable of event k's state moved far out of range (step k).
-* ``edit-param``: an integer field of event k's message parameter moved out of range; no such
-  message was sent, so step k is not enabled.
+* ``edit-param``: an integer field (not an address) of event k's message parameter moved out
+  of range; no such message was sent, so step k is not enabled.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from typing import Any
 Line = dict[str, Any]
 KINDS = ("drop", "duplicate", "swap", "edit-state", "edit-param")
 EDIT_OFFSET = 1000
+ADDRESS_FIELDS = ("source", "dest")  # never edited: a message to no replica is bad input, not a violation
 
 
 @dataclass(frozen=True)
@@ -94,10 +97,31 @@ def causal_pairs(events: Sequence[Line]) -> list[int]:
     return out
 
 
-def drop(lines: Sequence[Line], k: int) -> tuple[list[Line], Mutation]:
+def drop_points(events: Sequence[Line]) -> list[tuple[int, int]]:
+    """Pairs (k, j): event j is the first to handle a message that only event k (so far) sent,
+    and no event strictly between them belongs to k's replica or handles one of k's messages."""
+    first = _first_sender(events)
+    out = []
+    for k, e in enumerate(events):
+        own = {_msg_key(m) for m in e.get("sent", []) if first[_msg_key(m)] == k}
+        if not own:
+            continue
+        for j in range(k + 1, len(events)):
+            m = _handled_message(events[j])
+            if m is not None and _msg_key(m) in own:
+                out.append((k, j))
+                break
+            if events[j]["replica"] == e["replica"]:
+                break
+    return out
+
+
+def drop(lines: Sequence[Line], k: int, j: int | None = None) -> tuple[list[Line], Mutation]:
+    """Drop event k (0-based); ``j`` is the index of the first handler of its messages."""
     events = copy.deepcopy(_events(lines))
     e = events.pop(k)
-    return _assemble(lines, events), Mutation("drop", k + 1, k + 1, f"dropped step {k + 1} ({e['action']})")
+    reject = j if j is not None else k + 1  # j's new 1-based step is (j - 1) + 1
+    return _assemble(lines, events), Mutation("drop", k + 1, reject, f"dropped step {k + 1} ({e['action']})")
 
 
 def swap(lines: Sequence[Line], k: int) -> tuple[list[Line], Mutation]:
@@ -139,12 +163,17 @@ def mutate(lines: Sequence[Line], kind: str, rng: random.Random,
     """One mutation of the given kind at a position where its rejection step is forced; None if no
     position qualifies. ``growing_actions`` change the state every time they run."""
     events = _events(lines)
-    if kind in ("drop", "swap"):
+    if kind == "drop":
+        points = drop_points(events)
+        if not points:
+            return None
+        k, j = rng.choice(points)
+        return drop(lines, k, j)
+    if kind == "swap":
         pairs = causal_pairs(events)
         if not pairs:
             return None
-        k = rng.choice(pairs)
-        return drop(lines, k) if kind == "drop" else swap(lines, k)
+        return swap(lines, rng.choice(pairs))
     if kind == "duplicate":
         ks = [k for k, e in enumerate(events) if e["action"] in growing_actions]
         return duplicate(lines, rng.choice(ks)) if ks else None
@@ -156,7 +185,7 @@ def mutate(lines: Sequence[Line], kind: str, rng: random.Random,
         return edit_state(lines, k, f)
     if kind == "edit-param":
         spots = [(k, f) for k, e in enumerate(events) if isinstance(_handled_message(e), dict)
-                 for f in _int_fields(e["params"]["m"])]
+                 for f in _int_fields(e["params"]["m"]) if f not in ADDRESS_FIELDS]
         if not spots:
             return None
         k, f = rng.choice(spots)

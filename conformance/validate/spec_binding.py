@@ -11,8 +11,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+from conformance.tla.printer import render
 from conformance.tla.syntax import ConstantDecl, Loc, Module, OpDef
 from conformance.tla.values import Value
+from conformance.validate.coverage import Disjunct
 
 State = tuple[Value, ...]
 
@@ -28,6 +30,7 @@ class SpecModel(Protocol):
     def init_states(self, init: Any = "Init") -> Iterator[State]: ...
     def action_successors(self, action: str, args: Sequence[Value], state: State) -> Iterator[State]: ...
     def explain_disabled(self, action: str, args: Sequence[Value], state: State) -> list[tuple[Loc, str]]: ...
+    def eval_state(self, what: Any, state: State) -> Value: ...
 
 
 class BindingError(Exception):
@@ -48,18 +51,40 @@ class SpecBinding:
     var_index: dict[str, int]
     messages_index: int | None
     action_params: dict[str, tuple[str, ...]]  # action of Next -> its parameter names
+    sites: dict[str, list[Disjunct]]  # action -> its call sites in Next
 
     @classmethod
-    def of(cls, model: SpecModel, actions: Sequence[str]) -> SpecBinding:
+    def of(cls, model: SpecModel, disjuncts: Sequence[Disjunct]) -> SpecBinding:
         params: dict[str, tuple[str, ...]] = {}
-        for name in actions:
-            unit = model.definition(name)
-            params[name] = tuple(p.name for p in unit.params) if isinstance(unit, OpDef) else ()
+        sites: dict[str, list[Disjunct]] = {}
+        for d in disjuncts:
+            if d.action not in params:
+                unit = model.definition(d.action)
+                params[d.action] = tuple(p.name for p in unit.params) if isinstance(unit, OpDef) else ()
+            sites.setdefault(d.action, []).append(d)
         index = {v: i for i, v in enumerate(model.variables)}
         return cls(
             model=model, spec_name=model.module.name, var_index=index,
-            messages_index=index.get("messages"), action_params=params,
+            messages_index=index.get("messages"), action_params=params, sites=sites,
         )
+
+    def site_for(self, action: str, args: Sequence[Value], state: State) -> tuple[Disjunct | None, list[tuple[Loc, str]]]:
+        """The first call site of ``action`` in Next whose ``\\E`` bounds hold for ``args`` in
+        ``state``; otherwise None and the bounds that failed (location, text)."""
+        failed: list[tuple[Loc, str]] = []
+        for site in self.sites[action]:
+            ok = True
+            for arg, dom in zip(args, site.domains, strict=False):
+                if dom is None:
+                    continue
+                name, expr = dom
+                if arg not in self.model.eval_state(expr, state):  # type: ignore[operator]
+                    failed.append((expr.loc, f"{name} \\in {render(expr)}"))
+                    ok = False
+                    break
+            if ok:
+                return site, []
+        return None, failed
 
     def check_variables(self, names: Sequence[str]) -> list[tuple[str, int]]:
         """(name, index) of the logged per-replica variables; unknown names are bad input."""

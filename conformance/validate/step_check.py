@@ -12,11 +12,10 @@ from typing import Any
 
 from conformance.tla.syntax import TlaError
 from conformance.tla.values import ApplyError, Fn, Value, fn_apply, fn_items, format_value
-from conformance.validate.coverage import Coverage, Disjunct, disjunct_key
+from conformance.validate.coverage import Coverage, Disjunct
 from conformance.validate.spec_binding import BindingError, SpecBinding, State
 from conformance.validate.trace_reader import TraceEvent
 from conformance.validate.value_diff import abbreviate, first_difference, is_large
-from conformance.validate.value_expr import application
 from conformance.validate.verdict import Diagnostic, DisabledGuard, EventSummary, VariableMismatch
 
 DIAGNOSE_CANDIDATES = 20  # candidate states examined when explaining a rejection
@@ -34,16 +33,11 @@ def _others_equal(f: Any, g: Any, r: int) -> bool:
 class StepChecker:
     """Matches successors against events for one spec binding."""
 
-    def __init__(self, binding: SpecBinding, disjuncts: list[Disjunct], disjunct_coverage: bool) -> None:
+    def __init__(self, binding: SpecBinding) -> None:
         self.binding = binding
         self.model = binding.model
         self.logged: list[tuple[str, int]] = []
         self.init_replicas: Mapping[int, Mapping[str, Value]] = {}
-        by_action: dict[str, list[Disjunct]] = {}
-        for d in disjuncts:
-            by_action.setdefault(d.action, []).append(d)
-        self._single = {a: ds[0].key for a, ds in by_action.items() if len(ds) == 1}
-        self._resolve_disjuncts = disjunct_coverage
         self._counted_until = 0
 
     def prepare(self, logged: list[tuple[str, int]], init_replicas: Mapping[int, Mapping[str, Value]]) -> None:
@@ -111,34 +105,28 @@ class StepChecker:
         mi = self.binding.messages_index
         sent = frozenset(event.sent)
         out: dict[State, None] = {}
-        first: tuple[State, State] | None = None
+        hit: Disjunct | None = None
         for s in candidates:
+            site, _ = self.binding.site_for(action, args, s)
+            if site is None:
+                continue
             expected_net = s[mi] | sent if mi is not None else None  # type: ignore[operator]
             for t in self.model.action_successors(action, args, s):
                 if self._agrees(s, t, r, observed) and (mi is None or t[mi] == expected_net):
                     out[t] = None
-                    if first is None:
-                        first = (s, t)
-        if first is not None and event.step > self._counted_until:
+                    hit = hit or site
+        if hit is not None and event.step > self._counted_until:
             self._counted_until = event.step
-            coverage.record(action, self._disjunct(action, args, *first))
+            coverage.record(action, hit.key)
         return list(out)
-
-    def _disjunct(self, action: str, args: tuple[Value, ...], s: State, t: State) -> str | None:
-        single = self._single.get(action)
-        if single is not None or not self._resolve_disjuncts:
-            return single
-        for label, u in self.model.successors(s, application(action, args)):  # type: ignore[attr-defined]
-            if u == t:
-                return disjunct_key(label.name, label.loc)
-        return None
 
     # -- diagnostics ----------------------------------------------------------------------------
 
     def _successors(self, candidates: list[State], action: str, args: tuple[Value, ...]) -> Iterator[tuple[State, State]]:
         for s in candidates[:DIAGNOSE_CANDIDATES]:
-            for t in self.model.action_successors(action, args, s):
-                yield s, t
+            if self.binding.site_for(action, args, s)[0] is not None:
+                for t in self.model.action_successors(action, args, s):
+                    yield s, t
 
     def _step_mismatches(self, s: State, t: State, event: TraceEvent) -> list[VariableMismatch]:
         r = event.replica
@@ -168,13 +156,18 @@ class StepChecker:
         """Why no candidate state has a successor that agrees with ``event``."""
         action = event.action
         args = self.binding.args(action, event.params)
-        call = f"{action}({summary.params})"
+        call = f"{action}({', '.join(summary_params(event))})"
         base: dict[str, Any] = dict(file=file, line=event.line, step=event.step, event=summary,
                                     candidates=len(candidates), preceding=preceding)
         pairs = list(self._successors(candidates, action, args))
         if not pairs:
             guards: dict[tuple[str, str], None] = {}
             for s in candidates[:DIAGNOSE_CANDIDATES]:
+                _, failed = self.binding.site_for(action, args, s)
+                for loc, text in failed:
+                    guards[(str(loc), text)] = None
+                if failed:
+                    continue
                 try:
                     for loc, text in self.model.explain_disabled(action, args, s):
                         guards[(str(loc), text)] = None
@@ -195,6 +188,11 @@ class StepChecker:
             reason = (f"no single successor of {call} agrees with all observed variables of replica "
                       f"{event.replica} (closest differs in {', '.join(m.variable for m in closest)})")
         return Diagnostic(reason=reason, mismatches=tuple(shown), **base)
+
+
+def summary_params(event: TraceEvent, limit: int = 60) -> list[str]:
+    """Short ``name = value`` texts of an event's parameters, for one-line reasons."""
+    return [f"{k} = {abbreviate(v, limit)}" for k, v in event.params.items()]
 
 
 def _mismatch(variable: str, expected: Value, observed: Value, note: str = "") -> VariableMismatch:

@@ -25,11 +25,10 @@ from typing import Any
 
 from conformance.tla.loader import ModuleLoader
 from conformance.tla.syntax import TlaError
-from conformance.tla.values import Value, format_value
+from conformance.tla.values import Value
 from conformance.validate.coverage import (
     Coverage,
     Disjunct,
-    actions_of,
     module_definitions,
     next_disjuncts,
 )
@@ -43,6 +42,7 @@ from conformance.validate.spec_binding import (
 )
 from conformance.validate.step_check import StepChecker
 from conformance.validate.trace_reader import TraceEvent, TraceFormatError, TraceHeader, TraceStream
+from conformance.validate.value_diff import abbreviate
 from conformance.validate.verdict import EventSummary, TraceReport, Verdict
 
 
@@ -54,7 +54,6 @@ class ValidatorOptions:
     window: int = 5  # preceding events shown in a diagnostic
     next_name: str = "Next"
     init_name: str = "Init"
-    disjunct_coverage: bool = True
 
 
 def _load_model(spec: Path, constants: Mapping[str, Value], overrides: Mapping[str, str],
@@ -65,8 +64,11 @@ def _load_model(spec: Path, constants: Mapping[str, Value], overrides: Mapping[s
 
 
 def _summary(e: TraceEvent) -> EventSummary:
-    params = ", ".join(f"{k} = {format_value(v)}" for k, v in e.params.items())
+    params = ", ".join(f"{k} = {abbreviate(v, PARAM_TEXT)}" for k, v in e.params.items())
     return EventSummary(step=e.step, line=e.line, replica=e.replica, action=e.action, params=params)
+
+
+PARAM_TEXT = 400  # characters of a parameter shown in diagnostics
 
 
 class _BadTrace(Exception):
@@ -132,8 +134,8 @@ class TraceValidator:
             if header.spec != model.module.name:
                 raise BindingError(f"a trace for spec {header.spec!r}, validated against {model.module.name!r}")
             disjuncts = self.disjuncts()
-            binding = SpecBinding.of(model, actions_of(disjuncts))
-            cached = (binding, StepChecker(binding, disjuncts, self.options.disjunct_coverage), disjuncts)
+            binding = SpecBinding.of(model, disjuncts)
+            cached = (binding, StepChecker(binding), disjuncts)
             self._bindings[key] = cached
         elif header.spec != cached[0].spec_name:
             raise BindingError(f"a trace for spec {header.spec!r}, validated against {cached[0].spec_name!r}")

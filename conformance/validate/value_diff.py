@@ -55,6 +55,8 @@ def first_difference(expected: Any, observed: Any, path: str = "") -> str:
     if te is frozenset and to is frozenset:
         missing = sorted_values(expected - observed)
         extra = sorted_values(observed - expected)
+        if len(missing) == 1 and len(extra) == 1:
+            return first_difference(missing[0], extra[0], f"{path}{{one element}}")
         parts = []
         if missing:
             parts.append(f"{len(missing)} expected element(s) not observed, first {abbreviate(missing[0], 120)}")
@@ -65,5 +67,5 @@ def first_difference(expected: Any, observed: Any, path: str = "") -> str:
 
 
 def is_large(v: Any) -> bool:
-    """Values worth a diff besides their full text (containers of several elements)."""
-    return isinstance(v, (tuple, frozenset, Fn)) and len(v) > 1
+    """Values worth a diff besides their full text (containers)."""
+    return isinstance(v, (tuple, frozenset, Fn)) and len(v) > 0

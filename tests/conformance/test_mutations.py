@@ -11,6 +11,7 @@ from conformance.validate.mutations import (
     KINDS,
     causal_pairs,
     drop,
+    drop_points,
     duplicate,
     mutate,
     read_lines,
@@ -35,8 +36,18 @@ def test_causal_pairs_of_the_toy_trace() -> None:
     assert causal_pairs(events) == [0, 3, 8]
 
 
+def test_drop_points_skip_over_independent_events() -> None:
+    events = [line for line in toy_lines() if line["kind"] == "event"]
+    # step 1's messages are first handled at step 2; step 4's at step 5 (r3), step 9's at step 10
+    assert drop_points(events) == [(0, 1), (3, 4), (8, 9)]
+    events[1], events[2] = events[2], events[1]  # Reveal by r3 now stands between
+    assert drop_points(events)[0] == (0, 2)
+    events[1]["replica"] = 1  # an event of the sender's replica in between: not a forced point
+    assert drop_points(events)[0] == (3, 4)
+
+
 def test_drop_renumbers_and_fixes_the_end_line() -> None:
-    out, m = drop(toy_lines(), 3)
+    out, m = drop(toy_lines(), 3, 4)
     assert steps(out) == list(range(1, 10)) and out[-1]["steps"] == 9
     assert (m.kind, m.step, m.reject_step) == ("drop", 4, 4)
     assert actions(out)[3] == "HandlePing"

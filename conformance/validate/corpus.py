@@ -1,0 +1,171 @@
+"""Regenerate ``traces/corpus`` deterministically: ``python -m conformance.validate.corpus``.
+
+The corpus holds, with a ``manifest.json`` saying what the validator must answer for each file:
+
+* ``valid/``: traces of the reference implementation under faults (must be accepted);
+* ``bugs/``: for each bug switch of ``reference.bugs``, the trace of the first seed where the
+  bug changes the run, cut a few events after that point. The run with the bug and the run
+  without it (same seed) are identical up to the first step where the bug acts, so that step
+  is where the trace must be rejected;
+* ``mutated/``: valid traces with an event dropped, duplicated, swapped with its neighbour, or
+  a value edited (``conformance.validate.mutations``), each with its forced rejection step;
+* ``malformed/``: bad input (truncated JSON, unknown action, wrong value encoding, a trace for
+  another spec, missing header, non-consecutive steps), each with the line to be named.
+
+Everything is derived from the deterministic simulator and fixed seeds; gzip files carry no
+timestamp, so regenerating gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from conformance.validate.mutations import KINDS, Line, mutate, read_lines, write_lines
+
+CORPUS_DIR = Path("traces/corpus")
+VALID_SEEDS = tuple(range(1, 9))
+STEPS = 200
+BUG_SEARCH_SEEDS = 60
+BUG_STEPS = 600
+TAIL = 5  # events kept after the first buggy step
+MUTATION_SEEDS = (1, 2, 3)
+GROWING_ACTIONS = ("BecomeCandidate", "ClientAppend")
+
+
+@dataclass(frozen=True)
+class Entry:
+    file: str
+    expect: str  # ACCEPT, REJECT or ERROR
+    step: int | None  # the rejection step (REJECT)
+    line: int | None  # the line to be named (ERROR)
+    origin: str
+    detail: str
+
+
+def simulate(seed: int, steps: int, bug: str | None, workdir: Path) -> list[Line]:
+    """The decoded lines of one reference run."""
+    from reference.simulator import SimConfig, run_seed
+
+    result = run_seed(SimConfig(out_dir=workdir, steps=steps, bug=bug), seed)
+    if result.trace_path is None:
+        raise RuntimeError("the simulator wrote no trace")
+    return read_lines(result.trace_path)
+
+
+def _comparable(e: Line) -> Line:
+    return {k: v for k, v in e.items() if k != "time_ms"}
+
+
+def first_divergence(clean: Sequence[Line], buggy: Sequence[Line]) -> int | None:
+    """The first step where two runs of one seed differ (ignoring timestamps), if any."""
+    ce = [e for e in clean if e["kind"] == "event"]
+    be = [e for e in buggy if e["kind"] == "event"]
+    for a, b in zip(ce, be, strict=False):
+        if _comparable(a) != _comparable(b):
+            return int(b["step"])
+    return None
+
+
+def bug_trace(bug: str, workdir: Path) -> tuple[list[Line], int, int]:
+    """(lines cut after the divergence, step of the divergence, seed) for the first seed where the bug acts."""
+    for seed in range(1, BUG_SEARCH_SEEDS + 1):
+        clean = simulate(seed, BUG_STEPS, None, workdir)
+        buggy = simulate(seed, BUG_STEPS, bug, workdir)
+        step = first_divergence(clean, buggy)
+        if step is not None:
+            kept = [line for line in buggy if line["kind"] in ("header", "init")
+                    or (line["kind"] == "event" and line["step"] <= step + TAIL)]
+            return kept, step, seed
+    raise RuntimeError(f"bug {bug!r} never changed a run in seeds 1..{BUG_SEARCH_SEEDS}")
+
+
+def malformed(lines: Sequence[Line]) -> list[tuple[str, list[str], int, str]]:
+    """(name, raw text lines, line to be named, what is wrong) for each kind of bad input."""
+    head = [json.dumps(line) + "\n" for line in lines[:12]]
+    out = []
+    cut = list(head)
+    cut[-1] = cut[-1][: len(cut[-1]) // 2]
+    out.append(("truncated-json", cut, len(cut), "the last line is cut in the middle"))
+    data = [json.loads(t) for t in head]
+    data[4]["action"] = "HandleTeleportRequest"
+    out.append(("unknown-action", [json.dumps(x) + "\n" for x in data], 5, "step 3 names an action Next does not have"))
+    data = [json.loads(t) for t in head]
+    data[3]["state"]["votesGranted"] = {"#sett": []}
+    out.append(("wrong-encoding", [json.dumps(x) + "\n" for x in data], 4, "a set encoded with an unknown tag"))
+    data = [json.loads(t) for t in head]
+    data[0]["spec"] = "Paxos"
+    out.append(("another-spec", [json.dumps(x) + "\n" for x in data], 1, "the header names another spec"))
+    out.append(("missing-header", head[1:], 1, "the header line is missing"))
+    out.append(("non-consecutive", head[:4] + head[5:], 5, "step 3 is missing"))
+    return out
+
+
+def build(out_dir: Path) -> list[Entry]:
+    """Write the corpus under ``out_dir`` and return its manifest entries."""
+    entries: list[Entry] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        valid: dict[int, list[Line]] = {}
+        for seed in VALID_SEEDS:
+            valid[seed] = simulate(seed, STEPS, None, work)
+            name = f"valid/seed-{seed}.ndjson.gz"
+            _write(out_dir / name, valid[seed])
+            entries.append(Entry(name, "ACCEPT", None, None, f"reference seed {seed}, {STEPS} steps, all faults", ""))
+        from reference.bugs import BUGS
+
+        for bug in sorted(BUGS):
+            lines, step, seed = bug_trace(bug, work)
+            name = f"bugs/{bug}-seed-{seed}.ndjson.gz"
+            _write(out_dir / name, lines)
+            entries.append(Entry(name, "REJECT", step, None, f"reference seed {seed} with --inject-bug {bug}",
+                                 f"first step where the run differs from the run without the bug: {step}"))
+        for seed in MUTATION_SEEDS:
+            for kind in KINDS:
+                got = mutate(valid[seed], kind, random.Random(f"{seed}-{kind}"), GROWING_ACTIONS)
+                if got is None:
+                    raise RuntimeError(f"no position for a {kind} mutation in seed {seed}")
+                lines, m = got
+                name = f"mutated/seed-{seed}-{kind}.ndjson.gz"
+                _write(out_dir / name, lines)
+                entries.append(Entry(name, "REJECT", m.reject_step, None, f"valid/seed-{seed}.ndjson.gz", m.detail))
+        for bad, text, line, what in malformed(valid[VALID_SEEDS[0]]):
+            name = f"malformed/{bad}.ndjson"
+            path = out_dir / name
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text("".join(text), encoding="utf-8")
+            entries.append(Entry(name, "ERROR", None, line, f"valid/seed-{VALID_SEEDS[0]}.ndjson.gz", what))
+    manifest = {"generator": "python -m conformance.validate.corpus", "entries": [e.__dict__ for e in entries]}
+    (out_dir / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
+    return entries
+
+
+def _write(path: Path, lines: Sequence[Line]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_lines(path, lines, compress=True)
+
+
+def load_manifest(corpus: Path = CORPUS_DIR) -> list[Entry]:
+    data: dict[str, Any] = json.loads((corpus / "manifest.json").read_text(encoding="utf-8"))
+    return [Entry(**e) for e in data["entries"]]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m conformance.validate.corpus", description=__doc__.split("\n")[0])
+    parser.add_argument("--out", type=Path, default=CORPUS_DIR, help=f"corpus directory (default {CORPUS_DIR})")
+    args = parser.parse_args(argv)
+    entries = build(args.out)
+    size = sum(p.stat().st_size for p in args.out.rglob("*") if p.is_file())
+    print(f"wrote {len(entries)} traces to {args.out} ({size / 1e6:.2f} MB)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
