@@ -283,6 +283,28 @@ def test_comments_inside_expressions_are_skipped() -> None:
     ) == ast.OpDef(L, "A", (), And(L, (n("x"), n("y"))), False, None)
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Op(a, \\* c\n   b)",
+        "\\E x, (* c *) y : P",
+        "CHOOSE (* c *) x : P",
+        "[a |-> 1, (* c *) b |-> 2]",
+        "<<1, (* c *) 2>>",
+        "[f EXCEPT (* c *) ![1] = 2]",
+        "CASE a -> 1 (* c *) [] OTHER -> 2",
+        "LET x == (* c *) 1 (* d *) IN x",
+        "[x \\in S (* c *) |-> x]",
+        "{x \\in S (* c *) : P}",
+        "I!Op((* c *) 1)",
+        "(* c *) (x)",
+    ],
+)
+def test_comments_anywhere_in_an_expression_change_nothing(text: str) -> None:
+    without = text.replace("\\* c\n", "\n").replace("(* c *)", "").replace("(* d *)", "")
+    assert e(text) == e(without)
+
+
 # ---------------------------------------------------------------------------- annotations
 
 
