@@ -11,6 +11,7 @@ import pytest
 
 from conformance.tla import syntax as ast
 from conformance.tla.parser import parse_expression, parse_module_text
+from conformance.tla.parser_tree import mask_pluscal
 from conformance.tla.syntax import (
     NO_LOC,
     And,
@@ -275,6 +276,20 @@ def test_pluscal_algorithms_in_comments_are_only_comments() -> None:
     assert m.comments[0].text.startswith("(* --algorithm counter\nvariables x = 0;")
     assert m.comments[-1].text.startswith("(* --fair algorithm half written")
     assert m.comments[-1].loc == Loc("M.tla", 10, 1)
+
+
+def test_pluscal_masking_respects_strings_and_line_comments() -> None:
+    src = (
+        b'A == "(* --algorithm x" \\* (* not a comment start\n'
+        b"(* a (* nested *) --algorithm y\n begin skip; end algorithm *)\n"
+        b'B == "*)"\n'
+    )
+    out = mask_pluscal(src)
+    lines = out.split(b"\n")
+    assert lines[0] == src.split(b"\n")[0]
+    assert lines[1].strip() == b"(*" and lines[2].strip() == b"*)"
+    assert lines[3] == b'B == "*)"'
+    assert len(out) == len(src)
 
 
 def test_comments_inside_expressions_are_skipped() -> None:
