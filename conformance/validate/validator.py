@@ -246,6 +246,8 @@ class _Search:
         self.checker.prepare(logged, init.replicas)
         try:
             initial = self.checker.initial_states(self.o.init_name)
+        except BindingError as exc:
+            raise _BadTrace(init.line, str(exc)) from None
         except TlaError as exc:
             raise _BadTrace(init.line, f"evaluating {self.o.init_name}: {exc}") from None
         if not initial:

@@ -24,3 +24,25 @@ def write(path: Path, lines: list[dict[str, Any]] | list[str]) -> Path:
     text = "".join(x if isinstance(x, str) else json.dumps(x) + "\n" for x in lines)
     path.write_text(text)
     return path
+
+
+def msg(source: int, dest: int, n: int) -> dict[str, Any]:
+    return {"type": "Ping", "source": source, "dest": dest, "n": n}
+
+
+def header(replicas: tuple[int, ...] = (1, 2, 3), max_count: int = 3, secrets: tuple[int, ...] = (1, 2, 3),
+           spec: str = "Toy") -> dict[str, Any]:
+    return {"kind": "header", "format": "kraft-trace", "version": 1, "spec": spec,
+            "constants": {"Replicas": {"#set": list(replicas)}, "MaxCount": max_count,
+                          "Secrets": {"#set": list(secrets)}},
+            "seed": 0, "generator": "test", "faults": [], "bug": None}
+
+
+def init(replicas: tuple[int, ...] = (1, 2, 3)) -> dict[str, Any]:
+    return {"kind": "init", "replicas": {str(r): {"counter": 0, "seen": {"#set": []}} for r in replicas}}
+
+
+def event(step: int, replica: int, action: str, params: dict[str, Any], counter: int,
+          seen: tuple[int, ...] = (), sent: tuple[dict[str, Any], ...] = ()) -> dict[str, Any]:
+    return {"kind": "event", "step": step, "replica": replica, "action": action, "params": params,
+            "state": {"counter": counter, "seen": {"#set": list(seen)}}, "sent": list(sent)}
