@@ -309,8 +309,9 @@ class ActionCompiler:
               ) -> tuple[EvalFn, Step, tuple[Any, tuple[str, ...]]] | None:
         """For an application of a user operator: (environment builder, body step,
         (label key, parameter names))."""
+        args: tuple[S.Expr, ...] = ()
         if isinstance(node, S.Name):
-            name, args, loc = node.name, (), node.loc
+            name, loc = node.name, node.loc
             target: Any = scope.names.get(name) or scope.ctx.names.get(name)
         elif isinstance(node, S.OpApp):
             name, args, loc = node.name, node.args, node.loc
@@ -344,10 +345,7 @@ class ActionCompiler:
             for a, p in zip(args, unit.params, strict=True)
         ]
         fs = [self._value(c, a.loc) for c, a in zip(cargs, args, strict=True)]
-        if prefix == 0:
-            enter: EvalFn = lambda s, t, e: tuple([f(s, t, e) for f in fs])  # noqa: E731
-        else:
-            enter = lambda s, t, e: e[:prefix] + tuple([f(s, t, e) for f in fs])  # noqa: E731
+        enter = _enter(fs, prefix)
         return enter, body, (target, tuple(p.name for p in unit.params))
 
     def _body_step(self, key_obj: Any, body: S.Expr, scope: Scope) -> Step:
@@ -476,8 +474,8 @@ class ActionCompiler:
                     return False
                 partials = nxt
             return True
-        if not self.may_assign(node, scope) or self._call(node, scope) is None and not \
-                isinstance(node, (S.Or, S.Quant, S.If, S.Let, S.Case)):
+        if not self.may_assign(node, scope) or (self._call(node, scope) is None and not \
+                isinstance(node, (S.Or, S.Quant, S.If, S.Let, S.Case))):
             if any(True for _ in self.step(node, scope)(s, t, e)):
                 return True
             out.append((node.loc, render(node)))
@@ -521,6 +519,13 @@ class ActionCompiler:
 # ---------------------------------------------------------------------------
 # Step plumbing
 # ---------------------------------------------------------------------------
+
+
+def _enter(fs: list[EvalFn], prefix: int) -> EvalFn:
+    """The environment of an operator body: the caller's prefix and the arguments."""
+    if prefix == 0:
+        return lambda s, t, e: tuple([f(s, t, e) for f in fs])
+    return lambda s, t, e: e[:prefix] + tuple([f(s, t, e) for f in fs])
 
 
 def _reader(i: int) -> EvalFn:

@@ -25,7 +25,7 @@ from typing import Any
 from conformance.tla import stdlib as L
 from conformance.tla import syntax as S
 from conformance.tla.syntax import EvalError, Loc, TlaError, UnsupportedError
-from conformance.tla.values import Fn, Value, fn_items, format_value, make_fn, make_record, sort_key
+from conformance.tla.values import Fn, Value, format_value, make_fn, make_record, sort_key
 
 EvalFn = Callable[[Any, Any, tuple], Any]
 
@@ -317,7 +317,7 @@ class ContextBuilder:
 
     def _load(self, name: str, loc: Loc) -> S.Module:
         try:
-            return self.loader.load(name)  # type: ignore[no-any-return]
+            return self.loader.load(name)
         except TlaError as err:
             raise located(err, loc) from None
 
@@ -503,7 +503,7 @@ class Compiler:
             return self.apply_target(target, name, args, loc, scope)
         builtin = getattr(self, "_b_" + _BUILTIN_METHODS.get(name, "_none"), None)
         if builtin is not None:
-            return builtin(args, loc, scope)  # type: ignore[no-any-return]
+            return builtin(args, loc, scope)
         for module in sorted(scope.ctx.std):
             op = L.STANDARD[module].get(name)
             if op is not None:
@@ -731,11 +731,9 @@ class Compiler:
                 for module in sorted(scope.ctx.std):
                     op = L.STANDARD[module].get(node.name)
                     if op is not None and op.arity == arity and not op.op_args:
-                        impl = op.impl
                         if op.runtime:
-                            rt = self.runtime
-                            return const(lambda *a: impl(rt, *a))
-                        return const(impl)
+                            return const(_with_runtime(op.impl, self.runtime))
+                        return const(op.impl)
         # a builtin infix operator passed by name or any other expression
         raise EvalError(f"expected an operator of arity {arity} here", node.loc)
 
@@ -805,7 +803,7 @@ class Compiler:
         eq = L.values_equal
         if b.value is not _MISSING:
             v = b.value
-            if type(v) is str or type(v) is int and type(v) is not bool:
+            if type(v) is str or (type(v) is int and type(v) is not bool):
                 tv = type(v)
                 return derived(lambda s, t, e: (x := fa(s, t, e)) == v and type(x) is tv, a)
         return derived(lambda s, t, e: eq(fa(s, t, e), fb(s, t, e)), a, b)
@@ -963,7 +961,7 @@ class Compiler:
             return derived(lambda s, t, e: f0(s, t, e) and f1(s, t, e) and f2(s, t, e), *parts)
 
         def conj(s: Any, t: Any, e: tuple) -> bool:
-            for f in fs:
+            for f in fs:  # noqa: SIM110 - a loop is faster than all() here
                 if not f(s, t, e):
                     return False
             return True
@@ -975,7 +973,7 @@ class Compiler:
         fs = [self.boolean(p, it.loc, "\\/") for p, it in zip(parts, node.items, strict=True)]
 
         def disj(s: Any, t: Any, e: tuple) -> bool:
-            for f in fs:
+            for f in fs:  # noqa: SIM110 - a loop is faster than any() here
                 if f(s, t, e):
                     return True
             return False
@@ -1032,10 +1030,9 @@ class Compiler:
                 f = body.fn
                 parts.append(body.below(scope.depth))
                 # while an action is enumerated the partial state changes: no memo then
-                if volatile and (body.vars if init else body.primed):
-                    builders.append(lambda s, t, e, f=f: Thunk(f, s, t, e))
-                else:
-                    builders.append(lambda s, t, e, f=f: Lazy(f, s, t, e))
+                # while an action is enumerated the partial state changes: no memo then
+                memo = not (volatile and (body.vars if init else body.primed))
+                builders.append(_lazy_builder(f, Lazy if memo else Thunk))
                 inner = inner.with_local(unit.name, LazySlot(inner.depth, body, unit, inner),
                                          grow=1)
             elif isinstance(unit, (S.OpDef, S.FnDef)):
@@ -1056,11 +1053,11 @@ class Compiler:
         lets = [body.below(scope.depth), *parts]
         if len(builders) == 1:
             (b0,) = builders
-            return derived(lambda s, t, e: fb(s, t, e + (b0(s, t, e),)), *lets)
+            return derived(lambda s, t, e: fb(s, t, (*e, b0(s, t, e))), *lets)
 
         def let(s: Any, t: Any, e: tuple) -> Any:
             for b in builders:
-                e = e + (b(s, t, e),)
+                e = (*e, b(s, t, e))
             return fb(s, t, e)
 
         return derived(let, *lets)
@@ -1131,7 +1128,7 @@ class Compiler:
                         )
                     yield from expand(s, t, e + v, k + 1)
                 else:
-                    yield from expand(s, t, e + (v,), k + 1)
+                    yield from expand(s, t, (*e, v), k + 1)
 
         return inner, expand, domains
 
@@ -1149,7 +1146,7 @@ class Compiler:
             if node.kind == "A":
 
                 def forall(s: Any, t: Any, e: tuple) -> bool:
-                    for v in df(s, t, e):
+                    for v in df(s, t, e):  # noqa: SIM110 - faster than all()
                         if not fb(s, t, (*e, v)):
                             return False
                     return True
@@ -1158,7 +1155,7 @@ class Compiler:
             else:
 
                 def exists(s: Any, t: Any, e: tuple) -> bool:
-                    for v in df(s, t, e):
+                    for v in df(s, t, e):  # noqa: SIM110 - faster than any()
                         if fb(s, t, (*e, v)):
                             return True
                     return False
@@ -1223,7 +1220,7 @@ class Compiler:
             if type(base) is L.LazySet:
                 return L.LazySet(
                     f"{{x \\in {base.description} : ...}}",
-                    lambda v: L.member(v, base) and fp(s, t, e + (tuple(v) if pattern else (v,))),
+                    lambda v: L.member(v, base) and fp(s, t, (*e, *(v if pattern else (v,)))),
                 )
             if type(base) is not frozenset:
                 raise EvalError(f"set filter over a non-set {L.show(base)}", loc)
@@ -1378,7 +1375,7 @@ class Compiler:
                       ) -> tuple[EvalFn, C] | None:
         parts = holder.__dict__.get("_fn_parts")
         if parts is not None:
-            return parts  # type: ignore[no-any-return]
+            return parts
         if holder.__dict__.get("_fn_compiling"):
             return None
         holder.__dict__["_fn_compiling"] = True
@@ -1446,8 +1443,7 @@ class Compiler:
                     if len(idx) == 1:
                         path.append((None, idx[0].fn))
                     else:
-                        fs = [c.fn for c in idx]
-                        path.append((None, lambda s, t, e, fs=fs: tuple([f(s, t, e) for f in fs])))
+                        path.append((None, _tuple_of([c.fn for c in idx])))
             uses_at = any(isinstance(n, S.At) for n in _walk_expr(u.value))
             val = self.expr(u.value, at_scope if uses_at else scope)
             parts.append(val.below(scope.depth))
@@ -1458,7 +1454,7 @@ class Compiler:
         def update(s: Any, t: Any, e: tuple, f: Any, path: list, k: int, fv: EvalFn,
                    uses_at: bool) -> Any:
             name, idx = path[k]
-            key = name if name is not None else idx(s, t, e)  # type: ignore[misc]
+            key = name if name is not None else idx(s, t, e)
             if type(f) is tuple:
                 if type(key) is not int or not 1 <= key <= len(f):
                     return f
@@ -1726,10 +1722,14 @@ def _bound_slots(b: S.Bound) -> tuple[str, ...]:
 
 def _key_builder(bounds: Sequence[S.Bound]) -> Callable[[tuple], Any]:
     """The function key of ``[x \\in S, <<y, z>> \\in T |-> e]`` from the bound values."""
-    shape = [(len(b.names), b.tuple_pattern) for b in bounds for _ in (b.names if not b.tuple_pattern else (0,))]
+    shape: list[tuple[int, bool]] = []
+    for b in bounds:
+        if b.tuple_pattern:
+            shape.append((len(b.names), True))
+        else:
+            shape.extend((1, False) for _ in b.names)
     if len(shape) == 1:
-        n, pattern = shape[0]
-        if pattern:
+        if shape[0][1]:
             return lambda vals: tuple(vals)
         return lambda vals: vals[0]
 
@@ -1749,15 +1749,22 @@ def _key_builder(bounds: Sequence[S.Bound]) -> Callable[[tuple], Any]:
 
 
 def _walk_expr(node: Any) -> Iterator[Any]:
+    """All sub-nodes (an @ of a nested EXCEPT counts too: over-approximation is harmless)."""
     from conformance.tla.astwalk import walk
 
-    for n in walk(node):
-        # an @ inside a nested EXCEPT belongs to that EXCEPT
-        yield n
+    return walk(node)
 
 
-def fn_graph(f: Any) -> dict[Any, Any]:
-    return dict(fn_items(f))
+def _lazy_builder(f: EvalFn, kind: type[Lazy]) -> EvalFn:
+    return lambda s, t, e: kind(f, s, t, e)
+
+
+def _tuple_of(fs: list[EvalFn]) -> EvalFn:
+    return lambda s, t, e: tuple([f(s, t, e) for f in fs])
+
+
+def _with_runtime(impl: Callable[..., Any], rt: L.Runtime) -> Callable[..., Any]:
+    return lambda *a: impl(rt, *a)
 
 
 __all__ = [

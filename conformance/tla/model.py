@@ -228,7 +228,7 @@ class Model:
             step = self._actions.step(entry.unit.body, scope)
             hit = (step, len(entry.unit.params), entry)
             self._step_cache[key] = hit
-        return hit  # type: ignore[no-any-return]
+        return hit
 
     def action_successors(self, action: str, args: Sequence[Value], state: State
                           ) -> Iterator[State]:

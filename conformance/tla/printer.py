@@ -29,8 +29,8 @@ def render(node: S.Expr, width: int = MAX_WIDTH) -> str:
 def _paren(node: S.Expr) -> str:
     text = _r(node)
     if isinstance(node, (S.OpApp, S.And, S.Or, S.If, S.Case, S.Let, S.Quant, S.Choose)) and \
-            not (isinstance(node, S.OpApp) and (not node.args or node.name not in _INFIX
-                                                and node.name not in _PREFIX)):
+            not (isinstance(node, S.OpApp) and (not node.args or (node.name not in _INFIX
+                                                and node.name not in _PREFIX))):
         return f"({text})"
     return text
 
@@ -44,7 +44,7 @@ def _args(args: tuple[S.Expr, ...]) -> str:
     return ", ".join(_r(a) for a in args)
 
 
-def _r(node: S.Expr) -> str:  # noqa: PLR0911 - one branch per node kind
+def _r(node: S.Expr) -> str:
     if isinstance(node, S.Num):
         return str(node.value)
     if isinstance(node, S.Str):

@@ -133,7 +133,7 @@ def in_finite(x: Any, s: frozenset) -> bool:
         found = x in s
     except TypeError:
         return False
-    if found and (x is True or x is False or (x == 0 or x == 1) and type(x) is int):
+    if found and (x is True or x is False or ((x == 0 or x == 1) and type(x) is int)):
         tx = type(x)
         return any(type(y) is tx and y == x for y in s)
     return found
@@ -193,10 +193,11 @@ def powerset(s: Any) -> AnySet:
             f"SUBSET {base.description}",
             lambda v: type(v) is frozenset and all(member(x, base) for x in v),
         )
-    items = sorted_values(base)
+    finite = enumerate_set(base)
+    items = sorted_values(finite)
     if len(items) > 24:
         return LazySet(
-            f"SUBSET {show(base)}", lambda v: type(v) is frozenset and v <= base
+            f"SUBSET {show(finite)}", lambda v: type(v) is frozenset and v <= finite
         )
     return frozenset(
         frozenset(c) for r in range(len(items) + 1) for c in itertools.combinations(items, r)
@@ -213,7 +214,7 @@ def big_union(s: Any) -> frozenset:
 def times(*sets: Any) -> AnySet:
     ss = [want_set(s, "operand of \\X") for s in sets]
     if all(type(s) is frozenset for s in ss):
-        return frozenset(itertools.product(*ss))
+        return frozenset(itertools.product(*[enumerate_set(s) for s in ss]))
     n = len(ss)
     return LazySet(
         " \\X ".join(show(s) for s in ss),
@@ -326,7 +327,8 @@ def record_set(fields: list[tuple[str, Any]]) -> AnySet:
     sets = [want_set(s, f"set of field {n}") for n, s in fields]
     if all(type(s) is frozenset for s in sets):
         return frozenset(
-            make_record(zip(names, combo, strict=True)) for combo in itertools.product(*sets)
+            make_record(zip(names, combo, strict=True))
+            for combo in itertools.product(*[enumerate_set(s) for s in sets])
         )
     keyset = frozenset(names)
 

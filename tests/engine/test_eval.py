@@ -239,7 +239,7 @@ def test_tlc_operators(capsys: pytest.CaptureFixture[str]) -> None:
     assert ev("RandomElement(1..5) \\in 1..5") is True
     assert isinstance(ev("JavaTime"), int)
     assert ev('Assert(1 = 1, "fine")') is True
-    with pytest.raises(EvalError, match="Assert failed: broken") as err:
+    with pytest.raises(EvalError, match=r"Assert failed: broken") as err:
         ev('Assert(1 = 2, "broken")')
     assert err.value.loc is not None
 
@@ -391,5 +391,5 @@ def test_state_and_action_level_evaluation() -> None:
         m.eval_constant("Sum")
     with pytest.raises(EvalError, match="no next state"):
         m.eval_state("Grew", (1, 0))
-    with pytest.raises(UnsupportedError, match="ENABLED|temporal"):
+    with pytest.raises(UnsupportedError, match=r"ENABLED|temporal"):
         m.eval_state("ENABLED Grew", (1, 0))
