@@ -79,6 +79,13 @@ def _is_temporal(e: S.Expr) -> bool:
     return any(isinstance(n, (S.Temporal, S.ActionBox, S.Fairness)) for n in walk(e))
 
 
+def _is_fairness(e: S.Expr) -> bool:
+    """A fairness conjunct, possibly quantified: ``WF_v(A)``, ``\\A p \\in S : SF_v(A(p))``."""
+    nodes = list(walk(e))
+    return any(isinstance(n, S.Fairness) for n in nodes) and not any(
+        isinstance(n, (S.ActionBox, S.Temporal)) for n in nodes)
+
+
 def _is_action_level(e: S.Expr) -> bool:
     return any(isinstance(n, (S.Prime, S.Unchanged, S.ActionBox, S.Temporal, S.Fairness)) for n in walk(e))
 
@@ -100,7 +107,7 @@ def _split_spec(model: Model, config: ModelConfig) -> tuple[str | S.Expr, str | 
     init_parts: list[S.Expr] = []
     nexts: list[S.Expr] = []
     for c in _conjuncts(model, unit.body):
-        if isinstance(c, S.Fairness):
+        if _is_fairness(c):
             continue
         if isinstance(c, S.Temporal) and c.op == "[]" and len(c.args) == 1 and isinstance(c.args[0], S.ActionBox):
             box = c.args[0]

@@ -12,7 +12,7 @@ VARIABLES
   tmState,
   \* @type: Set(RM);
   tmPrepared,
-  \* @type: Set({type: Str, rm: RM});
+  \* not annotated: the messages are records of two different shapes
   msgs
 
 vars == <<rmState, tmState, tmPrepared, msgs>>
