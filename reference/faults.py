@@ -13,6 +13,8 @@ FAULTS: dict[str, str] = {
     "reorder": "messages get a random extra latency, so a link no longer delivers in order",
     "delay": "a few messages are held back for a long time (up to several fetch timeouts)",
     "disk-loss": "an observer restarts with an empty disk (same id)",
+    "foreign": "OPT-IN: a misconfigured peer (claiming the id of a replica) sends requests "
+    "carrying another cluster id; they must be refused with INVALID_CLUSTER_ID",
     "voter-disk-loss": "OPT-IN, NOT SAFE under KIP-595: a voter restarts with an empty disk; "
     "KIP-595 assumes voters never lose their disk (KIP-853 fixes that), so this is expected "
     "to break the safety invariants",

@@ -4,8 +4,9 @@
 * log matching, over the whole run: an (offset, epoch) pair always names the same
   log prefix, on every replica and at every time;
 * committed data is never lost or changed: every high watermark a replica reports
-  covers a prefix of the one committed log, and every leader holds that whole prefix;
-  no replica truncates below its own high watermark;
+  covers a prefix of the one committed log; a replica that becomes leader of epoch ``e``
+  holds every entry committed in an epoch below ``e``; no replica truncates below its
+  own high watermark;
 * a replica's high watermark never decreases, except when it restarts;
 * a replica's epoch never decreases, except when it loses its disk.
 
@@ -42,6 +43,8 @@ class SafetyChecker:
         self.leaders: dict[int, int] = {}
         self.prefix_of: dict[tuple[int, int], int] = {}
         self.committed: list[int] = []
+        self.commit_epochs: list[int] = []
+        self.last_role: dict[int, str] = {}
         self.chains: dict[int, list[int]] = {}
         self.last_hw: dict[int, int] = {}
         self.last_epoch: dict[int, int] = {}
@@ -56,6 +59,7 @@ class SafetyChecker:
         self.chains[replica] = chain
         out = self._extend(replica, chain, log)
         self.last_hw[replica] = 0
+        self.last_role.pop(replica, None)
         if disk_lost:
             self.last_epoch[replica] = epoch
         elif epoch < self.last_epoch.get(replica, 0):
@@ -117,10 +121,27 @@ class SafetyChecker:
                 Violation("HighWatermarkMonotonic", replica, f"high watermark went from {self.last_hw[replica]} to {high_watermark}")
             )
         self.last_hw[replica] = high_watermark
-        out += self._check_committed(replica, role, chain, high_watermark)
+        out += self._check_committed(replica, epoch, chain, high_watermark)
+        if role == LEADER and self.last_role.get(replica) != LEADER:
+            out += self._check_leader_completeness(replica, epoch, chain)
+        self.last_role[replica] = role
         return out
 
-    def _check_committed(self, replica: int, role: str, chain: list[int], hw: int) -> list[Violation]:
+    def _check_leader_completeness(self, replica: int, epoch: int, chain: list[int]) -> list[Violation]:
+        n = len(self.committed)
+        while n > 0 and self.commit_epochs[n - 1] >= epoch:
+            n -= 1
+        if n and (len(chain) < n or chain[n - 1] != self.committed[n - 1]):
+            return [
+                Violation(
+                    "CommittedNeverLost",
+                    replica,
+                    f"new leader of epoch {epoch} does not hold the {n} entries committed before its epoch",
+                )
+            ]
+        return []
+
+    def _check_committed(self, replica: int, epoch: int, chain: list[int], hw: int) -> list[Violation]:
         out: list[Violation] = []
         committed = self.committed
         if hw > len(chain):
@@ -134,11 +155,6 @@ class SafetyChecker:
                 )
                 return out
             if hw > len(committed):
+                self.commit_epochs.extend([epoch] * (hw - len(committed)))
                 committed.extend(chain[len(committed) : hw])
-        if role == LEADER and committed:
-            n = len(committed)
-            if len(chain) < n or chain[n - 1] != committed[n - 1]:
-                out.append(
-                    Violation("CommittedNeverLost", replica, f"leader's log does not hold the committed prefix of {n} entries")
-                )
         return out

@@ -156,7 +156,7 @@ class Replica:
             return state
         if self.leader_id != NIL:
             return self._new_follower_state()
-        if self.voted_id != NIL and self.is_voter:
+        if self.voted_id != NIL:
             voted = Voted()
             self._arm_election(voted)
             return voted
@@ -261,7 +261,8 @@ class Replica:
             for voter, due in sorted(s.begin_epoch_due.items()):
                 if due <= now:
                     self._send_begin_quorum_epoch(s, voter)
-                    return
+                    if self._ready.action is not None:
+                        return
             return
         if s.election_deadline is not None and s.election_deadline <= now and self.is_voter:
             self.become_candidate()
@@ -348,11 +349,24 @@ class Replica:
         self.state = self._new_follower_state()
 
     def observe_epoch(self, epoch: int, leader: int) -> None:
-        """React to a message of a larger epoch: follow its leader if named, else unattached."""
+        """Take the larger ``epoch`` with ``leader`` (spec ``TakeEpoch``): follow it when
+        it names another replica, else unattached; no vote in the new epoch."""
         if leader != NIL and leader != self.id:
             self.transition_to_follower(epoch, leader)
         else:
             self.transition_to_unattached(epoch)
+            self.leader_id = leader
+
+    def learn_from_response(self, m: Message) -> bool:
+        """What a response teaches: a larger epoch, or the unknown leader of our epoch
+        (leader discovery piggybacked on responses). False when it teaches nothing."""
+        if m.epoch > self.current_epoch:
+            self.observe_epoch(m.epoch, m.leaderId)
+            return True
+        if m.epoch == self.current_epoch and m.leaderId not in (NIL, self.id) and self.leader_id == NIL:
+            self.transition_to_follower(m.epoch, m.leaderId)
+            return True
+        return False
 
     def become_candidate(self) -> None:
         """``BecomeCandidate``: bump the epoch, vote for self, ask the other voters."""
@@ -443,6 +457,9 @@ class Replica:
         self.resign()
 
     def _send_begin_quorum_epoch(self, state: Leader, voter: int) -> None:
+        if voter in self.endorsers:
+            del state.begin_epoch_due[voter]
+            return
         self._ready.action = "SendBeginQuorumEpoch"
         self._ready.params = {"i": self.id, "j": voter}
         state.begin_epoch_due[voter] = self.now + self.config.request_timeout_ms
@@ -502,6 +519,14 @@ class Replica:
         self._ready.action = "ClientAppend"
         self._ready.params = {"i": self.id, "v": value}
         self.append_entries([Entry(self.current_epoch, DATA, value)])
+
+    def endorse(self, voter: int) -> None:
+        """A voter other than this leader endorsed the epoch: stop BeginQuorumEpoch to it."""
+        if voter in self.voters and voter != self.id:
+            self.endorsers.add(voter)
+            state = self.state
+            if isinstance(state, Leader):
+                state.begin_epoch_due.pop(voter, None)
 
     # -- high watermark --------------------------------------------------------
 

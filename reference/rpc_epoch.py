@@ -16,7 +16,7 @@ from reference.messages import (
     Message,
 )
 from reference.rpc_vote import cluster_id_mismatch
-from reference.states import FOLLOWER, LEADER
+from reference.states import FOLLOWER, LEADER, UNATTACHED, VOTED
 
 if TYPE_CHECKING:
     from reference.replica import Replica
@@ -36,43 +36,36 @@ def _respond(r: Replica, m: Message, kind: str, error: str = NONE) -> None:
 
 
 def handle_begin_quorum_epoch_request(r: Replica, m: Message) -> None:
-    """Accept the sender as leader of an epoch >= ours unless another leader is known for it."""
+    """Accept the sender as leader of an epoch >= ours unless another leader is known
+    for that epoch (then INVALID_QUORUM_STATE)."""
     if cluster_id_mismatch(r, m):
         _respond(r, m, BEGIN_QUORUM_EPOCH_RESPONSE, INVALID_CLUSTER_ID)
         return
     if m.epoch < r.current_epoch:
         _respond(r, m, BEGIN_QUORUM_EPOCH_RESPONSE, FENCED_LEADER_EPOCH)
         return
-    if m.epoch == r.current_epoch and r.leader_id not in (NIL, m.source):
+    if m.epoch > r.current_epoch:
+        r.observe_epoch(m.epoch, m.source)
+    elif r.leader_id == NIL:
+        r.transition_to_follower(m.epoch, m.source)
+    elif r.leader_id != m.source:
         _respond(r, m, BEGIN_QUORUM_EPOCH_RESPONSE, INVALID_QUORUM_STATE)
         return
-    if not (r.role == FOLLOWER and r.leader_id == m.source and r.current_epoch == m.epoch):
-        r.transition_to_follower(m.epoch, m.source)
     _respond(r, m, BEGIN_QUORUM_EPOCH_RESPONSE)
 
 
 def handle_begin_quorum_epoch_response(r: Replica, m: Message) -> None:
     """Record the endorsement of the current epoch; a larger epoch demotes the leader."""
-    if m.epoch > r.current_epoch:
-        r.observe_epoch(m.epoch, m.leaderId)
+    if m.errorCode == INVALID_CLUSTER_ID or r.learn_from_response(m):
         return
-    if (
-        r.role == LEADER
-        and m.epoch == r.current_epoch
-        and m.errorCode == NONE
-        and m.source in r.voters
-        and m.source != r.id
-    ):
-        r.endorsers.add(m.source)
-        state = r.state
-        begin_due = getattr(state, "begin_epoch_due", None)
-        if begin_due is not None:
-            begin_due.pop(m.source, None)
+    if m.errorCode == NONE and r.role == LEADER and m.epoch == r.current_epoch:
+        r.endorse(m.source)
 
 
 def handle_end_quorum_epoch_request(r: Replica, m: Message) -> None:
     """The leader of the epoch resigns: its preferred successors start elections, the
-    first at once and the one at position N after the KIP's successor delay."""
+    first at once and the one at position N after the KIP's successor delay (each
+    election is a later ``BecomeCandidate`` step)."""
     if cluster_id_mismatch(r, m):
         _respond(r, m, END_QUORUM_EPOCH_RESPONSE, INVALID_CLUSTER_ID)
         return
@@ -81,18 +74,16 @@ def handle_end_quorum_epoch_request(r: Replica, m: Message) -> None:
         return
     if m.epoch > r.current_epoch:
         r.observe_epoch(m.epoch, m.leaderId)
-    if r.leader_id != m.leaderId or r.leader_id == NIL:
-        _respond(r, m, END_QUORUM_EPOCH_RESPONSE, FENCED_LEADER_EPOCH)
-        return
     if r.id not in m.preferredSuccessors:
         _respond(r, m, END_QUORUM_EPOCH_RESPONSE, INCONSISTENT_VOTER_SET)
         return
-    position = m.preferredSuccessors.index(r.id)
-    r.schedule_election(r.config.successor_backoff_ms(position))
+    if r.role in (FOLLOWER, UNATTACHED, VOTED):
+        position = m.preferredSuccessors.index(r.id)
+        r.schedule_election(r.config.successor_backoff_ms(position))
     _respond(r, m, END_QUORUM_EPOCH_RESPONSE)
 
 
 def handle_end_quorum_epoch_response(r: Replica, m: Message) -> None:
-    """Best effort: only a larger epoch matters (the resigned leader follows it)."""
-    if m.epoch > r.current_epoch:
-        r.observe_epoch(m.epoch, m.leaderId)
+    """Best effort: only a larger epoch or an unknown leader matters."""
+    if m.errorCode != INVALID_CLUSTER_ID:
+        r.learn_from_response(m)

@@ -38,10 +38,8 @@ def _error_response(r: Replica, m: Message, error: str) -> None:
 
 
 def fetch_position_valid(r: Replica, fetch_offset: int, last_fetched_epoch: int) -> bool:
-    """KIP-595 step 3: the fetch offset lies within (or at the end of) the leader's
-    entries of epoch ``last_fetched_epoch``; offset 0 is always valid."""
-    if fetch_offset == 0:
-        return True
+    """KIP-595 step 3: the leader's log holds epoch ``last_fetched_epoch`` (0 counts for
+    the empty prefix) and the fetch offset is at most that epoch's end offset."""
     found, end = r.log.end_offset_for_epoch(last_fetched_epoch)
     return found == last_fetched_epoch and fetch_offset <= end
 
@@ -61,8 +59,8 @@ def handle_fetch_request(r: Replica, m: Message) -> None:
     if r.role != LEADER:
         _error_response(r, m, NOT_LEADER_FOR_PARTITION)
         return
-    valid = fetch_position_valid(r, m.fetchOffset, m.lastFetchedEpoch)
-    if not valid:
+    r.endorse(m.source)
+    if not fetch_position_valid(r, m.fetchOffset, m.lastFetchedEpoch):
         epoch, end = r.log.end_offset_for_epoch(m.lastFetchedEpoch)
         r.send(
             Message(
@@ -80,16 +78,11 @@ def handle_fetch_request(r: Replica, m: Message) -> None:
         )
         return
     r.replica_end_offset[m.source] = m.fetchOffset
-    state = r.state
-    last_fetch = getattr(state, "last_fetch_ms", None)
-    if m.source in r.voters and m.source != r.id:
-        r.endorsers.add(m.source)
+    if m.source in r.voters:
+        last_fetch = getattr(r.state, "last_fetch_ms", None)
         if last_fetch is not None:
             last_fetch[m.source] = r.now
-        begin_due = getattr(state, "begin_epoch_due", None)
-        if begin_due is not None:
-            begin_due.pop(m.source, None)
-        r.update_leader_high_watermark()
+    r.update_leader_high_watermark()
     r.send(
         Message(
             type=FETCH_RESPONSE,
@@ -108,15 +101,9 @@ def handle_fetch_request(r: Replica, m: Message) -> None:
 def handle_fetch_response(r: Replica, m: Message) -> None:
     """Learn newer epochs and leaders; ignore stale responses; truncate on divergence,
     else append the records; then take the leader's high watermark."""
-    if m.epoch > r.current_epoch:
-        r.observe_epoch(m.epoch, m.leaderId)
+    if m.errorCode == INVALID_CLUSTER_ID or r.learn_from_response(m):
         return
-    if m.epoch < r.current_epoch or m.errorCode == INVALID_CLUSTER_ID:
-        return
-    if r.leader_id == NIL and m.leaderId not in (NIL, r.id):
-        r.transition_to_follower(m.epoch, m.leaderId)
-        return
-    if r.role != FOLLOWER or m.source != r.leader_id or m.errorCode != NONE:
+    if m.errorCode != NONE or m.epoch != r.current_epoch or r.role != FOLLOWER or m.source != r.leader_id:
         return
     stale = m.fetchOffset != r.log.end_offset or m.lastFetchedEpoch != r.log.last_epoch
     if stale and "accept-stale-fetch" not in r.bugs:

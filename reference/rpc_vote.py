@@ -4,8 +4,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from reference.messages import INVALID_CLUSTER_ID, NIL, NONE, VOTE_RESPONSE, Message
-from reference.states import CANDIDATE, LEADER
+from reference.messages import (
+    FENCED_LEADER_EPOCH,
+    INVALID_CLUSTER_ID,
+    NIL,
+    NONE,
+    VOTE_RESPONSE,
+    Message,
+)
+from reference.states import CANDIDATE
 
 if TYPE_CHECKING:
     from reference.replica import Replica
@@ -31,27 +38,25 @@ def _respond(r: Replica, m: Message, granted: bool, error: str = NONE) -> None:
 
 
 def handle_vote_request(r: Replica, m: Message) -> None:
-    """Grant at most one vote per epoch, to a voter whose log is at least as up-to-date."""
+    """KIP-595 Vote Request Handling: cluster id, then epoch; a larger epoch is taken
+    first; at most one vote per epoch, to a voter whose log is at least as up-to-date."""
     if cluster_id_mismatch(r, m):
         _respond(r, m, False, INVALID_CLUSTER_ID)
         return
-    may_vote = r.is_voter or "observer-votes" in r.bugs
-    if m.epoch < r.current_epoch or not may_vote:
-        _respond(r, m, False)
+    if m.epoch < r.current_epoch:
+        _respond(r, m, False, FENCED_LEADER_EPOCH)
         return
     if m.epoch > r.current_epoch:
         r.transition_to_unattached(m.epoch)
+    may_vote = r.is_voter or "observer-votes" in r.bugs
+    if not may_vote or m.source not in r.voters:
+        _respond(r, m, False)
+        return
     if r.voted_id == m.source:
         _respond(r, m, True)
         return
-    log_ok = r.log.is_up_to_date(m.lastOffsetEpoch, m.lastOffset) or "vote-without-log-check" in r.bugs
-    if (
-        r.voted_id == NIL
-        and r.leader_id == NIL
-        and r.role not in (CANDIDATE, LEADER)
-        and m.source in r.voters
-        and log_ok
-    ):
+    log_ok = "vote-without-log-check" in r.bugs or r.log.is_up_to_date(m.lastOffsetEpoch, m.lastOffset)
+    if r.voted_id == NIL and r.leader_id == NIL and log_ok:
         r.transition_to_voted(m.source)
         _respond(r, m, True)
         return
@@ -59,19 +64,16 @@ def handle_vote_request(r: Replica, m: Message) -> None:
 
 
 def handle_vote_response(r: Replica, m: Message) -> None:
-    """Count a granted vote of the current epoch; a majority makes the candidate leader."""
-    if m.epoch > r.current_epoch:
-        r.observe_epoch(m.epoch, m.leaderId)
+    """Learn a larger epoch or the leader; a candidate of the epoch counts granted votes
+    of voters, and a majority makes it leader."""
+    if r.learn_from_response(m):
         return
-    if r.role != CANDIDATE or m.epoch != r.current_epoch or m.errorCode != NONE:
+    if r.role != CANDIDATE or m.epoch != r.current_epoch:
         return
     counts = m.source in r.voters or "observer-votes" in r.bugs
-    if not counts:
-        return
-    if not m.voteGranted:
-        if len(r.voters) == 2:
-            r.step_down_to_voted()
-        return
-    r.votes_granted.add(m.source)
-    if len(r.votes_granted) >= r.config.majority:
-        r.become_leader()
+    if m.voteGranted and counts:
+        r.votes_granted.add(m.source)
+        if len(r.votes_granted) >= r.config.majority:
+            r.become_leader()
+    elif not m.voteGranted and len(r.voters) == 2:
+        r.step_down_to_voted()

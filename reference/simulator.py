@@ -21,9 +21,9 @@ from reference.bugs import parse_bug
 from reference.config import QuorumConfig
 from reference.faults import DEFAULT_FAULTS, parse_faults
 from reference.invariants import SafetyChecker, Violation
-from reference.messages import Message
+from reference.messages import FETCH_REQUEST, VOTE_REQUEST, Message
 from reference.replica import ClientAppend, Deliver, Ready, Replica, ReplicaOptions, Tick
-from reference.spec_constants import spec_constants
+from reference.spec_constants import FOREIGN_CLUSTER_ID, FOREIGN_REQUEST_TYPES, spec_constants
 from reference.states import LEADER
 from reference.storage import MemoryStorage
 from reference.trace_writer import TraceWriter
@@ -184,6 +184,7 @@ class Simulation:
         self.checker = SafetyChecker()
         self.failures: list[Failure] = []
         self.nodes: dict[int, _Node] = {}
+        self.last_state: dict[int, dict[str, object]] = {}
         for rid in self.ids:
             rng = random.Random(f"replica-{seed}-{rid}")
             storage = MemoryStorage(rid, config.cluster_id)
@@ -239,7 +240,8 @@ class Simulation:
         cfg = self.config
         if self.writer is not None:
             self.writer.header(spec_constants(cfg), self.seed, sorted(cfg.faults), cfg.bug)
-            self.writer.init({rid: n.replica.spec_state() for rid, n in self.nodes.items() if n.replica})
+            self.last_state = {rid: n.replica.spec_state() for rid, n in self.nodes.items() if n.replica}
+            self.writer.init(self.last_state)
         for node in self.nodes.values():
             assert node.replica is not None
             self.checker.reset_replica(node.id, node.replica.log.entries, node.replica.current_epoch, True)
@@ -334,7 +336,8 @@ class Simulation:
         for m in ready.messages:
             self._send(m)
         if self.writer is not None:
-            self.writer.event(self.now, node.id, ready.action, ready.params, replica.spec_state(), ready.messages)
+            state = self.last_state[node.id] = replica.spec_state()
+            self.writer.event(self.now, node.id, ready.action, ready.params, state, ready.messages)
         self._check(
             node.id,
             self.checker.after_step(node.id, replica.role, replica.current_epoch, replica.high_watermark, ready.log_ops),
@@ -381,6 +384,8 @@ class Simulation:
             kinds.append("disk-loss")
         if "voter-disk-loss" in self.faults:
             kinds.append("voter-disk-loss")
+        if "foreign" in self.faults:
+            kinds.append("foreign")
         return kinds
 
     def _fault_gap(self) -> int:
@@ -403,6 +408,8 @@ class Simulation:
             up = [self.nodes[v] for v in self.config.voter_ids if self.nodes[v].replica is not None]
             if up:
                 self._crash(rng.choice(up), disk_lost=True)
+        elif kind == "foreign":
+            self._foreign_request()
         elif kind == "partition":
             ids = list(self.ids)
             rng.shuffle(ids)
@@ -414,6 +421,30 @@ class Simulation:
             a, b = rng.sample(list(self.ids), 2)
             pairs = [(a, b)] if rng.random() < 0.5 else [(a, x) for x in self.ids if x != a]
             self._partition(pairs)
+
+    def _foreign_request(self) -> None:
+        """``SendForeignRequest(i, j, t)``: a peer claiming id ``i`` sends ``j`` a request
+        with the foreign cluster id and ``j``'s current epoch."""
+        rng = self.fault_rng
+        up = [n for n in self.nodes.values() if n.replica is not None]
+        if not up:
+            return
+        target = rng.choice(up)
+        assert target.replica is not None
+        claimed = rng.choice([r for r in self.ids if r != target.id])
+        kind = rng.choice(FOREIGN_REQUEST_TYPES)
+        epoch = target.replica.current_epoch
+        if kind == VOTE_REQUEST:
+            m = Message(kind, claimed, target.id, FOREIGN_CLUSTER_ID, epoch, lastOffsetEpoch=0, lastOffset=0)
+        elif kind == FETCH_REQUEST:
+            m = Message(kind, claimed, target.id, FOREIGN_CLUSTER_ID, epoch, fetchOffset=0, lastFetchedEpoch=0)
+        else:
+            m = Message(kind, claimed, target.id, FOREIGN_CLUSTER_ID, epoch)
+        self.stats.events += 1
+        if self.writer is not None:
+            self.writer.event(self.now, claimed, "SendForeignRequest", {"i": claimed, "j": target.id, "t": kind},
+                              self.last_state[claimed], (m,))
+        self._send(m)
 
     def _partition(self, pairs: list[tuple[int, int]]) -> None:
         self.stats.partitions += 1
@@ -446,7 +477,8 @@ class Simulation:
         self.stats.events += 1
         action = "LoseDisk" if disk_lost else "Restart"
         if self.writer is not None:
-            self.writer.event(self.now, node.id, action, {"i": node.id}, replica.spec_state(), ())
+            state = self.last_state[node.id] = replica.spec_state()
+            self.writer.event(self.now, node.id, action, {"i": node.id}, state, ())
         self._check(node.id, self.checker.reset_replica(node.id, replica.log.entries, replica.current_epoch, disk_lost))
         self._schedule_tick(node)
 
