@@ -87,19 +87,25 @@ class ModuleLoader:
     def load_dependencies(self, module: Module) -> dict[str, Module]:
         """Every non-standard module that ``module`` extends or instantiates, transitively.
 
-        Missing modules raise ``TlaError`` at the EXTENDS/INSTANCE that names them.
+        Missing modules raise ``TlaError`` at the EXTENDS/INSTANCE that names them, and
+        so does a module that (indirectly) extends or instantiates itself.
         """
         found: dict[str, Module] = {}
-        pending: list[Module] = [module]
-        while pending:
-            current = pending.pop()
-            for name, loc in self._references_of(current):
-                if name in found or name == module.name or self.is_standard(name):
-                    continue
-                dep = self.load(name, requested_at=loc)
-                found[name] = dep
-                pending.append(dep)
+        self._visit(module, [module.name], found)
         return found
+
+    def _visit(self, module: Module, path: list[str], found: dict[str, Module]) -> None:
+        for name, loc in self._references_of(module):
+            if self.is_standard(name):
+                continue
+            if name in path:
+                cycle = " -> ".join([*path[path.index(name) :], name])
+                raise TlaError(f"circular module dependency: {cycle}", loc)
+            if name in found:
+                continue
+            dep = self.load(name, requested_at=loc)
+            found[name] = dep
+            self._visit(dep, [*path, name], found)
 
     def _references_of(self, module: Module) -> tuple[tuple[str, Loc], ...]:
         known = self._references.get(module.name)

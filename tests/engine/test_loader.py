@@ -127,3 +127,26 @@ def test_syntax_errors_in_files_name_the_file(tmp_path: Path) -> None:
 def test_unreadable_file_is_a_tla_error(tmp_path: Path) -> None:
     with pytest.raises(TlaError, match="cannot read"):
         ModuleLoader([]).load_file(tmp_path / "Missing.tla")
+
+
+def test_circular_dependencies_are_reported_with_the_cycle(tmp_path: Path) -> None:
+    a = write(tmp_path, "A", "EXTENDS B")
+    write(tmp_path, "B", "X == 1\nI == INSTANCE C")
+    write(tmp_path, "C", "EXTENDS A")
+    spec = write(tmp_path, "Top", "EXTENDS A")
+    loader = ModuleLoader([])
+    with pytest.raises(TlaError, match="circular module dependency: A -> B -> C -> A"):
+        loader.load_dependencies(loader.load_file(spec))
+    with pytest.raises(TlaError) as info:
+        loader.load_dependencies(loader.load("B"))
+    assert info.value.loc == Loc(str(a.resolve()), 2, 9)  # the edge closing the cycle
+    assert "B -> C -> A -> B" in info.value.message
+
+
+def test_diamond_dependencies_are_not_circular(tmp_path: Path) -> None:
+    write(tmp_path, "Base", "B == 1")
+    write(tmp_path, "Left", "EXTENDS Base")
+    write(tmp_path, "Right", "EXTENDS Base")
+    spec = write(tmp_path, "Top", "EXTENDS Left, Right")
+    loader = ModuleLoader([])
+    assert sorted(loader.load_dependencies(loader.load_file(spec))) == ["Base", "Left", "Right"]
