@@ -114,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
     artifacts = artifacts_dir(args.artifacts)
     if artifacts is not None:
         copied = write_artifacts(artifacts, reports)
-        console.print(f"artifacts: {len(copied)} trace(s) with diagnostics in {artifacts}", markup=False)
+        console.print(f"artifacts: {len(copied)} trace(s) with diagnostics in {artifacts}", markup=False, soft_wrap=True)
     if args.json_out:
         write_json(Path(args.json_out), json_report(reports, coverage, {"spec": str(config.spec), "engine": args.engine}))
     if args.junit:

@@ -69,7 +69,7 @@ def print_summary(reports: Sequence[TraceReport], coverage: Coverage | None, con
     console.print(summary_table(reports))
     for r in reports:
         if r.verdict in (Verdict.REJECT, Verdict.INCONCLUSIVE) and r.diagnostic is not None:
-            console.print(r.diagnostic.render(), markup=False, highlight=False)
+            console.print(r.diagnostic.render(), markup=False, highlight=False, soft_wrap=True)
     if coverage is not None:
         console.print(coverage_table(coverage))
 
