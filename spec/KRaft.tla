@@ -1,0 +1,887 @@
+-------------------------------- MODULE KRaft --------------------------------
+(***************************************************************************)
+(* KRaft: the pull-based Raft dialect of KIP-595 ("A Raft Protocol for the  *)
+(* Metadata Quorum"), election and replication.                            *)
+(*                                                                         *)
+(* Kafka words: epoch = term, offset = index (0-based), high watermark =   *)
+(* commit index (exclusive).  Names of variables, messages and actions are *)
+(* the contract of spec/VOCABULARY.md shared with the reference            *)
+(* implementation's traces and the trace validator.                       *)
+(*                                                                         *)
+(* Every action changes the variables of exactly one replica, plus         *)
+(* `messages` and the spec-only history variables.  The network loses,     *)
+(* duplicates and reorders: a message joins `messages` and stays there.    *)
+(* Timing is abstract: any timer may fire whenever its state allows.       *)
+(* Nothing in this module bounds behaviours; MC_KRaft.tla adds the bounds  *)
+(* as state constraints.                                                   *)
+(***************************************************************************)
+EXTENDS Integers, Sequences, FiniteSets
+
+\* @type: Set(Int);
+CONSTANT Voters
+\* @type: Set(Int);
+CONSTANT Observers
+\* @type: Set(Int);
+CONSTANT Values
+\* @type: Str;
+CONSTANT ClusterId
+\* @type: Str;
+CONSTANT ForeignClusterId
+\* Request types a misconfigured peer may send; {} switches it off.
+\* @type: Set(Str);
+CONSTANT ForeignRequests
+
+(***************************************************************************)
+(* Rule toggles: TRUE is KIP-595.  A designer sets one to FALSE to see     *)
+(* which property breaks (spec/README.md lists them).                      *)
+(***************************************************************************)
+\* @type: Bool;
+CONSTANT CommitRequiresCurrentEpoch
+\* @type: Bool;
+CONSTANT VoteRequiresUpToDateLog
+\* @type: Bool;
+CONSTANT DurableVote
+\* @type: Bool;
+CONSTANT TruncateOnDivergence
+\* @type: Bool;
+CONSTANT RejectConflictingLeader
+
+(*
+  @typeAlias: entry = { epoch: Int, kind: Str, value: Int };
+  @typeAlias: msg = {
+    type: Str, source: Int, dest: Int, clusterId: Str, epoch: Int, leaderId: Int,
+    errorCode: Str, voteGranted: Bool, lastOffsetEpoch: Int, lastOffset: Int,
+    preferredSuccessors: Seq(Int), fetchOffset: Int, lastFetchedEpoch: Int,
+    highWatermark: Int, divergingEpoch: Int, divergingEndOffset: Int,
+    records: Seq($entry)
+  };
+*)
+KRaft_typedefs == TRUE
+
+-----------------------------------------------------------------------------
+(* Durable quorum-state (KIP-595 "Quorum State": LeaderEpoch, VotedId,      *)
+(* LeaderId) and the log survive a restart.                                *)
+
+\* @type: Int -> Int;
+VARIABLE currentEpoch
+\* @type: Int -> Int;
+VARIABLE votedId
+\* @type: Int -> Int;
+VARIABLE leaderId
+\* @type: Int -> Seq($entry);
+VARIABLE log
+
+(* Volatile state, lost on a restart. *)
+
+\* @type: Int -> Str;
+VARIABLE role
+\* @type: Int -> Int;
+VARIABLE highWatermark
+\* @type: Int -> Set(Int);
+VARIABLE votesGranted
+\* @type: Int -> Set(Int);
+VARIABLE endorsers
+\* @type: Int -> (Int -> Int);
+VARIABLE replicaEndOffset
+
+(* The network. *)
+
+\* @type: Set($msg);
+VARIABLE messages
+
+(* Spec-only history variables (never in traces). *)
+
+\* Every (epoch, leader) that won an election.
+\* @type: Set(<<Int, Int>>);
+VARIABLE elections
+\* Every vote cast: (voter, epoch, candidate), self-votes included.
+\* @type: Set(<<Int, Int, Int>>);
+VARIABLE votes
+\* (offset, entry, epoch of the leader that first committed it).
+\* @type: Set(<<Int, $entry, Int>>);
+VARIABLE committed
+\* Number of Restart and LoseDisk steps so far.
+\* @type: Int;
+VARIABLE restarts
+
+serverVars == <<currentEpoch, votedId, leaderId, role>>
+logVars == <<log, highWatermark>>
+volatileVars == <<votesGranted, endorsers, replicaEndOffset>>
+historyVars == <<elections, votes, committed, restarts>>
+vars == <<currentEpoch, votedId, leaderId, log, role, highWatermark, votesGranted,
+          endorsers, replicaEndOffset, messages, elections, votes, committed, restarts>>
+
+-----------------------------------------------------------------------------
+(* Constants and helpers *)
+
+Nil == -1
+Replicas == Voters \cup Observers
+
+Roles == {"Unattached", "Voted", "Candidate", "Leader", "Follower", "Resigned"}
+RequestTypes == {"VoteRequest", "BeginQuorumEpochRequest", "EndQuorumEpochRequest", "FetchRequest"}
+MessageTypes == RequestTypes \cup
+    {"VoteResponse", "BeginQuorumEpochResponse", "EndQuorumEpochResponse", "FetchResponse"}
+ErrorCodes == {"", "FENCED_LEADER_EPOCH", "UNKNOWN_LEADER_EPOCH", "NOT_LEADER_FOR_PARTITION",
+               "INVALID_CLUSTER_ID", "INCONSISTENT_VOTER_SET", "INVALID_QUORUM_STATE"}
+
+ASSUME Voters \cap Observers = {} /\ Voters /= {} /\ Nil \notin Replicas
+ASSUME Cardinality(Voters) <= 7   \* SortedSuccessors spells out up to 6 successors
+ASSUME ClusterId /= ""
+ASSUME ForeignRequests \subseteq {"VoteRequest", "BeginQuorumEpochRequest", "FetchRequest"}
+ASSUME \A t \in {CommitRequiresCurrentEpoch, VoteRequiresUpToDateLog, DurableVote,
+                 TruncateOnDivergence, RejectConflictingLeader} : t \in BOOLEAN
+
+\* @type: (Int, Int) => Int;
+Min(a, b) == IF a <= b THEN a ELSE b
+\* @type: (Int, Int) => Int;
+Max(a, b) == IF a >= b THEN a ELSE b
+
+\* "a candidate gathers a majority of votes from its peers (including itself)"
+\* @type: (Set(Int)) => Bool;
+IsMajority(S) == 2 * Cardinality(S \cap Voters) > Cardinality(Voters)
+
+\* @type: (Seq(Int)) => Set(Int);
+Range(s) == {s[k] : k \in DOMAIN s}
+
+\* The epoch of the last entry of a log (0 for an empty log).
+\* @type: (Seq($entry)) => Int;
+LastEpoch(lg) == IF lg = <<>> THEN 0 ELSE lg[Len(lg)].epoch
+
+\* End offset of epoch e in a log: the number of entries of epoch <= e
+\* (epochs never decrease along a log).
+\* @type: (Seq($entry), Int) => Int;
+EndOffsetForEpoch(lg, e) == Cardinality({k \in DOMAIN lg : lg[k].epoch <= e})
+
+\* The largest epoch <= e that the log holds (0 when none).
+\* @type: (Seq($entry), Int) => Int;
+LargestEpochAtMost(lg, e) ==
+    LET n == EndOffsetForEpoch(lg, e) IN IF n = 0 THEN 0 ELSE lg[n].epoch
+
+\* Vote request handling, 4.b: "If the logs' last entry have different epochs,
+\* then the log with the later epoch is more up-to-date. If the logs end with the
+\* same epoch, then whichever log is longer is more up-to-date."
+\* @type: (Int, Int, Seq($entry)) => Bool;
+UpToDate(lastEpoch, lastOffset, lg) ==
+    \/ lastEpoch > LastEpoch(lg)
+    \/ lastEpoch = LastEpoch(lg) /\ lastOffset >= Len(lg)
+
+\* FetchRequest handling, 3: "FetchOffset is expected to be in the range of offsets
+\* with an epoch of LastFetchedEpoch or it is the start offset of the next epoch."
+\* @type: (Seq($entry), Int, Int) => Bool;
+ValidFetch(lg, fetchOffset, lastFetchedEpoch) ==
+    /\ LargestEpochAtMost(lg, lastFetchedEpoch) = lastFetchedEpoch
+    /\ fetchOffset <= EndOffsetForEpoch(lg, lastFetchedEpoch)
+
+\* EndQuorumEpoch: "preferred successors sorted by each voter's current replicated
+\* offset in descending order" (ties: smaller id first).
+\* @type: (Set(Int), Int -> Int) => Seq(Int);
+SortedSuccessors(S, off) ==
+    LET Before(a, b) == off[a] > off[b] \/ (off[a] = off[b] /\ a < b)
+        Rank(v) == Cardinality({w \in S : Before(w, v)}) + 1
+        At(k) == CHOOSE v \in S : Rank(v) = k
+        n == Cardinality(S)
+    IN CASE n = 0 -> <<>>
+         [] n = 1 -> <<At(1)>>
+         [] n = 2 -> <<At(1), At(2)>>
+         [] n = 3 -> <<At(1), At(2), At(3)>>
+         [] n = 4 -> <<At(1), At(2), At(3), At(4)>>
+         [] n = 5 -> <<At(1), At(2), At(3), At(4), At(5)>>
+         [] n = 6 -> <<At(1), At(2), At(3), At(4), At(5), At(6)>>
+
+ZeroOffsets == [r \in Replicas |-> 0]
+
+-----------------------------------------------------------------------------
+(* Messages: one record type, unused fields at their defaults. *)
+
+\* @type: (Str, Int, Int) => $msg;
+Message(type, source, dest) ==
+    [type |-> type, source |-> source, dest |-> dest, clusterId |-> "",
+     epoch |-> Nil, leaderId |-> Nil, errorCode |-> "", voteGranted |-> FALSE,
+     lastOffsetEpoch |-> Nil, lastOffset |-> Nil, preferredSuccessors |-> <<>>,
+     fetchOffset |-> Nil, lastFetchedEpoch |-> Nil, highWatermark |-> Nil,
+     divergingEpoch |-> Nil, divergingEndOffset |-> Nil, records |-> <<>>]
+
+\* @type: (Int, Int, Str, Int, Int, Int) => $msg;
+VoteRequest(i, j, cid, epoch, lastEpoch, lastOffset) ==
+    [Message("VoteRequest", i, j) EXCEPT !.clusterId = cid, !.epoch = epoch,
+        !.lastOffsetEpoch = lastEpoch, !.lastOffset = lastOffset]
+
+\* A response of type t from i to j carrying i's epoch and leader (piggybacked
+\* leader discovery: "We piggyback current leader and epoch information on all
+\* responses").
+\* @type: (Str, Int, Int, Str, Int, Int) => $msg;
+Response(t, i, j, err, epoch, leader) ==
+    [Message(t, i, j) EXCEPT !.errorCode = err, !.epoch = epoch, !.leaderId = leader]
+
+\* @type: (Int, Int, Str, Int) => $msg;
+BeginQuorumEpochRequest(i, j, cid, epoch) ==
+    [Message("BeginQuorumEpochRequest", i, j) EXCEPT !.clusterId = cid, !.epoch = epoch]
+
+\* @type: (Int, Int, Str, Int, Int, Int) => $msg;
+FetchRequest(i, j, cid, epoch, fetchOffset, lastFetchedEpoch) ==
+    [Message("FetchRequest", i, j) EXCEPT !.clusterId = cid, !.epoch = epoch,
+        !.fetchOffset = fetchOffset, !.lastFetchedEpoch = lastFetchedEpoch]
+
+\* A FetchResponse echoing the request's position (so that a stale response is
+\* recognised).
+\* @type: ($msg, Str, Int, Int) => $msg;
+FetchResponseTo(m, err, epoch, leader) ==
+    [Response("FetchResponse", m.dest, m.source, err, epoch, leader) EXCEPT
+        !.fetchOffset = m.fetchOffset, !.lastFetchedEpoch = m.lastFetchedEpoch]
+
+\* @type: ($msg) => Bool;
+Send(m) == messages' = messages \cup {m}
+
+-----------------------------------------------------------------------------
+(* Transitions of one replica's protocol state. *)
+
+\* Replica i takes the larger epoch e with leader l (Nil if unknown): "update the
+\* quorum-state file and become a follower of that leader"; no vote in epoch e yet.
+\* @type: (Int, Int, Int) => Bool;
+TakeEpoch(i, e, l) ==
+    /\ currentEpoch' = [currentEpoch EXCEPT ![i] = e]
+    /\ votedId' = [votedId EXCEPT ![i] = Nil]
+    /\ leaderId' = [leaderId EXCEPT ![i] = l]
+    /\ role' = [role EXCEPT ![i] = IF l = Nil \/ l = i THEN "Unattached" ELSE "Follower"]
+    /\ votesGranted' = [votesGranted EXCEPT ![i] = {}]
+    /\ endorsers' = [endorsers EXCEPT ![i] = {}]
+    /\ replicaEndOffset' = [replicaEndOffset EXCEPT ![i] = ZeroOffsets]
+
+\* Replica i learns the leader l of its current epoch (its vote, if any, stays).
+\* @type: (Int, Int) => Bool;
+FollowInEpoch(i, l) ==
+    /\ leaderId' = [leaderId EXCEPT ![i] = l]
+    /\ role' = [role EXCEPT ![i] = "Follower"]
+    /\ votesGranted' = [votesGranted EXCEPT ![i] = {}]
+    /\ endorsers' = [endorsers EXCEPT ![i] = {}]
+    /\ replicaEndOffset' = [replicaEndOffset EXCEPT ![i] = ZeroOffsets]
+    /\ UNCHANGED <<currentEpoch, votedId>>
+
+\* A response of i's current epoch names a leader i does not know yet.
+\* @type: (Int, $msg) => Bool;
+TeachesLeader(i, m) ==
+    /\ m.epoch = currentEpoch[i]
+    /\ m.leaderId \notin {Nil, i}
+    /\ leaderId[i] = Nil
+
+\* What a response teaches replica i about epochs and leaders; FALSE if nothing.
+\* @type: (Int, $msg) => Bool;
+LearnFromResponse(i, m) ==
+    \/ /\ m.epoch > currentEpoch[i]
+       /\ TakeEpoch(i, m.epoch, m.leaderId)
+    \/ /\ TeachesLeader(i, m)
+       /\ FollowInEpoch(i, m.leaderId)
+
+\* @type: (Int, Int) => Bool;
+BecomeLeader(i, e) ==
+    /\ role' = [role EXCEPT ![i] = "Leader"]
+    /\ leaderId' = [leaderId EXCEPT ![i] = i]
+    \* "After becoming leader, we immediately append this control record."
+    /\ log' = [log EXCEPT ![i] = Append(@, [epoch |-> e, kind |-> "leaderChange", value |-> i])]
+    /\ votesGranted' = [votesGranted EXCEPT ![i] = {}]
+    /\ endorsers' = [endorsers EXCEPT ![i] = {}]
+    /\ replicaEndOffset' = [replicaEndOffset EXCEPT ![i] = ZeroOffsets]
+    /\ elections' = elections \cup {<<e, i>>}
+
+-----------------------------------------------------------------------------
+(* Timers and local events *)
+
+\* "A voter triggers an election by first voting for itself and updating the
+\* quorum-state file. Once this state is persistent, the voter becomes a candidate
+\* and sends a VoteRequest to all the other voters."  Fired by the fetch timeout, the
+\* election timeout, an EndQuorumEpoch, or a resigned leader's election timeout.
+\* @type: (Int) => Bool;
+BecomeCandidate(i) ==
+    /\ i \in Voters
+    /\ role[i] \in {"Unattached", "Voted", "Follower", "Candidate", "Resigned"}
+    /\ LET e == currentEpoch[i] + 1 IN
+       /\ currentEpoch' = [currentEpoch EXCEPT ![i] = e]
+       /\ votedId' = [votedId EXCEPT ![i] = i]
+       /\ votes' = votes \cup {<<i, e, i>>}
+       /\ messages' = messages \cup
+            {VoteRequest(i, j, ClusterId, e, LastEpoch(log[i]), Len(log[i])) : j \in Voters \ {i}}
+       /\ IF IsMajority({i})
+          THEN \* a one-voter quorum wins at once
+               /\ BecomeLeader(i, e)
+          ELSE /\ leaderId' = [leaderId EXCEPT ![i] = Nil]
+               /\ role' = [role EXCEPT ![i] = "Candidate"]
+               /\ votesGranted' = [votesGranted EXCEPT ![i] = {i}]
+               /\ endorsers' = [endorsers EXCEPT ![i] = {}]
+               /\ replicaEndOffset' = [replicaEndOffset EXCEPT ![i] = ZeroOffsets]
+               /\ UNCHANGED <<log, elections>>
+    /\ UNCHANGED <<highWatermark, committed, restarts>>
+
+\* Fetch timer: "sends fetches to the current expected leader"; an observer that
+\* knows no leader "will send a Fetch request to any of the voters at random".
+\* @type: (Int, Int) => Bool;
+SendFetchRequest(i, j) ==
+    /\ i /= j
+    /\ \/ role[i] = "Follower" /\ j = leaderId[i]
+       \/ i \in Observers /\ leaderId[i] = Nil /\ j \in Voters
+    /\ Send(FetchRequest(i, j, ClusterId, currentEpoch[i], Len(log[i]), LastEpoch(log[i])))
+    /\ UNCHANGED <<serverVars, logVars, volatileVars, historyVars>>
+
+\* "The leader will continue sending BeginQuorumEpoch to each known voter until it
+\* has received its endorsement."
+\* @type: (Int, Int) => Bool;
+SendBeginQuorumEpoch(i, j) ==
+    /\ role[i] = "Leader"
+    /\ j \in Voters \ ({i} \cup endorsers[i])
+    /\ Send(BeginQuorumEpochRequest(i, j, ClusterId, currentEpoch[i]))
+    /\ UNCHANGED <<serverVars, logVars, volatileVars, historyVars>>
+
+\* Graceful shutdown, or the leader has not heard from a majority within the fetch
+\* timeout (Leader Progress Timeout): it resigns and sends EndQuorumEpoch.
+\* @type: (Int) => Bool;
+Resign(i) ==
+    /\ role[i] = "Leader"
+    /\ LET successors == SortedSuccessors(Voters \ {i}, replicaEndOffset[i]) IN
+       messages' = messages \cup
+         {[Message("EndQuorumEpochRequest", i, j) EXCEPT !.clusterId = ClusterId,
+             !.epoch = currentEpoch[i], !.leaderId = i, !.preferredSuccessors = successors]
+          : j \in Voters \ {i}}
+    /\ role' = [role EXCEPT ![i] = "Resigned"]
+    /\ endorsers' = [endorsers EXCEPT ![i] = {}]
+    /\ replicaEndOffset' = [replicaEndOffset EXCEPT ![i] = ZeroOffsets]
+    /\ UNCHANGED <<currentEpoch, votedId, leaderId, logVars, votesGranted, historyVars>>
+
+\* A client record appended by the leader.
+\* @type: (Int, Int) => Bool;
+ClientAppend(i, v) ==
+    /\ role[i] = "Leader"
+    /\ v \in Values
+    /\ log' = [log EXCEPT ![i] = Append(@, [epoch |-> currentEpoch[i], kind |-> "data", value |-> v])]
+    /\ UNCHANGED <<serverVars, highWatermark, volatileVars, messages, historyVars>>
+
+\* Role after a restart, from the durable quorum-state.
+\* @type: (Int, Int, Int) => Str;
+RestartRole(i, leader, voted) ==
+    IF leader = i THEN "Resigned"
+    ELSE IF leader /= Nil THEN "Follower"
+    ELSE IF voted /= Nil THEN "Voted"
+    ELSE "Unattached"
+
+\* Crash and restart: the log and quorum-state survive, the rest does not.  When
+\* votes are not durable (DurableVote = FALSE) the vote is lost.
+\* @type: (Int) => Bool;
+Restart(i) ==
+    /\ i \in Replicas
+    /\ LET voted == IF DurableVote THEN votedId[i] ELSE Nil IN
+       /\ votedId' = [votedId EXCEPT ![i] = voted]
+       /\ role' = [role EXCEPT ![i] = RestartRole(i, leaderId[i], voted)]
+    /\ highWatermark' = [highWatermark EXCEPT ![i] = 0]
+    /\ votesGranted' = [votesGranted EXCEPT ![i] = {}]
+    /\ endorsers' = [endorsers EXCEPT ![i] = {}]
+    /\ replicaEndOffset' = [replicaEndOffset EXCEPT ![i] = ZeroOffsets]
+    /\ restarts' = restarts + 1
+    /\ UNCHANGED <<currentEpoch, leaderId, log, messages, elections, votes, committed>>
+
+\* An observer restarts with an empty disk (same id).
+\* @type: (Int) => Bool;
+LoseDisk(i) ==
+    /\ i \in Observers
+    /\ currentEpoch' = [currentEpoch EXCEPT ![i] = 0]
+    /\ votedId' = [votedId EXCEPT ![i] = Nil]
+    /\ leaderId' = [leaderId EXCEPT ![i] = Nil]
+    /\ role' = [role EXCEPT ![i] = "Unattached"]
+    /\ log' = [log EXCEPT ![i] = <<>>]
+    /\ highWatermark' = [highWatermark EXCEPT ![i] = 0]
+    /\ votesGranted' = [votesGranted EXCEPT ![i] = {}]
+    /\ endorsers' = [endorsers EXCEPT ![i] = {}]
+    /\ replicaEndOffset' = [replicaEndOffset EXCEPT ![i] = ZeroOffsets]
+    /\ restarts' = restarts + 1
+    /\ UNCHANGED <<messages, elections, votes, committed>>
+
+\* A misconfigured peer claiming id i sends j a request carrying ForeignClusterId
+\* (and j's current epoch, so that only the cluster id is wrong).
+\* @type: (Int, Int, Str) => Bool;
+SendForeignRequest(i, j, t) ==
+    /\ t \in ForeignRequests
+    /\ i /= j
+    /\ Send(CASE t = "VoteRequest" -> VoteRequest(i, j, ForeignClusterId, currentEpoch[j], 0, 0)
+              [] t = "BeginQuorumEpochRequest" -> BeginQuorumEpochRequest(i, j, ForeignClusterId, currentEpoch[j])
+              [] t = "FetchRequest" -> FetchRequest(i, j, ForeignClusterId, currentEpoch[j], 0, 0))
+    /\ UNCHANGED <<serverVars, logVars, volatileVars, historyVars>>
+
+-----------------------------------------------------------------------------
+(* Vote *)
+
+\* Vote Request Handling, steps 1-4 of KIP-595.
+\* @type: ($msg) => Bool;
+HandleVoteRequest(m) ==
+    /\ m.type = "VoteRequest"
+    /\ m.dest \in Replicas
+    /\ LET i == m.dest
+           c == m.source
+       IN
+       \/ \* 1. "If not, then reject the vote and return INVALID_CLUSTER_ID."
+          /\ m.clusterId /= ClusterId
+          /\ Send(Response("VoteResponse", i, c, "INVALID_CLUSTER_ID", currentEpoch[i], leaderId[i]))
+          /\ UNCHANGED <<serverVars, logVars, volatileVars, historyVars>>
+       \/ \* 2. "it checks whether an epoch larger than the candidate epoch from the
+          \* request is known. If so, the vote is rejected."
+          /\ m.clusterId = ClusterId
+          /\ m.epoch < currentEpoch[i]
+          /\ Send(Response("VoteResponse", i, c, "FENCED_LEADER_EPOCH", currentEpoch[i], leaderId[i]))
+          /\ UNCHANGED <<serverVars, logVars, volatileVars, historyVars>>
+       \/ /\ m.clusterId = ClusterId
+          /\ m.epoch >= currentEpoch[i]
+          /\ LET bump == m.epoch > currentEpoch[i]
+                 voted == IF bump THEN Nil ELSE votedId[i]
+                 leader == IF bump THEN Nil ELSE leaderId[i]
+                 \* 3. "only grant the vote if the candidate id matches the id that
+                 \* was already voted"; 4.a "Check whether CandidateId is one of the
+                 \* expected voters"; 4.b "Check that the candidate's log is at least
+                 \* as up-to-date as it".
+                 grant == /\ i \in Voters
+                          /\ c \in Voters
+                          /\ \/ voted = c
+                             \/ /\ voted = Nil
+                                /\ leader = Nil
+                                /\ \/ ~VoteRequiresUpToDateLog
+                                   \/ UpToDate(m.lastOffsetEpoch, m.lastOffset, log[i])
+                 newVote == grant /\ voted = Nil
+             IN
+             /\ currentEpoch' = [currentEpoch EXCEPT ![i] = m.epoch]
+             \* "grant that vote by first updating the quorum-state file"
+             /\ votedId' = [votedId EXCEPT ![i] = IF newVote THEN c ELSE voted]
+             /\ leaderId' = [leaderId EXCEPT ![i] = leader]
+             /\ role' = [role EXCEPT ![i] = IF newVote THEN "Voted"
+                                            ELSE IF bump THEN "Unattached" ELSE @]
+             /\ votesGranted' = IF bump THEN [votesGranted EXCEPT ![i] = {}] ELSE votesGranted
+             /\ endorsers' = IF bump THEN [endorsers EXCEPT ![i] = {}] ELSE endorsers
+             /\ replicaEndOffset' = IF bump THEN [replicaEndOffset EXCEPT ![i] = ZeroOffsets]
+                                    ELSE replicaEndOffset
+             /\ votes' = IF newVote THEN votes \cup {<<i, m.epoch, c>>} ELSE votes
+             /\ Send([Response("VoteResponse", i, c, "", m.epoch, leader) EXCEPT !.voteGranted = grant])
+             /\ UNCHANGED <<logVars, elections, committed, restarts>>
+
+\* Vote Response Handling.
+\* @type: ($msg) => Bool;
+HandleVoteResponse(m) ==
+    /\ m.type = "VoteResponse"
+    /\ m.dest \in Replicas
+    /\ LET i == m.dest IN
+       IF m.epoch > currentEpoch[i] \/ TeachesLeader(i, m)
+       THEN /\ LearnFromResponse(i, m)
+            /\ UNCHANGED <<logVars, messages, historyVars>>
+       \* 1. "if it is no longer in candidate state, just ignore the response."
+       ELSE IF role[i] = "Candidate" /\ m.epoch = currentEpoch[i]
+       THEN LET granted == IF m.voteGranted /\ m.source \in Voters
+                           THEN votesGranted[i] \cup {m.source} ELSE votesGranted[i]
+            IN
+            IF m.voteGranted /\ IsMajority(granted)
+            THEN \* 2. "it can transit to the leader state"
+                 /\ BecomeLeader(i, currentEpoch[i])
+                 /\ UNCHANGED <<currentEpoch, votedId, highWatermark, messages, votes, committed, restarts>>
+            ELSE IF ~m.voteGranted /\ Cardinality(Voters) = 2
+            THEN \* Gridlocked elections: "if there are only two voters and a candidate
+                 \* fails to get a vote from the other voter ... The candidate in this
+                 \* case can immediately step down and backoff."
+                 /\ role' = [role EXCEPT ![i] = "Voted"]
+                 /\ votesGranted' = [votesGranted EXCEPT ![i] = {}]
+                 /\ UNCHANGED <<currentEpoch, votedId, leaderId, logVars, endorsers,
+                                replicaEndOffset, messages, historyVars>>
+            ELSE /\ votesGranted' = [votesGranted EXCEPT ![i] = granted]
+                 /\ UNCHANGED <<serverVars, logVars, endorsers, replicaEndOffset, messages, historyVars>>
+       ELSE UNCHANGED <<serverVars, logVars, volatileVars, messages, historyVars>>
+
+-----------------------------------------------------------------------------
+(* BeginQuorumEpoch *)
+
+\* "A voter will accept a BeginQuorumEpoch if its leader epoch is greater than or
+\* equal to the current known epoch so long as it doesn't conflict with previous
+\* knowledge. ... If the epoch is less than the known epoch, the request is
+\* rejected."
+\* @type: ($msg) => Bool;
+HandleBeginQuorumEpochRequest(m) ==
+    /\ m.type = "BeginQuorumEpochRequest"
+    /\ m.dest \in Replicas
+    /\ LET i == m.dest
+           l == m.source
+           Reply(err, epoch, leader) ==
+               Send(Response("BeginQuorumEpochResponse", i, l, err, epoch, leader))
+       IN
+       \/ /\ m.clusterId /= ClusterId
+          /\ Reply("INVALID_CLUSTER_ID", currentEpoch[i], leaderId[i])
+          /\ UNCHANGED <<serverVars, logVars, volatileVars, historyVars>>
+       \/ /\ m.clusterId = ClusterId
+          /\ m.epoch < currentEpoch[i]
+          /\ Reply("FENCED_LEADER_EPOCH", currentEpoch[i], leaderId[i])
+          /\ UNCHANGED <<serverVars, logVars, volatileVars, historyVars>>
+       \/ /\ m.clusterId = ClusterId
+          /\ m.epoch > currentEpoch[i]
+          \* "As soon as a broker accepts a BeginQuorumEpoch request, it will
+          \* transition to a follower state"
+          /\ TakeEpoch(i, m.epoch, l)
+          /\ Reply("", m.epoch, l)
+          /\ UNCHANGED <<logVars, historyVars>>
+       \/ /\ m.clusterId = ClusterId
+          /\ m.epoch = currentEpoch[i]
+          /\ leaderId[i] = l
+          /\ Reply("", m.epoch, l)
+          /\ UNCHANGED <<serverVars, logVars, volatileVars, historyVars>>
+       \/ /\ m.clusterId = ClusterId
+          /\ m.epoch = currentEpoch[i]
+          /\ leaderId[i] /= l
+          /\ IF leaderId[i] = Nil \/ ~RejectConflictingLeader
+             THEN /\ FollowInEpoch(i, l)
+                  /\ Reply("", m.epoch, l)
+             \* "if the leaderId for epoch 5 was known to be A, then a voter will
+             \* reject a BeginQuorumEpoch request from a separate voter B from the
+             \* same epoch."
+             ELSE /\ Reply("INVALID_QUORUM_STATE", currentEpoch[i], leaderId[i])
+                  /\ UNCHANGED <<serverVars, volatileVars>>
+          /\ UNCHANGED <<logVars, historyVars>>
+
+\* "If the response contains no errors, then the leader will record the follower
+\* in memory as having endorsed the election."
+\* @type: ($msg) => Bool;
+HandleBeginQuorumEpochResponse(m) ==
+    /\ m.type = "BeginQuorumEpochResponse"
+    /\ m.dest \in Replicas
+    /\ LET i == m.dest IN
+       IF m.errorCode = "INVALID_CLUSTER_ID"
+       THEN UNCHANGED <<serverVars, logVars, volatileVars, messages, historyVars>>
+       \* FENCED_LEADER_EPOCH: "the voter will update quorumstate and become a
+       \* follower of that leader"
+       ELSE IF m.epoch > currentEpoch[i] \/ TeachesLeader(i, m)
+       THEN /\ LearnFromResponse(i, m)
+            /\ UNCHANGED <<logVars, messages, historyVars>>
+       ELSE IF /\ m.errorCode = ""
+               /\ role[i] = "Leader"
+               /\ m.epoch = currentEpoch[i]
+               /\ m.source \in Voters \ {i}
+       THEN /\ endorsers' = [endorsers EXCEPT ![i] = @ \cup {m.source}]
+            /\ UNCHANGED <<serverVars, logVars, votesGranted, replicaEndOffset, messages, historyVars>>
+       ELSE UNCHANGED <<serverVars, logVars, volatileVars, messages, historyVars>>
+
+-----------------------------------------------------------------------------
+(* EndQuorumEpoch *)
+
+\* "Upon receiving the EndQuorumEpoch, the voter checks if the epoch from the request
+\* is greater than or equal to its last known epoch. ... Then the voter will check
+\* whether it is inside the given preferred successors. If not, return
+\* INCONSISTENT_VOTER_SET."  The election it may trigger is a later BecomeCandidate.
+\* @type: ($msg) => Bool;
+HandleEndQuorumEpochRequest(m) ==
+    /\ m.type = "EndQuorumEpochRequest"
+    /\ m.dest \in Replicas
+    /\ LET i == m.dest
+           Reply(err, epoch, leader) ==
+               Send(Response("EndQuorumEpochResponse", i, m.source, err, epoch, leader))
+           successorError == IF i \in Range(m.preferredSuccessors) THEN "" ELSE "INCONSISTENT_VOTER_SET"
+       IN
+       \/ /\ m.clusterId /= ClusterId
+          /\ Reply("INVALID_CLUSTER_ID", currentEpoch[i], leaderId[i])
+          /\ UNCHANGED <<serverVars, logVars, volatileVars, historyVars>>
+       \/ /\ m.clusterId = ClusterId
+          /\ m.epoch < currentEpoch[i]
+          /\ Reply("FENCED_LEADER_EPOCH", currentEpoch[i], leaderId[i])
+          /\ UNCHANGED <<serverVars, logVars, volatileVars, historyVars>>
+       \/ /\ m.clusterId = ClusterId
+          /\ m.epoch > currentEpoch[i]
+          /\ TakeEpoch(i, m.epoch, m.leaderId)
+          /\ Reply(successorError, m.epoch, m.leaderId)
+          /\ UNCHANGED <<logVars, historyVars>>
+       \/ /\ m.clusterId = ClusterId
+          /\ m.epoch = currentEpoch[i]
+          /\ Reply(successorError, currentEpoch[i], leaderId[i])
+          /\ UNCHANGED <<serverVars, logVars, volatileVars, historyVars>>
+
+\* "If there's no error code, then do nothing. Otherwise if the error code indicates
+\* there's already higher epoch leader already ... transiting to follower state."
+\* @type: ($msg) => Bool;
+HandleEndQuorumEpochResponse(m) ==
+    /\ m.type = "EndQuorumEpochResponse"
+    /\ m.dest \in Replicas
+    /\ LET i == m.dest IN
+       IF m.errorCode /= "INVALID_CLUSTER_ID" /\ (m.epoch > currentEpoch[i] \/ TeachesLeader(i, m))
+       THEN /\ LearnFromResponse(i, m)
+            /\ UNCHANGED <<logVars, messages, historyVars>>
+       ELSE UNCHANGED <<serverVars, logVars, volatileVars, messages, historyVars>>
+
+-----------------------------------------------------------------------------
+(* Fetch *)
+
+\* The high watermark leader l may advance to once replicaEndOffset is reo:
+\* "the high watermark is set to the maximum offset which has been replicated to a
+\* majority of the voters", but "we only advance the high-watermark if the current
+\* leader has replicated at least one entry to majority of quorum to its current
+\* epoch" (Extra condition on commitment).
+\* @type: (Int, Int -> Int) => Int;
+AdvancedHighWatermark(l, reo) ==
+    LET lg == log[l]
+        EndOf(v) == IF v = l THEN Len(lg) ELSE reo[v]
+        \* offsets k (1-based) reached by a majority form a prefix of the log
+        h == Cardinality({k \in DOMAIN lg : IsMajority({v \in Voters : EndOf(v) >= k})})
+    IN IF h > highWatermark[l] /\ (~CommitRequiresCurrentEpoch \/ lg[h].epoch = currentEpoch[l])
+       THEN h ELSE highWatermark[l]
+
+\* History: the entries leader l commits when its high watermark moves to hw.
+\* @type: (Int, Int) => Set(<<Int, $entry, Int>>);
+NewlyCommitted(l, hw) ==
+    {<<k - 1, log[l][k], currentEpoch[l]>> :
+        k \in {p \in DOMAIN log[l] :
+                 /\ p > highWatermark[l]
+                 /\ p <= hw
+                 /\ ~\E c \in committed : c[1] = p - 1 /\ c[2] = log[l][p]}}
+
+\* FetchRequest Handling, steps 1-4 of KIP-595.
+\* @type: ($msg) => Bool;
+HandleFetchRequest(m) ==
+    /\ m.type = "FetchRequest"
+    /\ m.dest \in Replicas
+    /\ LET l == m.dest
+           j == m.source
+           ReplyError(err) == Send(FetchResponseTo(m, err, currentEpoch[l], leaderId[l]))
+           Unchanged == UNCHANGED <<serverVars, logVars, volatileVars, historyVars>>
+       IN
+       \/ \* 1. "Check that the clusterId if not null matches the cached value"
+          /\ m.clusterId /= ClusterId
+          /\ ReplyError("INVALID_CLUSTER_ID")
+          /\ Unchanged
+       \/ \* 2. "ensure that the leader epoch from the request is the same as the
+          \* locally cached value. If not, reject this request with either the
+          \* FENCED_LEADER_EPOCH or UNKNOWN_LEADER_EPOCH error."
+          /\ m.clusterId = ClusterId
+          /\ m.epoch < currentEpoch[l]
+          /\ ReplyError("FENCED_LEADER_EPOCH")
+          /\ Unchanged
+       \/ /\ m.clusterId = ClusterId
+          /\ m.epoch > currentEpoch[l]
+          /\ ReplyError("UNKNOWN_LEADER_EPOCH")
+          /\ Unchanged
+       \/ /\ m.clusterId = ClusterId
+          /\ m.epoch = currentEpoch[l]
+          /\ role[l] /= "Leader"
+          /\ ReplyError("NOT_LEADER_FOR_PARTITION")
+          /\ Unchanged
+       \/ /\ m.clusterId = ClusterId
+          /\ m.epoch = currentEpoch[l]
+          /\ role[l] = "Leader"
+          \* "An endorsement from an existing voter may also be inferred through a
+          \* received Fetch request with the new leader's epoch"
+          /\ endorsers' = [endorsers EXCEPT ![l] = IF j \in Voters \ {l} THEN @ \cup {j} ELSE @]
+          /\ IF ValidFetch(log[l], m.fetchOffset, m.lastFetchedEpoch)
+             THEN LET reo == [replicaEndOffset[l] EXCEPT ![j] = m.fetchOffset]
+                      hw == AdvancedHighWatermark(l, reo)
+                      base == [FetchResponseTo(m, "", currentEpoch[l], l) EXCEPT !.highWatermark = hw]
+                  IN
+                  \* 4. "If the request is from a voter not an observer, the leader
+                  \* can possibly advance the high-watermark."
+                  /\ replicaEndOffset' = [replicaEndOffset EXCEPT ![l] = reo]
+                  /\ highWatermark' = [highWatermark EXCEPT ![l] = hw]
+                  /\ committed' = committed \cup NewlyCommitted(l, hw)
+                  \* the records from the fetch offset on; the leader may cap the batch
+                  /\ \/ /\ m.fetchOffset = Len(log[l])
+                        /\ Send(base)
+                     \/ \E k \in DOMAIN log[l] :
+                          /\ k > m.fetchOffset
+                          /\ Send([base EXCEPT !.records = SubSeq(log[l], m.fetchOffset + 1, k)])
+             \* 3. "If not, return a empty response (no records included in the
+             \* response) and set the DivergingEpoch to the largest epoch which is
+             \* less than fetcher's LastFetchedEpoch."
+             ELSE /\ Send([FetchResponseTo(m, "", currentEpoch[l], l) EXCEPT
+                             !.highWatermark = highWatermark[l],
+                             !.divergingEpoch = LargestEpochAtMost(log[l], m.lastFetchedEpoch),
+                             !.divergingEndOffset = EndOffsetForEpoch(log[l], m.lastFetchedEpoch)])
+                  /\ UNCHANGED <<highWatermark, replicaEndOffset, committed>>
+          /\ UNCHANGED <<serverVars, log, votesGranted, elections, votes, restarts>>
+
+\* FetchResponse Handling.
+\* @type: ($msg) => Bool;
+HandleFetchResponse(m) ==
+    /\ m.type = "FetchResponse"
+    /\ m.dest \in Replicas
+    /\ LET i == m.dest IN
+       \* INVALID_CLUSTER_ID answers a misconfigured peer's request ("the broker will
+       \* shutdown"); our replicas never send a foreign cluster id and ignore it.
+       IF m.errorCode = "INVALID_CLUSTER_ID"
+       THEN UNCHANGED <<serverVars, logVars, volatileVars, messages, historyVars>>
+       \* 1. FENCED_LEADER_EPOCH: "check the leaderId from the response. If it is
+       \* defined, then update the quorum-state file and become a follower"
+       ELSE IF m.epoch > currentEpoch[i] \/ TeachesLeader(i, m)
+       THEN /\ LearnFromResponse(i, m)
+            /\ UNCHANGED <<logVars, messages, historyVars>>
+       ELSE IF /\ m.errorCode = ""
+               /\ m.epoch = currentEpoch[i]
+               /\ role[i] = "Follower"
+               /\ leaderId[i] = m.source
+               \* a response to an older request of ours is stale
+               /\ m.fetchOffset = Len(log[i])
+               /\ m.lastFetchedEpoch = LastEpoch(log[i])
+       THEN LET newLog ==
+                  IF m.divergingEpoch /= Nil
+                  THEN \* 2. "truncate from the log all of the offsets greater than or
+                       \* equal to DivergingEpoch.EndOffset and truncate any offset
+                       \* with an epoch greater than DivergingEpoch.EndOffset"
+                       IF TruncateOnDivergence
+                       THEN SubSeq(log[i], 1, Min(m.divergingEndOffset,
+                                                  EndOffsetForEpoch(log[i], m.divergingEpoch)))
+                       ELSE log[i]
+                  ELSE log[i] \o m.records
+            IN
+            /\ log' = [log EXCEPT ![i] = newLog]
+            /\ highWatermark' = [highWatermark EXCEPT ![i] =
+                                   Max(@, Min(m.highWatermark, Len(newLog)))]
+            /\ UNCHANGED <<serverVars, volatileVars, messages, historyVars>>
+       ELSE UNCHANGED <<serverVars, logVars, volatileVars, messages, historyVars>>
+
+-----------------------------------------------------------------------------
+(* The specification *)
+
+Init ==
+    /\ currentEpoch = [i \in Replicas |-> 0]
+    /\ votedId = [i \in Replicas |-> Nil]
+    /\ leaderId = [i \in Replicas |-> Nil]
+    /\ log = [i \in Replicas |-> <<>>]
+    /\ role = [i \in Replicas |-> "Unattached"]
+    /\ highWatermark = [i \in Replicas |-> 0]
+    /\ votesGranted = [i \in Replicas |-> {}]
+    /\ endorsers = [i \in Replicas |-> {}]
+    /\ replicaEndOffset = [i \in Replicas |-> ZeroOffsets]
+    /\ messages = {}
+    /\ elections = {}
+    /\ votes = {}
+    /\ committed = {}
+    /\ restarts = 0
+
+\* Delivery of one message (it stays in `messages`: duplicates are possible).
+\* @type: ($msg) => Bool;
+Receive(m) ==
+    \/ HandleVoteRequest(m)
+    \/ HandleVoteResponse(m)
+    \/ HandleBeginQuorumEpochRequest(m)
+    \/ HandleBeginQuorumEpochResponse(m)
+    \/ HandleEndQuorumEpochRequest(m)
+    \/ HandleEndQuorumEpochResponse(m)
+    \/ HandleFetchRequest(m)
+    \/ HandleFetchResponse(m)
+
+Next ==
+    \/ \E i \in Voters : BecomeCandidate(i)
+    \/ \E i, j \in Replicas : SendFetchRequest(i, j)
+    \/ \E i, j \in Voters : SendBeginQuorumEpoch(i, j)
+    \/ \E i \in Voters : Resign(i)
+    \/ \E i \in Voters, v \in Values : ClientAppend(i, v)
+    \/ \E i \in Replicas : Restart(i)
+    \/ \E i \in Observers : LoseDisk(i)
+    \/ \E i, j \in Replicas, t \in ForeignRequests : SendForeignRequest(i, j, t)
+    \/ \E m \in messages : Receive(m)
+
+Spec == Init /\ [][Next]_vars
+
+-----------------------------------------------------------------------------
+(* Properties *)
+
+TypeOK ==
+    /\ DOMAIN currentEpoch = Replicas
+    /\ \A i \in Replicas :
+        /\ currentEpoch[i] \in Nat
+        /\ votedId[i] \in Voters \cup {Nil}
+        /\ leaderId[i] \in Voters \cup {Nil}
+        /\ role[i] \in Roles
+        /\ highWatermark[i] \in Nat
+        /\ votesGranted[i] \subseteq Voters
+        /\ endorsers[i] \subseteq Voters
+        /\ DOMAIN replicaEndOffset[i] = Replicas
+        /\ \A j \in Replicas : replicaEndOffset[i][j] \in Nat
+        /\ \A k \in DOMAIN log[i] :
+            /\ log[i][k].epoch \in Nat \ {0}
+            /\ log[i][k].kind \in {"data", "leaderChange"}
+            /\ log[i][k].kind = "data" => log[i][k].value \in Values
+            /\ log[i][k].kind = "leaderChange" => log[i][k].value \in Voters
+        /\ role[i] \in {"Candidate", "Leader"} => i \in Voters
+    /\ \A m \in messages :
+        /\ m.type \in MessageTypes
+        /\ m.source \in Replicas /\ m.dest \in Replicas
+        /\ m.errorCode \in ErrorCodes
+        /\ m.epoch \in Nat
+    /\ restarts \in Nat
+
+\* Epochs of a log never decrease ("messages are unique by offset and epoch",
+\* "monotonically increasing epoch").
+LogEpochsSorted ==
+    \A i \in Replicas : \A k \in DOMAIN log[i] :
+        k > 1 => log[i][k - 1].epoch <= log[i][k].epoch
+
+\* "For each epoch there will be only one leader which takes client requests for
+\* new records."
+ElectionSafety ==
+    /\ \A p, q \in elections : p[1] = q[1] => p[2] = q[2]
+    /\ \A i, j \in Replicas :
+        (role[i] = "Leader" /\ role[j] = "Leader" /\ currentEpoch[i] = currentEpoch[j]) => i = j
+
+\* "The Raft protocol does not allow voters to change their votes, so we have to
+\* preserve this state across restarts" / "voters, including candidates, are not
+\* allowed to change their vote once cast in a given epoch."
+VoteOnce ==
+    \A p, q \in votes : (p[1] = q[1] /\ p[2] = q[2]) => p[3] = q[3]
+
+\* "Records are uniquely defined by their offset in the log and the epoch of the
+\* leader that appended the record"; "the leader / replica log would never diverge
+\* in the middle of the log while the log end index / term still agrees".
+LogMatching ==
+    \A i, j \in Replicas : \A k \in DOMAIN log[i] \cap DOMAIN log[j] :
+        log[i][k].epoch = log[j][k].epoch => SubSeq(log[i], 1, k) = SubSeq(log[j], 1, k)
+
+\* "The protocol is designed to guarantee that committed records are not lost":
+\* an entry committed in epoch e is in the log of every leader of an epoch >= e.
+LeaderCompleteness ==
+    \A l \in Replicas : role[l] = "Leader" =>
+        \A c \in committed : c[3] <= currentEpoch[l] =>
+            /\ c[1] + 1 \in DOMAIN log[l]
+            /\ log[l][c[1] + 1] = c[2]
+
+\* Committed prefixes never disagree: one entry per committed offset, and every
+\* entry below a replica's high watermark is that committed entry.
+StateMachineSafety ==
+    /\ \A c, d \in committed : c[1] = d[1] => c[2] = d[2]
+    /\ \A i \in Replicas : \A k \in DOMAIN log[i] :
+        k <= highWatermark[i] => \E c \in committed : c[1] = k - 1 /\ c[2] = log[i][k]
+
+\* The high watermark never exceeds the log end offset.
+HighWatermarkInLog ==
+    \A i \in Replicas : highWatermark[i] <= Len(log[i])
+
+\* A restart or an observer's disk loss happened in this step.
+RestartStep == restarts' > restarts
+
+\* Committed entries are never truncated from a log that holds them (an observer
+\* losing its disk excepted).
+CommittedNeverTruncated ==
+    [][\A i \in Replicas : \A c \in committed :
+          (c[1] + 1 \in DOMAIN log[i] /\ log[i][c[1] + 1] = c[2]) =>
+              \/ c[1] + 1 \in DOMAIN (log'[i]) /\ log'[i][c[1] + 1] = c[2]
+              \/ i \in Observers /\ RestartStep]_vars
+
+\* "the high watermark ... is the largest offset which is replicated to a majority":
+\* a replica's known high watermark never decreases, except across its restart.
+HighWatermarkMonotonic ==
+    [][\A i \in Replicas : highWatermark'[i] >= highWatermark[i] \/ RestartStep]_vars
+
+\* "Leader Epoch: ... a monotonically increasing sequence" (an observer losing its
+\* disk starts over).
+EpochMonotonic ==
+    [][\A i \in Replicas : currentEpoch'[i] >= currentEpoch[i] \/ (i \in Observers /\ RestartStep)]_vars
+
+\* "so long as it doesn't conflict with previous knowledge": once a replica knows the
+\* leader of its epoch, it keeps it for that epoch.
+KnownLeaderStable ==
+    [][\A i \in Replicas :
+          (currentEpoch'[i] = currentEpoch[i] /\ leaderId[i] /= Nil) =>
+              (leaderId'[i] = leaderId[i] \/ (i \in Observers /\ RestartStep))]_vars
+
+\* All state invariants, for the inductive-invariant module and quick checks.
+Safety ==
+    /\ TypeOK
+    /\ LogEpochsSorted
+    /\ ElectionSafety
+    /\ VoteOnce
+    /\ LogMatching
+    /\ LeaderCompleteness
+    /\ StateMachineSafety
+    /\ HighWatermarkInLog
+
+=============================================================================
