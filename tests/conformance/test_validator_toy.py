@@ -6,10 +6,27 @@ import random
 
 import pytest
 
-from conformance.validate.mutations import causal_pairs, drop, drop_points, duplicate, edit_state, mutate, swap
+from conformance.validate.mutations import (
+    causal_pairs,
+    drop,
+    drop_points,
+    duplicate,
+    edit_state,
+    mutate,
+    swap,
+)
 from conformance.validate.validator import TraceValidator, ValidatorOptions
 from conformance.validate.verdict import TraceReport, Verdict
-from tests.conformance.toy_traces import TOY_SPEC, TOY_VALID, dump, event, header, init, msg, toy_lines
+from tests.conformance.toy_traces import (
+    TOY_SPEC,
+    TOY_VALID,
+    dump,
+    event,
+    header,
+    init,
+    msg,
+    toy_lines,
+)
 
 
 @pytest.fixture(scope="module")

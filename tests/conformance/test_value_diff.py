@@ -28,7 +28,9 @@ def test_lengths_differ() -> None:
 
 
 def test_sets_and_functions() -> None:
-    assert "1 expected element(s) not observed, first 3" in first_difference(frozenset({1, 3}), frozenset({1, 4}))
+    assert first_difference(frozenset({1, 3}), frozenset({1, 4})) == "{one element}: expected 3, observed 4"
+    d = first_difference(frozenset({1, 3, 5}), frozenset({1, 4}))
+    assert "2 expected element(s) not observed, first 3" in d and "1 observed element(s) not expected, first 4" in d
     f = make_fn({1: 0, 2: 5, 3: 0})
     g = make_fn({1: 0, 2: 6, 3: 0})
     assert first_difference(f, g) == "[2]: expected 5, observed 6"
