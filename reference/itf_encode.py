@@ -12,12 +12,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from reference.log import ReplicatedLog
 from reference.messages import MESSAGE_FIELDS, Entry, Message
 
 _BIG = 2**53
-
-_entry_cache: dict[Entry, str] = {}
-
 
 def encode_int(n: int) -> str:
     if -_BIG < n < _BIG:
@@ -25,23 +23,23 @@ def encode_int(n: int) -> str:
     return f'{{"#bigint": "{n}"}}'
 
 
+def encode_str(s: str) -> str:
+    if s.isascii() and s.isprintable() and '"' not in s and "\\" not in s:
+        return '"' + s + '"'
+    return json.dumps(s)
+
+
 def encode_entry(e: Entry) -> str:
-    s = _entry_cache.get(e)
-    if s is None:
-        if len(_entry_cache) > 100_000:
-            _entry_cache.clear()
-        s = f'{{"epoch": {encode_int(e.epoch)}, "kind": {json.dumps(e.kind)}, "value": {encode_int(e.value)}}}'
-        _entry_cache[e] = s
-    return s
+    return e.itf
+
+
+_MESSAGE_KEYS = tuple((name, f'"{name}": ') for name in MESSAGE_FIELDS)
 
 
 def encode_message(m: Message) -> str:
     s = m.encoded
     if s is None:
-        parts = []
-        for name in MESSAGE_FIELDS:
-            parts.append(f'"{name}": {encode(getattr(m, name))}')
-        s = "{" + ", ".join(parts) + "}"
+        s = "{" + ", ".join([key + encode(getattr(m, name)) for name, key in _MESSAGE_KEYS]) + "}"
         m.encoded = s
     return s
 
@@ -54,9 +52,11 @@ def encode(v: Any) -> str:
     if t is int:
         return encode_int(v)
     if t is str:
-        return json.dumps(v)
+        return encode_str(v)
     if t is Entry:
-        return encode_entry(v)
+        return v.itf
+    if t is ReplicatedLog:
+        return v.itf()
     if t is Message:
         return encode_message(v)
     if t is tuple or t is list:
@@ -74,4 +74,4 @@ def encode(v: Any) -> str:
 
 def encode_record(fields: dict[str, Any]) -> str:
     """A record (JSON object) from field name -> value, in the given field order."""
-    return "{" + ", ".join(f"{json.dumps(k)}: {encode(v)}" for k, v in fields.items()) + "}"
+    return "{" + ", ".join([encode_str(k) + ": " + encode(v) for k, v in fields.items()]) + "}"

@@ -15,12 +15,20 @@ from reference.messages import Entry
 class ReplicatedLog:
     """An append-only sequence of entries that may be truncated at its tail."""
 
-    __slots__ = ("_epoch_starts", "entries")
+    __slots__ = ("_epoch_starts", "_itf", "entries")
 
     def __init__(self, entries: Iterable[Entry] = ()) -> None:
         self.entries: list[Entry] = []
         self._epoch_starts: list[tuple[int, int]] = []
+        self._itf: str | None = None
         self.append(entries)
+
+    def itf(self) -> str:
+        """The log as an ITF sequence (JSON text), cached until the log changes."""
+        text = self._itf
+        if text is None:
+            text = self._itf = "[" + ", ".join([e.itf for e in self.entries]) + "]"
+        return text
 
     def __len__(self) -> int:
         return len(self.entries)
@@ -39,6 +47,7 @@ class ReplicatedLog:
         return self.entries[offset].epoch
 
     def append(self, entries: Iterable[Entry]) -> None:
+        self._itf = None
         for entry in entries:
             if self._epoch_starts and entry.epoch < self._epoch_starts[-1][0]:
                 raise ValueError(
@@ -56,6 +65,7 @@ class ReplicatedLog:
         if end_offset >= len(self.entries):
             return
         del self.entries[end_offset:]
+        self._itf = None
         while self._epoch_starts and self._epoch_starts[-1][1] >= end_offset:
             self._epoch_starts.pop()
 

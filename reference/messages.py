@@ -49,11 +49,19 @@ HANDLER_ACTION: dict[str, str] = {t: "Handle" + t for t in MESSAGE_TYPES}
 
 @dataclass(frozen=True, slots=True)
 class Entry:
-    """A log entry: the epoch of the leader that appended it, its kind and payload."""
+    """A log entry: the epoch of the leader that appended it, its kind and payload.
+
+    ``itf`` is the entry's ITF JSON text, computed once (entries are immutable).
+    """
 
     epoch: int
     kind: str
     value: int
+    itf: str = field(default="", init=False, repr=False, compare=False, hash=False)
+
+    def __post_init__(self) -> None:
+        kind = self.kind.replace("\\", "\\\\").replace('"', '\\"')
+        object.__setattr__(self, "itf", f'{{"epoch": {self.epoch}, "kind": "{kind}", "value": {self.value}}}')
 
 
 @dataclass(slots=True, eq=False)

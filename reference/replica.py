@@ -552,11 +552,17 @@ class Replica:
 
     def spec_state(self) -> dict[str, object]:
         """The replica's spec variables (VOCABULARY.md names) as Python values."""
+        state = self.trace_state()
+        state["log"] = tuple(self.log.entries)
+        return state
+
+    def trace_state(self) -> dict[str, object]:
+        """Like ``spec_state`` but with the log object itself (its ITF text is cached)."""
         return {
             "currentEpoch": self.current_epoch,
             "votedId": self.voted_id,
             "leaderId": self.leader_id,
-            "log": tuple(self.log.entries),
+            "log": self.log,
             "role": self.role,
             "highWatermark": self.high_watermark,
             "votesGranted": frozenset(self.votes_granted),

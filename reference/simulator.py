@@ -240,7 +240,7 @@ class Simulation:
         cfg = self.config
         if self.writer is not None:
             self.writer.header(spec_constants(cfg), self.seed, sorted(cfg.faults), cfg.bug)
-            self.last_state = {rid: n.replica.spec_state() for rid, n in self.nodes.items() if n.replica}
+            self.last_state = {rid: n.replica.trace_state() for rid, n in self.nodes.items() if n.replica}
             self.writer.init(self.last_state)
         for node in self.nodes.values():
             assert node.replica is not None
@@ -336,7 +336,7 @@ class Simulation:
         for m in ready.messages:
             self._send(m)
         if self.writer is not None:
-            state = self.last_state[node.id] = replica.spec_state()
+            state = self.last_state[node.id] = replica.trace_state()
             self.writer.event(self.now, node.id, ready.action, ready.params, state, ready.messages)
         self._check(
             node.id,
@@ -477,7 +477,7 @@ class Simulation:
         self.stats.events += 1
         action = "LoseDisk" if disk_lost else "Restart"
         if self.writer is not None:
-            state = self.last_state[node.id] = replica.spec_state()
+            state = self.last_state[node.id] = replica.trace_state()
             self.writer.event(self.now, node.id, action, {"i": node.id}, state, ())
         self._check(node.id, self.checker.reset_replica(node.id, replica.log.entries, replica.current_epoch, disk_lost))
         self._schedule_tick(node)
