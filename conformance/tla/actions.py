@@ -43,7 +43,10 @@ from conformance.tla.syntax import EvalError, Loc, TlaError
 from conformance.tla.values import Value
 
 Step = Callable[[Any, list, tuple], Iterator[None]]
-SplitStep = Callable[[Any, list, tuple, "ActionLabel"], Iterator["ActionLabel"]]
+# a label while enumerating: (name, parameter names, parameter values, loc); the
+# ActionLabel is built only for the successors actually produced
+RawLabel = tuple[str, tuple[str, ...], tuple, Loc]
+SplitStep = Callable[[Any, list, tuple, RawLabel], Iterator[RawLabel]]
 
 
 @dataclass(frozen=True)
@@ -279,8 +282,18 @@ class ActionCompiler:
         return None
 
     def _quant(self, node: S.Quant, scope: Scope) -> Step:
-        inner, expand, _ = self.c.bounds(node.bounds, scope, ordered=True)
+        inner, expand, doms = self.c.bounds(node.bounds, scope, ordered=True,
+                                            sort_dynamic=False)
         body = self.step(node.body, inner)
+        if node.kind == "E" and self.c._single_bound(node.bounds):
+            dom = self.c.domain_fn(doms[0], node.bounds[0].domain.loc, ordered=True,
+                                   sort_dynamic=False)
+
+            def exists1(s: Any, t: list, e: tuple) -> Iterator[None]:
+                for v in dom(s, t, e):
+                    yield from body(s, t, (*e, v))
+
+            return exists1
         if node.kind == "E":
 
             def exists(s: Any, t: list, e: tuple) -> Iterator[None]:
@@ -372,16 +385,26 @@ class ActionCompiler:
         if isinstance(node, S.Or):
             branches = [self.split(x, scope) for x in node.items]
 
-            def disj(s: Any, t: list, e: tuple, lab: ActionLabel) -> Iterator[ActionLabel]:
+            def disj(s: Any, t: list, e: tuple, lab: RawLabel) -> Iterator[RawLabel]:
                 for b in branches:
                     yield from b(s, t, e, lab)
 
             return disj
         if isinstance(node, S.Quant) and node.kind == "E" and self.may_assign(node, scope):
-            inner, expand, _ = self.c.bounds(node.bounds, scope, ordered=True)
+            inner, expand, doms = self.c.bounds(node.bounds, scope, ordered=True,
+                                                sort_dynamic=False)
             body = self.split(node.body, inner)
+            if self.c._single_bound(node.bounds):
+                dom = self.c.domain_fn(doms[0], node.bounds[0].domain.loc, ordered=True,
+                                       sort_dynamic=False)
 
-            def exists(s: Any, t: list, e: tuple, lab: ActionLabel) -> Iterator[ActionLabel]:
+                def exists1(s: Any, t: list, e: tuple, lab: RawLabel) -> Iterator[RawLabel]:
+                    for v in dom(s, t, e):
+                        yield from body(s, t, (*e, v), lab)
+
+                return exists1
+
+            def exists(s: Any, t: list, e: tuple, lab: RawLabel) -> Iterator[RawLabel]:
                 for e2 in list(expand(s, t, e)):
                     yield from body(s, t, e2, lab)
 
@@ -390,7 +413,7 @@ class ActionCompiler:
             inner, builders, _ = self.c.let_scope(node, scope, volatile=True, init=self.init)
             sbody = self.split(node.body, inner)
 
-            def let(s: Any, t: list, e: tuple, lab: ActionLabel) -> Iterator[ActionLabel]:
+            def let(s: Any, t: list, e: tuple, lab: RawLabel) -> Iterator[RawLabel]:
                 for b in builders:
                     e = (*e, b(s, t, e))
                 yield from sbody(s, t, e, lab)
@@ -403,17 +426,28 @@ class ActionCompiler:
                 sb = self._split_body(target)
                 name, loc = node.name, node.loc
 
-                def labelled(s: Any, t: list, e: tuple, lab: ActionLabel
-                             ) -> Iterator[ActionLabel]:
+                n = len(pnames)
+
+                def labelled(s: Any, t: list, e: tuple, lab: RawLabel) -> Iterator[RawLabel]:
                     env = enter(s, t, e)
-                    vals = env[len(env) - len(pnames):] if pnames else ()
-                    new = ActionLabel(name, tuple(zip(pnames, vals, strict=True)), loc)
-                    yield from sb(s, t, env, new)
+                    yield from sb(s, t, env, (name, pnames, env[len(env) - n:] if n else (), loc))
 
                 return labelled
-        step = self.step(node, scope)
+        comp = self._conj(node, scope)
+        if comp.det is not None:
+            block = _block(comp.det)
 
-        def leaf(s: Any, t: list, e: tuple, lab: ActionLabel) -> Iterator[ActionLabel]:
+            def leaf_det(s: Any, t: list, e: tuple, lab: RawLabel) -> Iterator[RawLabel]:
+                done = block(s, t, e)
+                if done is not None:
+                    yield lab
+                    for j in done:
+                        t[j] = UNASSIGNED
+
+            return leaf_det
+        step = _as_step(comp)
+
+        def leaf(s: Any, t: list, e: tuple, lab: RawLabel) -> Iterator[RawLabel]:
             for _ in step(s, t, e):
                 yield lab
 
@@ -437,7 +471,7 @@ class ActionCompiler:
             body, scope = unit.body, self.c._def_scope(unit, target.scope)
         cell: list[SplitStep] = []
 
-        def forward(s: Any, t: list, e: tuple, lab: ActionLabel) -> Iterator[ActionLabel]:
+        def forward(s: Any, t: list, e: tuple, lab: RawLabel) -> Iterator[RawLabel]:
             return cell[0](s, t, e, lab)
 
         self._split_cache[key] = forward
@@ -486,7 +520,7 @@ class ActionCompiler:
                 ok = self._explain(x, scope, s, t, e, render, out, limit) or ok
             return ok
         if isinstance(node, S.Quant) and node.kind == "E":
-            inner, expand, _ = self.c.bounds(node.bounds, scope, ordered=True)
+            inner, expand, _ = self.c.bounds(node.bounds, scope, ordered=True, sort_dynamic=False)
             ok = False
             for e2 in list(expand(s, t, e)):
                 ok = self._explain(node.body, inner, s, t, e2, render, out, limit) or ok
@@ -524,6 +558,12 @@ class ActionCompiler:
 def _enter(fs: list[EvalFn], prefix: int) -> EvalFn:
     """The environment of an operator body: the caller's prefix and the arguments."""
     if prefix == 0:
+        if len(fs) == 1:
+            (f0,) = fs
+            return lambda s, t, e: (f0(s, t, e),)
+        if len(fs) == 2:
+            f0, f1 = fs
+            return lambda s, t, e: (f0(s, t, e), f1(s, t, e))
         return lambda s, t, e: tuple([f(s, t, e) for f in fs])
     return lambda s, t, e: e[:prefix] + tuple([f(s, t, e) for f in fs])
 
@@ -604,10 +644,18 @@ def _chain(parts: list[_Compiled], steps: list[Step]) -> Step:
     return run
 
 
-def check_complete(t: list, var_names: Sequence[str], label: ActionLabel | str) -> tuple:
+def make_label(raw: RawLabel) -> ActionLabel:
+    name, pnames, vals, loc = raw
+    return ActionLabel(name, tuple(zip(pnames, vals, strict=True)), loc)
+
+
+def check_complete(t: list, var_names: Sequence[str], label: ActionLabel | RawLabel | str
+                   ) -> tuple:
     """The finished next state; an error naming the variables the action left unassigned."""
     if UNASSIGNED in t:
         missing = [n for n, v in zip(var_names, t, strict=True) if v is UNASSIGNED]
+        if isinstance(label, tuple):
+            label = make_label(label)
         name = label.name if isinstance(label, ActionLabel) else label
         loc = label.loc if isinstance(label, ActionLabel) else None
         raise EvalError(

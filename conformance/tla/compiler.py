@@ -73,6 +73,7 @@ class C:
     pure: bool = True
     rec: bool = False
     value: Any = _MISSING  # known value of a literal
+    boolean: bool = False  # the closure always returns a boolean
 
     @property
     def env(self) -> bool:
@@ -432,7 +433,10 @@ class ContextBuilder:
 # The compiler
 # ---------------------------------------------------------------------------
 
-_BOOL_OPS = frozenset({"~", "=>", "<=>", "/\\", "\\/"})
+# nodes and builtin operators whose closures always return a boolean (or raise)
+_BOOLEAN_NODES = frozenset({S.And, S.Or, S.Quant, S.Unchanged, S.ActionBox})
+_BOOLEAN_OPS = frozenset({"~", "=>", "<=>", "/\\", "\\/", "=", "/=", "\\in", "\\notin",
+                          "<", "<=", ">", ">=", "\\subseteq"})
 
 
 class Compiler:
@@ -466,6 +470,11 @@ class Compiler:
                 UnsupportedError(f"unsupported construct {type(node).__name__}", node.loc)
             )
         c: C = method(node, scope)
+        if type(node) in _BOOLEAN_NODES or (
+            type(node) is S.OpApp and node.name in _BOOLEAN_OPS  # type: ignore[attr-defined]
+            and node.name not in scope.names and node.name not in scope.ctx.names  # type: ignore[attr-defined]
+        ):
+            c.boolean = True
         return cached(c)
 
     def exprs(self, nodes: Iterable[S.Expr], scope: Scope) -> list[C]:
@@ -916,7 +925,7 @@ class Compiler:
     def boolean(self, c: C, loc: Loc, what: str) -> EvalFn:
         """``c``'s closure, checked to produce a boolean."""
         f = c.fn
-        if type(c.value) is bool:
+        if type(c.value) is bool or c.boolean:
             return f
 
         def check(s: Any, t: Any, e: tuple) -> bool:
@@ -1064,8 +1073,10 @@ class Compiler:
 
     # quantifiers and bounds ------------------------------------------------------------------
 
-    def domain_fn(self, c: C, loc: Loc, ordered: bool = False) -> EvalFn:
-        """A closure giving the elements of a finite set (sorted if ``ordered``)."""
+    def domain_fn(self, c: C, loc: Loc, ordered: bool = False, sort_dynamic: bool = True
+                  ) -> EvalFn:
+        """A closure giving the elements of a finite set, sorted if ``ordered`` (only
+        constant sets unless ``sort_dynamic``: sorting state-dependent sets is costly)."""
         f = c.fn
         enum = L.enumerate_set
 
@@ -1094,9 +1105,12 @@ class Compiler:
                     raise located(err, loc) from None
             return sorted(v, key=sort_key) if ordered else v
 
+        if ordered and not sort_dynamic:
+            ordered = False
         return dom
 
-    def bounds(self, bounds: Sequence[S.Bound], scope: Scope, ordered: bool = False
+    def bounds(self, bounds: Sequence[S.Bound], scope: Scope, ordered: bool = False,
+               sort_dynamic: bool = True
                ) -> tuple[Scope, Callable[[Any, Any, tuple], Iterator[tuple]], list[C]]:
         """Compile quantifier bounds: the inner scope, an iterator of extended
         environments, and the compiled domains."""
@@ -1106,7 +1120,7 @@ class Compiler:
         for b in bounds:
             d = self.expr(b.domain, inner)
             domains.append(d)
-            df = self.domain_fn(d, b.domain.loc, ordered)
+            df = self.domain_fn(d, b.domain.loc, ordered, sort_dynamic)
             if b.tuple_pattern:
                 steps.append((df, len(b.names), True, b.loc))
                 inner = inner.bind(*b.names)

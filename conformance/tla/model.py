@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from conformance.tla import syntax as S
-from conformance.tla.actions import ActionCompiler, ActionLabel, check_complete
+from conformance.tla.actions import ActionCompiler, ActionLabel, check_complete, make_label
 from conformance.tla.compiler import (
     UNASSIGNED,
     C,
@@ -207,14 +207,18 @@ class Model:
         if hit is None:
             expr, name, loc = self._action_root(next)
             split = self._actions.split(expr, Scope(self.root, 0))
-            hit = (split, ActionLabel(name, (), loc))
+            hit = (split, (name, (), (), loc))
             self._step_cache[key] = hit
         split, top = hit
         t = [UNASSIGNED] * len(self.variables)
         names = self.variables
-        for label in split(state, t, (), top):
+        labels: dict[Any, ActionLabel] = {}
+        for raw in split(state, t, (), top):
             if UNASSIGNED in t:
-                check_complete(t, names, label)
+                check_complete(t, names, raw)
+            label = labels.get(raw)
+            if label is None:
+                label = labels[raw] = make_label(raw)
             yield label, tuple(t)
 
     def _action_step(self, action: str) -> tuple[Any, int, DefEntry]:
