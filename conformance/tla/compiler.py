@@ -194,6 +194,7 @@ class Ctx:
     std: frozenset[str] = frozenset()
     base: int = 0
     builder: ContextBuilder | None = None
+    exported: frozenset[str] = frozenset()  # names other modules may use (not LOCAL)
 
 
 # Locals of a scope ---------------------------------------------------------
@@ -376,12 +377,14 @@ class ContextBuilder:
         ctx.std = L.standard_closure(std)
         for unit in pending_instances:
             ictx = self.instance_ctx(unit, Scope(ctx, base))
-            imported = {n: e for n, e in ictx.names.items() if n not in ctx.names}
+            imported = {n: e for n, e in ictx.names.items()
+                        if n in ictx.exported and n not in ctx.names}
             ctx.names.update(imported)
             ctx.std = ctx.std | ictx.std
             if not unit.local:
                 exported_names.update(imported)
                 exported_std |= ictx.std
+        ctx.exported = frozenset(exported_names)
         result = (ctx, exported_names, L.standard_closure(exported_std))
         if root:
             self.root_contexts.append(ctx)
@@ -471,8 +474,8 @@ class Compiler:
             )
         c: C = method(node, scope)
         if type(node) in _BOOLEAN_NODES or (
-            type(node) is S.OpApp and node.name in _BOOLEAN_OPS  # type: ignore[attr-defined]
-            and node.name not in scope.names and node.name not in scope.ctx.names  # type: ignore[attr-defined]
+            type(node) is S.OpApp and node.name in _BOOLEAN_OPS
+            and node.name not in scope.names and node.name not in scope.ctx.names
         ):
             c.boolean = True
         return cached(c)
@@ -1644,7 +1647,7 @@ class Compiler:
                 assert builder is not None
                 entry.ctx = builder.instance_ctx(entry.unit, Scope(entry.outer, entry.outer.base))
             ctx = entry.ctx
-        target = ctx.names.get(name)
+        target = ctx.names.get(name) if name in ctx.exported else None
         if target is None:
             for module in sorted(ctx.std):
                 if name in L.STANDARD[module]:
