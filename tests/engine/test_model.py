@@ -144,7 +144,7 @@ def test_false_assume_in_an_extended_module(specs: Path) -> None:
 
 
 def test_missing_constant_is_named_when_needed(specs: Path) -> None:
-    with pytest.raises(EvalError, match="constant Size .* has no value"):
+    with pytest.raises(EvalError, match=r"constant Size .* has no value"):
         load(specs)
 
 
@@ -179,5 +179,5 @@ def test_temporal_formulas_are_unsupported_in_evaluation(tmp_path: Path) -> None
         "Spec == Init /\\ [][Next]_x\n====\n"
     )
     m = Model.load(tmp_path / "Temp.tla")
-    with pytest.raises(UnsupportedError, match="Temp.tla:5"):
+    with pytest.raises(UnsupportedError, match=r"Temp.tla:5"):
         m.eval_state("Spec", (0,))
