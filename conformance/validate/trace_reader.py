@@ -13,12 +13,13 @@ import io
 import json
 import zlib
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
 from conformance.tla.itf import ItfError, decode
 from conformance.tla.values import Value
+from conformance.validate.fast_decode import IncrementalDecoder, NeedsSlowPath, decode_fast
 
 TRACE_FORMAT = "kraft-trace"
 SUPPORTED_VERSIONS = (1,)
@@ -62,7 +63,6 @@ class TraceEvent:
     sent: tuple[Value, ...]
     line: int
     time_ms: int | None = None
-    raw: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -109,6 +109,7 @@ class TraceStream:
         self.name = name if name is not None else (str(source) if isinstance(source, Path) else "<trace>")
         self._lines = _lines(source, self.name)
         self._last_line = 0
+        self._incremental = IncrementalDecoder()
         self.end: TraceEnd | None = None
         self.header = self._read_header()
         self.init = self._read_init()
@@ -143,7 +144,15 @@ class TraceStream:
             raise self.error(line, f'field "{key}" must be {names}, got {json.dumps(value)[:60]}')
         return value
 
-    def _decode(self, obj: Any, path: str, line: int) -> Value:
+    def _decode(self, obj: Any, path: str, line: int, key: Any = None) -> Value:
+        try:
+            if key is not None:
+                return self._incremental.decode(key, obj)
+            return decode_fast(obj)
+        except NeedsSlowPath:
+            pass
+        except TypeError as exc:
+            raise self.error(line, f"bad value at {path}: {exc}") from None
         try:
             return decode(obj, where=path)
         except ItfError as exc:
@@ -151,10 +160,10 @@ class TraceStream:
         except TypeError as exc:  # unhashable combinations, e.g. a set of records holding sets of sets
             raise self.error(line, f"bad value at {path}: {exc}") from None
 
-    def _decode_vars(self, obj: Any, path: str, line: int) -> dict[str, Value]:
+    def _decode_vars(self, obj: Any, path: str, line: int, replica: int) -> dict[str, Value]:
         if not isinstance(obj, dict):
             raise self.error(line, f"{path} must be an object of variables")
-        return {k: self._decode(v, f"{path}.{k}", line) for k, v in obj.items()}
+        return {k: self._decode(v, f"{path}.{k}", line, (replica, k)) for k, v in obj.items()}
 
     # -- the fixed lines ------------------------------------------------------------------------
 
@@ -198,7 +207,7 @@ class TraceStream:
         names: set[str] | None = None
         for key, vars_obj in reps.items():
             rid = self._replica_id(key, line)
-            replicas[rid] = self._decode_vars(vars_obj, f"replicas.{key}", line)
+            replicas[rid] = self._decode_vars(vars_obj, f"replicas.{key}", line, rid)
             if names is None:
                 names = set(replicas[rid])
             elif set(replicas[rid]) != names:
@@ -249,7 +258,7 @@ class TraceStream:
         action = self._field(obj, "action", str, line)
         params_obj = self._field(obj, "params", dict, line)
         params = {k: self._decode(v, f"params.{k}", line) for k, v in params_obj.items()}
-        state = self._decode_vars(self._field(obj, "state", dict, line), "state", line)
+        state = self._decode_vars(self._field(obj, "state", dict, line), "state", line, replica)
         expected_vars = self.init.replicas[replica].keys()
         if state.keys() != expected_vars:
             missing = sorted(set(expected_vars) - set(state))
@@ -263,7 +272,7 @@ class TraceStream:
         time_ms = obj.get("time_ms")
         return TraceEvent(
             step=step, replica=replica, action=action, params=params, state=state, sent=sent,
-            line=line, time_ms=time_ms if isinstance(time_ms, int) else None, raw=obj,
+            line=line, time_ms=time_ms if isinstance(time_ms, int) else None,
         )
 
 

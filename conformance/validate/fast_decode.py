@@ -1,0 +1,73 @@
+"""Fast ITF decoding for the trace reader, with the same results as ``conformance.tla.itf.decode``.
+
+``decode_fast`` builds no error paths; on anything unusual it raises ``NeedsSlowPath`` and the
+caller re-decodes with ``itf.decode``, which names the JSON path of the error.
+``IncrementalDecoder`` reuses the previous decoding of a replica's variable when the JSON is
+unchanged, or decodes only the new tail of a list that grew (a log only appends between
+truncations), so that a trace's cost does not grow with the length of the logs it carries.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from conformance.tla.values import Value, make_fn
+
+
+class NeedsSlowPath(Exception):
+    """The value is not plain ITF; ``itf.decode`` decides (and reports the error, if any)."""
+
+
+def decode_fast(obj: Any) -> Value:
+    t = type(obj)
+    if t is int or t is str or t is bool:
+        return obj
+    if t is list:
+        return tuple([decode_fast(x) for x in obj])
+    if t is dict:
+        if len(obj) == 1:
+            ((key, inner),) = obj.items()
+            if key[:1] == "#":
+                if type(inner) is not list and key != "#bigint":
+                    raise NeedsSlowPath
+                if key == "#set":
+                    return frozenset([decode_fast(x) for x in inner])
+                if key == "#tup":
+                    return tuple([decode_fast(x) for x in inner])
+                if key == "#map":
+                    pairs = {}
+                    for pair in inner:
+                        if type(pair) is not list or len(pair) != 2:
+                            raise NeedsSlowPath
+                        pairs[decode_fast(pair[0])] = decode_fast(pair[1])
+                    return make_fn(pairs)
+                raise NeedsSlowPath  # #bigint, #unserializable, unknown tags
+        else:
+            for key in obj:
+                if key[:1] == "#":
+                    raise NeedsSlowPath
+        return make_fn({k: decode_fast(v) for k, v in obj.items()})
+    raise NeedsSlowPath
+
+
+class IncrementalDecoder:
+    """Decodes successive values of the same variable, reusing the previous result."""
+
+    __slots__ = ("_last",)
+
+    def __init__(self) -> None:
+        self._last: dict[Any, tuple[Any, Value]] = {}
+
+    def decode(self, key: Any, obj: Any) -> Value:
+        prev = self._last.get(key)
+        if prev is not None:
+            raw, value = prev
+            if raw == obj and type(raw) is type(obj):
+                return value
+            if type(obj) is list and type(raw) is list and len(obj) > len(raw) and obj[: len(raw)] == raw:
+                value = value + tuple([decode_fast(x) for x in obj[len(raw):]])  # type: ignore[operator]
+                self._last[key] = (obj, value)
+                return value
+        value = decode_fast(obj)
+        self._last[key] = (obj, value)
+        return value
