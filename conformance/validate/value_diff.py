@@ -57,6 +57,9 @@ def first_difference(expected: Any, observed: Any, path: str = "") -> str:
         extra = sorted_values(observed - expected)
         if len(missing) == 1 and len(extra) == 1:
             return first_difference(missing[0], extra[0], f"{path}{{one element}}")
+        if missing and len(missing) == len(extra):
+            first = first_difference(missing[0], extra[0], f"{path}{{first of {len(missing)}}}")
+            return f"{len(missing)} element(s) differ; {first}"
         parts = []
         if missing:
             parts.append(f"{len(missing)} expected element(s) not observed, first {abbreviate(missing[0], 120)}")

@@ -43,3 +43,9 @@ def test_abbreviate_long_values() -> None:
     long = tuple(range(500))
     text = abbreviate(long, 40)
     assert text.startswith("<<0, 1, 2") and text.endswith("chars)") and len(text) < 80
+
+
+def test_sets_with_as_many_changed_elements_diff_the_first_pair() -> None:
+    a = frozenset({make_fn({"epoch": 5, "dest": 1}), make_fn({"epoch": 5, "dest": 2})})
+    b = frozenset({make_fn({"epoch": 4, "dest": 1}), make_fn({"epoch": 4, "dest": 2})})
+    assert first_difference(a, b) == "2 element(s) differ; {first of 2}.epoch: expected 5, observed 4"
