@@ -71,3 +71,9 @@ class IncrementalDecoder:
         value = decode_fast(obj)
         self._last[key] = (obj, value)
         return value
+
+    def adopt(self, key: Any, value: Value) -> None:
+        """Replace the last decoded value of ``key`` by an equal one (the caller guarantees equality)."""
+        prev = self._last.get(key)
+        if prev is not None:
+            self._last[key] = (prev[0], value)

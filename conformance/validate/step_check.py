@@ -113,7 +113,7 @@ class StepChecker:
         observed = [(idx, event.state[name]) for name, idx in self.logged]
         mi = self.binding.messages_index
         sent = frozenset(event.sent)
-        out: dict[State, None] = {}
+        out: list[State] = []
         hit: Disjunct | None = None
         for s in candidates:
             site, _ = self.binding.site_for(action, args, s)
@@ -121,12 +121,18 @@ class StepChecker:
                 continue
             for t in self.model.action_successors(action, args, s):
                 if self._agrees(s, t, r, observed) and (mi is None or _network_grew_by(s[mi], t[mi], sent)):
-                    out[t] = None
+                    out.append(t)
                     hit = hit or site
         if hit is not None and event.step > self._counted_until:
             self._counted_until = event.step
             coverage.record(action, hit.key)
-        return list(out)
+        if len(out) > 1:
+            out = list(dict.fromkeys(out))  # hashing whole states only when there is a choice
+        return out
+
+    def replica_values(self, state: State, replica: int) -> dict[str, Value]:
+        """The logged variables of one replica in a state."""
+        return {name: fn_apply(state[idx], replica) for name, idx in self.logged}  # type: ignore[arg-type]
 
     # -- diagnostics ----------------------------------------------------------------------------
 

@@ -221,6 +221,13 @@ class TraceStream:
         except ValueError:
             raise self.error(line, f"replica key {key!r} is not an integer id") from None
 
+    def adopt(self, replica: int, values: dict[str, Value]) -> None:
+        """Reuse ``values`` (equal to what was decoded last for ``replica``) for later lines, so
+        that unchanged or grown values share their parts with the spec's states and compare by
+        identity."""
+        for name, value in values.items():
+            self._incremental.adopt((replica, name), value)
+
     # -- events ---------------------------------------------------------------------------------
 
     def events(self) -> Iterator[TraceEvent]:

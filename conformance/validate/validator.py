@@ -272,6 +272,8 @@ class _Search:
                 raise _BadTrace(event.line, f"step {event.step}: evaluating {event.action}: {exc}") from None
             report.max_candidates_seen = max(report.max_candidates_seen, len(nxt))
             if nxt:
+                if event.step == self.last_read:
+                    self.stream.adopt(event.replica, self.checker.replica_values(nxt[0], event.replica))
                 candidates = self._set_aside(event.step, nxt)
                 step = event.step
                 continue
