@@ -578,6 +578,8 @@ def _block(ops: list[tuple[int, int, EvalFn]]) -> Callable[[Any, list, tuple], l
     if len(ops) == 1 and ops[0][0] == _GUARD:
         g = ops[0][2]
         return lambda s, t, e: [] if g(s, t, e) else None
+    if len(ops) <= 64:
+        return _straight_block(ops)
 
     def block(s: Any, t: list, e: tuple) -> list[int] | None:
         done: list[int] = []
@@ -600,6 +602,32 @@ def _block(ops: list[tuple[int, int, EvalFn]]) -> Callable[[Any, list, tuple], l
         return done
 
     return block
+
+
+def _straight_block(ops: list[tuple[int, int, EvalFn]]
+                    ) -> Callable[[Any, list, tuple], list[int] | None]:
+    """``_block`` as straight-line Python code (no interpretive loop over the ops)."""
+    namespace: dict[str, Any] = {"U": UNASSIGNED, "eq": L.values_equal}
+    lines = ["def block(s, t, e):", "    done = []"]
+    fail = ["        for j in done:", "            t[j] = U", "        return None"]
+    for k, (kind, i, f) in enumerate(ops):
+        namespace[f"f{k}"] = f
+        if kind == _GUARD:
+            lines.append(f"    if not f{k}(s, t, e):")
+            lines.extend(fail)
+        else:
+            lines += [
+                f"    v = f{k}(s, t, e)",
+                f"    cur = t[{int(i)}]",
+                "    if cur is U:",
+                f"        t[{int(i)}] = v",
+                f"        done.append({int(i)})",
+                "    elif not eq(cur, v):",
+            ]
+            lines.extend(fail)
+    lines.append("    return done")
+    exec(compile("\n".join(lines), "<action block>", "exec"), namespace)
+    return namespace["block"]
 
 
 def _as_step(c: _Compiled) -> Step:

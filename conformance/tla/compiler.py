@@ -18,6 +18,7 @@ tables built by ``ContextBuilder``.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -110,10 +111,21 @@ def derived(fn: EvalFn, *parts: C, envmin: int = NOENV, pure: bool = True) -> C:
 
 
 def cached(c: C) -> C:
-    """``c`` evaluated at most once when it is constant."""
+    """``c`` evaluated at most once when it is constant.
+
+    A constant is folded right away when it evaluates without error; otherwise (say it
+    reads a constant without a value, or fails in a branch never taken) it is evaluated
+    on first use, so the error surfaces only if the expression is really needed.
+    """
     if not c.constant or c.value is not _MISSING:
         return c
     fn = c.fn
+    try:
+        folded = fn((), None, ())
+    except (TlaError, RecursionError):
+        pass
+    else:
+        return const(folded)
     box: list[Any] = []
 
     def once(s: Any, t: Any, e: tuple) -> Any:
@@ -1147,6 +1159,16 @@ class Compiler:
                 else:
                     yield from expand(s, t, (*e, v), k + 1)
 
+        independent = all(d.envmin < scope.depth or d.envmin == NOENV for d in domains)
+        if independent and not any(b.tuple_pattern for b in bounds):
+            dfs = [step[0] for step in steps]
+
+            def product(s: Any, t: Any, e: tuple, k: int = 0) -> Iterator[tuple]:
+                # no domain depends on a name bound before it: a plain cartesian product
+                for combo in itertools.product(*[df(s, t, e) for df in dfs]):
+                    yield e + combo
+
+            return inner, product, domains
         return inner, expand, domains
 
     def _single_bound(self, bounds: Sequence[S.Bound]) -> bool:
@@ -1254,8 +1276,13 @@ class Compiler:
         inner, expand, domains = self.bounds(node.bounds, scope)
         body = self.expr(node.expr, inner)
         fb = body.fn
-        res = derived(lambda s, t, e: frozenset([fb(s, t, e2) for e2 in expand(s, t, e)]),
-                      body, *domains)
+        if self._single_bound(node.bounds):
+            df = self.domain_fn(domains[0], node.bounds[0].domain.loc)
+            res = derived(lambda s, t, e: frozenset([fb(s, t, (*e, v)) for v in df(s, t, e)]),
+                          body, *domains)
+        else:
+            res = derived(lambda s, t, e: frozenset([fb(s, t, e2) for e2 in expand(s, t, e)]),
+                          body, *domains)
         res.envmin = min([d.envmin for d in domains] + [body.below(scope.depth).envmin])
         return res
 
@@ -1500,6 +1527,31 @@ class Compiler:
                 f = update(s, t, e, f, path, 0, fv, uses_at)
             return f
 
+        if len(updates) == 1 and len(updates[0][0]) == 1:
+            # the common [f EXCEPT ![k] = v]: one update of one level
+            (path1, fv1, at1) = updates[0]
+            field1, idx1 = path1[0]
+
+            def except1(s: Any, t: Any, e: tuple) -> Any:
+                f = fbase(s, t, e)
+                if type(f) is tuple and idx1 is not None:
+                    key = idx1(s, t, e)
+                    if type(key) is int and 0 < key <= len(f):
+                        lst = list(f)
+                        lst[key - 1] = fv1(s, t, (*e, f[key - 1])) if at1 else fv1(s, t, e)
+                        return tuple(lst)
+                    return f
+                if type(f) is Fn:
+                    key = field1 if idx1 is None else idx1(s, t, e)
+                    m = f.map
+                    if key in m:
+                        m2 = dict(m)
+                        m2[key] = fv1(s, t, (*e, m[key])) if at1 else fv1(s, t, e)
+                        return Fn(m2)
+                    return f
+                return update(s, t, e, f, path1, 0, fv1, at1)
+
+            return derived(except1, *parts)
         return derived(except_, *parts)
 
     def _c_At(self, node: S.At, scope: Scope) -> C:
