@@ -5,7 +5,7 @@
 (* validator evaluates them on unbounded traces), and constant              *)
 (* initialisations for Apalache's --cinit.                                  *)
 (***************************************************************************)
-EXTENDS KRaft
+EXTENDS KRaftIndInv
 
 \* @type: Int;
 CONSTANT MaxEpoch
