@@ -26,6 +26,7 @@ from tests.conformance.toy_traces import (
     init,
     msg,
     toy_lines,
+    toy_loc,
 )
 
 
@@ -44,7 +45,7 @@ def test_valid_trace_is_accepted_with_coverage(validator: TraceValidator) -> Non
     assert r.steps == 10 and r.diagnostic is None
     assert r.max_candidates_seen == 3  # the unlogged secret stays open until Reveal
     assert r.coverage["action:Bump"] == 3 and r.coverage["action:HandlePing"] == 5
-    assert r.coverage["Reveal@Toy.tla:47:28"] == 2
+    assert r.coverage["Reveal@" + toy_loc(": Reveal(i)", "Reveal")] == 2  # the call site in Next
 
 
 def test_validation_is_a_pure_function_of_the_trace(validator: TraceValidator) -> None:
@@ -96,7 +97,7 @@ def test_undelivered_message_reports_the_bound_of_next(validator: TraceValidator
     assert r.verdict is Verdict.REJECT and d is not None and d.step == 1
     assert "not enabled" in d.reason
     assert [g.text for g in d.disabled] == ["m \\in messages"]
-    assert d.disabled[0].location.endswith("Toy.tla:46:17")  # the bound of \E m in Next
+    assert d.disabled[0].location.endswith(toy_loc(": HandlePing(m)", "messages"))  # the bound of \E m in Next
 
 
 def test_false_guard_of_the_action_is_explained(validator: TraceValidator) -> None:
@@ -107,7 +108,7 @@ def test_false_guard_of_the_action_is_explained(validator: TraceValidator) -> No
     assert r.verdict is Verdict.REJECT and d is not None and d.step == 4
     texts = [g.text for g in d.disabled]
     assert any("counter[i] < MaxCount" in t for t in texts), texts
-    assert any(g.location.endswith("Toy.tla:22:8") for g in d.disabled), d.disabled
+    assert any(g.location.endswith(toy_loc("counter[i] < MaxCount", "counter")) for g in d.disabled), d.disabled
 
 
 def test_wrong_sent_messages_are_rejected(validator: TraceValidator) -> None:

@@ -46,3 +46,11 @@ def event(step: int, replica: int, action: str, params: dict[str, Any], counter:
           seen: tuple[int, ...] = (), sent: tuple[dict[str, Any], ...] = ()) -> dict[str, Any]:
     return {"kind": "event", "step": step, "replica": replica, "action": action, "params": params,
             "state": {"counter": counter, "seen": {"#set": list(seen)}}, "sent": list(sent)}
+
+
+def toy_loc(line_text: str, at: str) -> str:
+    """``Toy.tla:line:col`` of ``at`` on the (unique) line of Toy.tla containing ``line_text``."""
+    lines = [(n, t) for n, t in enumerate(TOY_SPEC.read_text().splitlines(), 1) if line_text in t]
+    assert len(lines) == 1, f"{line_text!r} is on {len(lines)} lines of Toy.tla"
+    n, t = lines[0]
+    return f"Toy.tla:{n}:{t.index(at) + 1}"
