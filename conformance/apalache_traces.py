@@ -37,7 +37,16 @@ from conformance.tla.apalache_types import (
 )
 from conformance.tla.loader import ModuleLoader
 from conformance.tla.printer import render
-from conformance.tla.syntax import ConstantDecl, Module, VariableDecl
+from conformance.tla.syntax import (
+    ConstantDecl,
+    Expr,
+    Module,
+    Name,
+    OpApp,
+    OpDef,
+    Unit,
+    VariableDecl,
+)
 from conformance.tla.values import Fn, Value, fn_items, sorted_values
 from conformance.validate.coverage import Disjunct, module_definitions, next_disjuncts
 from conformance.validate.spec_binding import declared_constants, spec_constants
@@ -110,11 +119,30 @@ class SpecTypes:
             raise TraceModuleError(f"variable {var} is not a function over replicas (type {show(t)})")
         return t.res
 
-    def element_type(self, domain_name: str) -> Type:
-        """The element type of a set-valued variable or constant (a bound of ``Next``)."""
-        t = self.variables.get(domain_name) or self.constants.get(domain_name)
+    def set_type(self, domain: Expr, definitions: Mapping[str, Unit], depth: int = 0) -> Type | None:
+        """The type of a set expression bounding a parameter in ``Next``: a typed variable or
+        constant, a definition without parameters whose body has a type, or a union,
+        intersection or difference of such sets."""
+        if depth > 20:
+            return None
+        if isinstance(domain, Name):
+            t = self.variables.get(domain.name) or self.constants.get(domain.name)
+            if t is not None:
+                return t
+            unit = definitions.get(domain.name)
+            if isinstance(unit, OpDef) and not unit.params:
+                return self.set_type(unit.body, definitions, depth + 1)
+            return None
+        if isinstance(domain, OpApp) and domain.name in ("\\cup", "\\cap", "\\") and domain.args:
+            return self.set_type(domain.args[0], definitions, depth + 1)
+        return None
+
+    def element_type(self, domain: Expr, definitions: Mapping[str, Unit]) -> Type:
+        """The element type of a set bounding a parameter in ``Next``."""
+        t = self.set_type(domain, definitions)
         if not isinstance(t, TSet):
-            raise TraceModuleError(f"cannot type a parameter bound by {domain_name}: not a typed set")
+            raise TraceModuleError(f"cannot type a parameter bound by {render(domain)} (at {domain.loc}): "
+                                   "not a typed set")
         return t.elem
 
 
@@ -181,6 +209,7 @@ class TraceShape:
     sites: dict[str, list[Disjunct]]
     logged: list[str]
     messages: bool
+    definitions: Mapping[str, Unit]
 
     def param_types(self) -> dict[str, Type]:
         """Parameter name -> type, over every action of Next (from the bounds in Next)."""
@@ -190,7 +219,7 @@ class TraceShape:
                 for name, dom in zip(site.params, site.domains, strict=True):
                     if dom is None:
                         raise TraceModuleError(f"parameter {name} of {site.action} is not a plain bound of Next")
-                    t = self.types.element_type(render(dom[1]))
+                    t = self.types.element_type(dom[1], self.definitions)
                     if out.setdefault(name, t) != t:
                         raise TraceModuleError(f"parameter name {name} has two types across actions")
         return out
@@ -323,12 +352,12 @@ class ApalacheTraceRun:
 
 
 def _shape(spec: Path, module: Module, loader: ModuleLoader, logged: list[str]) -> TraceShape:
-    disjuncts = next_disjuncts(module_definitions(module, loader))
+    definitions = module_definitions(module, loader)
     sites: dict[str, list[Disjunct]] = {}
-    for d in disjuncts:
+    for d in next_disjuncts(definitions):
         sites.setdefault(d.action, []).append(d)
     variables = [u.name for u in module.units if isinstance(u, VariableDecl)]
-    return TraceShape(module.name, SpecTypes.of(module), sites, logged, "messages" in variables)
+    return TraceShape(module.name, SpecTypes.of(module), sites, logged, "messages" in variables, definitions)
 
 
 def validate_with_apalache(path: Path, config: object, apalache: object | None = None) -> TraceReport:

@@ -216,3 +216,37 @@ def test_apalache_engine_rejects_a_bad_init_line_at_step_zero(tmp_path: Path) ->
     _, consts = _toy_module(toy_lines())
     r = validate_with_apalache(path, ValidatorConfig(spec=TOY_SPEC), apalache=EmbeddedApalache(consts))
     assert r.verdict is Verdict.REJECT and r.diagnostic is not None and (r.diagnostic.step, r.diagnostic.line) == (0, 2)
+
+
+ROOT = Path(__file__).resolve().parents[2]
+KRAFT = ROOT / "spec" / "KRaft.tla"
+TOGGLES = Path(__file__).parent / "fixtures" / "kraft_toggles.cfg"
+
+
+@pytest.mark.parametrize(("trace", "steps", "matched"), [
+    ("valid/seed-2.ndjson.gz", 25, 25),
+    ("bugs/observer-votes-seed-1.ndjson.gz", 12, 6),  # the bug acts at step 7
+])
+def test_kraft_trace_module_in_the_embedded_engine(trace: str, steps: int, matched: int) -> None:
+    from conformance.tla.cfg import read_config
+
+    loader = ModuleLoader([])
+    module = loader.load_file(KRAFT)
+    stream = TraceStream(ROOT / "traces" / "corpus" / trace)
+    events = list(stream.events())[:steps]
+    shape = _shape(KRAFT, module, loader, sorted(next(iter(stream.init.replicas.values()))))
+    consts = spec_constants(declared_constants(module), stream.header.constants,
+                            read_config(TOGGLES).constants, KRAFT)
+    text = trace_module_text(shape, consts, stream.init.replicas, events)
+    assert "/\\ e.p_m \\in messages" in text and "/\\ ForeignRequests = {}" in text
+    with tempfile.TemporaryDirectory() as tmp:
+        d = Path(tmp)
+        shutil.copy(KRAFT, d / KRAFT.name)
+        (d / f"{TRACE_MODULE}.tla").write_text(text)
+        model = Model.load(d / f"{TRACE_MODULE}.tla", constants=consts)
+        frontier = set(model.init_states("TraceInit"))
+        taken = 0
+        while frontier:
+            frontier = {t for s in frontier for _, t in model.successors(s, "TraceNext")}
+            taken += bool(frontier)
+    assert taken == matched
