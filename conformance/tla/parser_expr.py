@@ -212,7 +212,8 @@ class Builder:
         return canonical(_UNICODE.get(text, text))
 
     def _args(self, node: Node) -> tuple[ast.Expr, ...]:
-        return tuple(self.expr(c) for c in node.children_by_field_name("parameter") if c.is_named)
+        params = node.children_by_field_name("parameter")
+        return tuple(self.expr(c) for c in params if c.is_named and not c.is_extra)
 
     def _bound_op(self, node: Node) -> ast.Expr:
         name = node.child_by_field_name("name")
@@ -386,6 +387,7 @@ class Builder:
         return ast.Bound(names, tuple_pattern, self.expr(domain), self.loc(node))
 
     def _intro_names(self, intro: list[Node]) -> tuple[tuple[str, ...], bool]:
+        intro = [c for c in intro if not c.is_extra]
         if len(intro) == 1 and intro[0].type == "tuple_of_identifiers":
             ids = [c for c in operands(intro[0]) if c.type == "identifier"]
             return tuple(self.text(c) for c in ids), True
