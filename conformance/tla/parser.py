@@ -114,6 +114,7 @@ class _ModuleReader:
                 raise UnsupportedError("unsupported nested module", self.source.loc(child))
             else:
                 raise self.build.unsupported(child, f"module-level construct '{kind}'")
+        _check_unique(units)
         module = Module(
             name=self.source.text_of(name_node),
             file=self.source.file,
@@ -171,3 +172,18 @@ class _ModuleReader:
         return ast.Theorem(
             self.source.loc(node), None if name is None else self.source.text_of(name), expr
         )
+
+
+_NAMED_UNITS = (ast.ConstantDecl, ast.VariableDecl, ast.OpDef, ast.FnDef, ast.Instance, ast.Theorem)
+
+
+def _check_unique(units: list[ast.Unit]) -> None:
+    """Raise ``ParseError`` when a module declares or defines one name twice."""
+    seen: dict[str, ast.Loc] = {}
+    for unit in units:
+        if not isinstance(unit, _NAMED_UNITS) or unit.name is None:
+            continue
+        name = unit.name
+        if name in seen:
+            raise ParseError(f"{name} is already declared or defined at {seen[name]}", unit.loc)
+        seen[name] = unit.loc

@@ -733,6 +733,28 @@ def test_unsupported_constructs_are_located(body: str, col: int, what: str) -> N
     assert info.value.loc == Loc("U.tla", 3, col)
 
 
+@pytest.mark.parametrize(
+    "body",
+    [
+        "VARIABLE x\nx == 1",
+        "CONSTANT N\nVARIABLE N",
+        "F == 1\nF(a) == a",
+        "f[i \\in S] == i\nf == 2",
+        "I == INSTANCE M\nI == 3",
+        "THEOREM T == TRUE\nT == 1",
+    ],
+)
+def test_a_name_declared_or_defined_twice_is_an_error(body: str) -> None:
+    with pytest.raises(ParseError, match=r"already declared or defined at D\.tla:2:") as info:
+        parse_module_text(f"---- MODULE D ----\n{body}\n====\n", "D.tla")
+    assert info.value.loc is not None and info.value.loc.line == 3
+
+
+def test_recursive_forward_declaration_is_not_a_duplicate() -> None:
+    m = module("RECURSIVE F(_)\nF(n) == IF n = 0 THEN 0 ELSE F(n - 1)")
+    assert [type(u).__name__ for u in m.units] == ["Recursive", "OpDef"]
+
+
 def test_nested_module_is_unsupported() -> None:
     with pytest.raises(UnsupportedError, match="nested module") as info:
         parse_module_text(
