@@ -109,14 +109,16 @@ def handle_fetch_response(r: Replica, m: Message) -> None:
     if stale and "accept-stale-fetch" not in r.bugs:
         return
     if m.divergingEpoch != NIL:
-        if "ignore-diverging-epoch" not in r.bugs:
+        # The truncated log is not yet known to match the leader's, so the leader's high
+        # watermark is not taken here (spec/KRaft.tla takes it; see traces/FORMAT.md).
+        if "ignore-diverging-epoch" in r.bugs:
+            r.high_watermark = max(r.high_watermark, min(m.highWatermark, r.log.end_offset))
+        else:
             _, local_end = r.log.end_offset_for_epoch(m.divergingEpoch)
             r.truncate_log(min(m.divergingEndOffset, local_end))
     else:
         r.append_entries(m.records)
-    new_hw = min(m.highWatermark, r.log.end_offset)
-    if new_hw > r.high_watermark:
-        r.high_watermark = new_hw
+        r.high_watermark = max(r.high_watermark, min(m.highWatermark, r.log.end_offset))
     r.fetch_completed()
 
 

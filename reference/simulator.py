@@ -22,7 +22,7 @@ from reference.config import QuorumConfig
 from reference.faults import DEFAULT_FAULTS, parse_faults
 from reference.invariants import SafetyChecker, Violation
 from reference.messages import FETCH_REQUEST, VOTE_REQUEST, Message
-from reference.replica import ClientAppend, Deliver, Ready, Replica, ReplicaOptions, Tick
+from reference.replica import ClientAppend, Deliver, Input, Ready, Replica, ReplicaOptions, Tick
 from reference.spec_constants import FOREIGN_CLUSTER_ID, FOREIGN_REQUEST_TYPES, spec_constants
 from reference.states import LEADER
 from reference.storage import MemoryStorage
@@ -284,12 +284,11 @@ class Simulation:
         replica = node.replica
         if replica is None:
             return
-        ready = replica.step(Tick(), self.now)
-        if ready.action is None:
+        ready = self._step(node, Tick())
+        if ready is not None and ready.action is None:
             deadline = replica.next_deadline()
             if deadline is not None and deadline <= self.now:
                 raise RuntimeError(f"replica {node.id}: timer due at {deadline} fired nothing at {self.now}")
-        self._after_step(node, ready)
 
     def _deliver(self, m: Message) -> None:
         node = self.nodes[m.dest]
@@ -297,7 +296,18 @@ class Simulation:
             self.stats.messages_dropped += 1
             return
         self.stats.messages_delivered += 1
-        self._after_step(node, node.replica.step(Deliver(m), self.now))
+        self._step(node, Deliver(m))
+
+    def _step(self, node: _Node, inp: Input) -> Ready | None:
+        """Step a replica; an exception inside it is reported as a failure of the run."""
+        assert node.replica is not None
+        try:
+            ready = node.replica.step(inp, self.now)
+        except (ValueError, AssertionError, KeyError, IndexError) as exc:
+            self._check(node.id, [Violation("ReplicaError", node.id, f"{type(exc).__name__}: {exc}")])
+            return None
+        self._after_step(node, ready)
+        return ready
 
     def _client(self) -> None:
         cfg = self.config
@@ -307,10 +317,9 @@ class Simulation:
             return
         node = max(leaders, key=lambda n: (n.replica.current_epoch if n.replica else -1, n.id))
         assert node.replica is not None
-        ready = node.replica.step(ClientAppend(self.client_rng.randint(1, cfg.values)), self.now)
-        if ready.action is not None:
+        ready = self._step(node, ClientAppend(self.client_rng.randint(1, cfg.values)))
+        if ready is not None and ready.action is not None:
             self.stats.client_appends += 1
-        self._after_step(node, ready)
 
     def _after_step(self, node: _Node, ready: Ready) -> None:
         replica = node.replica

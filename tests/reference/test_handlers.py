@@ -7,7 +7,6 @@ from helpers import CLUSTER, deliver, fire, make_leader, make_replica, msg, only
 from reference.messages import LEADER_CHANGE, NIL, Entry
 from reference.replica import Shutdown
 
-
 # -- Vote ---------------------------------------------------------------------------
 
 def test_vote_granted_to_up_to_date_candidate_and_persisted() -> None:
@@ -192,7 +191,7 @@ def test_first_successor_elects_at_once_in_a_separate_step() -> None:
 
 
 def ready_time(r: object) -> int:
-    return r.now  # type: ignore[attr-defined,no-any-return]
+    return r.now  # type: ignore[attr-defined]
 
 
 def test_second_successor_waits_the_kip_backoff() -> None:
@@ -218,7 +217,7 @@ def test_end_quorum_epoch_response_with_newer_epoch_makes_resigned_follow() -> N
 def test_check_quorum_resigns_leader_without_fetches() -> None:
     r = make_leader(1)
     start = r.now
-    actions = []
+    actions: list[str | None] = []
     while "Resign" not in actions and len(actions) < 20:
         actions.append(fire(r).action)
     assert actions[-1] == "Resign" and r.role == "Resigned"

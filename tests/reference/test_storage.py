@@ -163,9 +163,9 @@ def test_meta_properties_refuses_mismatch(tmp_path: Path) -> None:
     path = tmp_path / "meta.properties"
     check_or_create_meta(path, 1, "abc")
     check_or_create_meta(path, 1, "abc")
-    with pytest.raises(StorageError, match="node.id 1 does not match the configured node id 2"):
+    with pytest.raises(StorageError, match=r"node\.id 1 does not match the configured node id 2"):
         check_or_create_meta(path, 2, "abc")
-    with pytest.raises(StorageError, match="cluster.id"):
+    with pytest.raises(StorageError, match=r"cluster\.id"):
         check_or_create_meta(path, 1, "other")
 
 
