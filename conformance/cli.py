@@ -17,6 +17,7 @@ SUBCOMMANDS: tuple[str, ...] = (
     "reference.cli",  # simulate: run the reference implementation in the simulator
     "conformance.validate_cmd",  # validate: trace conformance against the spec
     "conformance.apalache_cmd",  # apalache: drive an installed Apalache
+    "conformance.verify_cmd",  # verify: the whole job end to end
 )
 
 

@@ -1,0 +1,145 @@
+"""``kraftcheck verify``: the whole job end to end on embedded defaults.
+
+1. lint the spec for Apalache compatibility,
+2. model-check the spec's small model with the embedded engine,
+3. simulate the reference implementation over many seeds with every default fault,
+4. validate every trace it wrote against the spec, step by step.
+
+Each stage is the corresponding subcommand run in-process, so its output, reports and exit
+codes are exactly those of ``kraftcheck lint|check|simulate|validate``. The run stops at the
+first stage whose input is broken (exit codes other than 0, 1 and 12); a stage that finds a
+violation is reported and the later stages still run, so one command shows everything.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+VIOLATION_CODES = {1, 12}
+INCOMPLETE_CODE = 3  # check: a limit stopped exploration; validate: a trace was inconclusive
+
+
+def spec_dir() -> Path:
+    """The folder holding the project's spec: ``$KRAFTCHECK_SPEC_DIR``, ``./spec``, or the
+    ``spec/`` beside the installed source tree."""
+    env = os.environ.get("KRAFTCHECK_SPEC_DIR")
+    candidates = [Path(env)] if env else []
+    candidates += [Path.cwd() / "spec", Path(__file__).resolve().parents[1] / "spec"]
+    for folder in candidates:
+        if (folder / "KRaft.tla").is_file():
+            return folder
+    searched = ", ".join(str(c) for c in candidates)
+    raise FileNotFoundError(f"cannot find the KRaft spec (KRaft.tla); searched: {searched}; "
+                            "set KRAFTCHECK_SPEC_DIR or pass --spec-dir")
+
+
+@dataclass
+class StageResult:
+    name: str
+    command: str
+    exit_code: int
+    seconds: float
+
+    @property
+    def outcome(self) -> str:
+        if self.exit_code == 0:
+            return "ok"
+        if self.exit_code in VIOLATION_CODES:
+            return "violation"
+        if self.exit_code == INCOMPLETE_CODE:
+            return "incomplete"
+        return f"error (exit {self.exit_code})"
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser(
+        "verify",
+        help="run the whole job end to end: lint, model-check, simulate, validate",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--spec-dir", type=Path, default=None,
+                   help="folder with KRaft.tla and its model configs (default: ./spec)")
+    p.add_argument("--config", default="MC_KRaft_small.cfg",
+                   help="model config (in the spec folder) to model-check (default: %(default)s)")
+    p.add_argument("--check-time-limit", type=float, default=None, metavar="SECONDS",
+                   help="stop model checking after this long (exit code 3 is then reported)")
+    p.add_argument("--seeds", default="1-200", help="simulation seeds (default: %(default)s)")
+    p.add_argument("--steps", type=int, default=1000, help="events per simulated run (default: %(default)s)")
+    p.add_argument("--faults", default=None, help="fault kinds (default: the simulator's defaults)")
+    p.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                   help="worker processes for simulation and validation (default: all cores)")
+    p.add_argument("--out", type=Path, default=Path("kraftcheck-out"),
+                   help="folder for traces and reports (default: %(default)s)")
+    p.add_argument("--skip", action="append", default=[], choices=["lint", "check", "simulate", "validate"],
+                   help="skip a stage (repeatable)")
+    p.set_defaults(func=run)
+
+
+def _stages(args: argparse.Namespace, spec: Path) -> list[tuple[str, list[str]]]:
+    traces = args.out / "traces"
+    simulate = ["simulate", "--seeds", args.seeds, "--steps", str(args.steps),
+                "--out", str(traces), "--jobs", str(args.jobs)]
+    if args.faults:
+        simulate += ["--faults", args.faults]
+    check = ["check", str(spec / "MC_KRaft.tla"), "--config", str(spec / args.config)]
+    if args.check_time_limit:
+        check += ["--time-limit", str(args.check_time_limit)]
+    return [
+        ("lint", ["lint", str(spec / "KRaft.tla")]),
+        ("check", check),
+        ("simulate", simulate),
+        ("validate", ["validate", str(traces), "--spec", str(spec / "KRaft.tla"),
+                      "--jobs", str(args.jobs), "--json", str(args.out / "validation.json"),
+                      "--junit", str(args.out / "validation-junit.xml"),
+                      "--artifacts", str(args.out / "rejected")]),
+    ]
+
+
+def run(args: argparse.Namespace, main: Callable[[list[str]], int] | None = None) -> int:
+    from conformance.cli import main as cli_main
+
+    run_sub = main or cli_main
+    console = Console(stderr=True)
+    try:
+        spec = args.spec_dir or spec_dir()
+    except FileNotFoundError as exc:
+        console.print(f"[red]error:[/red] {exc}")
+        return 2
+    args.out.mkdir(parents=True, exist_ok=True)
+    results: list[StageResult] = []
+    for name, argv in _stages(args, spec):
+        if name in args.skip:
+            continue
+        console.rule(f"[bold]{name}[/bold]: kraftcheck {' '.join(argv)}")
+        start = time.monotonic()
+        code = run_sub(argv)
+        results.append(StageResult(name, "kraftcheck " + " ".join(argv), code, time.monotonic() - start))
+        if _is_error(code):
+            break
+    table = Table(title="kraftcheck verify")
+    for col in ("stage", "outcome", "seconds", "command"):
+        table.add_column(col)
+    for r in results:
+        style = "green" if r.exit_code == 0 else "red"
+        table.add_row(r.name, f"[{style}]{r.outcome}[/{style}]", f"{r.seconds:.1f}", r.command)
+    console.print(table)
+    codes = [r.exit_code for r in results]
+    if any(_is_error(c) for c in codes):
+        return 2
+    if any(c in VIOLATION_CODES for c in codes):
+        return 1
+    return INCOMPLETE_CODE if INCOMPLETE_CODE in codes else 0
+
+
+def _is_error(code: int) -> bool:
+    return code not in VIOLATION_CODES and code not in (0, INCOMPLETE_CODE)

@@ -1,0 +1,77 @@
+"""``kraftcheck verify``: stage order, arguments, exit-code policy, and a real small run."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from conformance.cli import build_parser, main
+from conformance.verify_cmd import spec_dir
+
+SPEC = Path(__file__).resolve().parents[2] / "spec"
+
+
+def _args(tmp_path: Path, *extra: str):  # type: ignore[no-untyped-def]
+    return build_parser().parse_args(["verify", "--spec-dir", str(SPEC), "--out", str(tmp_path), *extra])
+
+
+def _fake(codes: dict[str, int], calls: list[list[str]]):  # type: ignore[no-untyped-def]
+    def run_sub(argv: list[str]) -> int:
+        calls.append(argv)
+        return codes.get(argv[0], 0)
+
+    return run_sub
+
+
+def test_stages_run_in_order_with_their_arguments(tmp_path: Path) -> None:
+    calls: list[list[str]] = []
+    args = _args(tmp_path, "--seeds", "3-4", "--steps", "50", "--jobs", "1")
+    assert args.func(args, main=_fake({}, calls)) == 0
+    assert [c[0] for c in calls] == ["lint", "check", "simulate", "validate"]
+    assert calls[1][1:] == [str(SPEC / "MC_KRaft.tla"), "--config", str(SPEC / "MC_KRaft_small.cfg")]
+    assert calls[2][calls[2].index("--seeds") + 1] == "3-4"
+    assert calls[3][1] == str(tmp_path / "traces")  # validates what simulate wrote
+
+
+@pytest.mark.parametrize(
+    ("codes", "expected", "stages"),
+    [
+        ({"check": 12}, 1, 4),  # a violation is reported, later stages still run
+        ({"validate": 1}, 1, 4),
+        ({"check": 3}, 3, 4),  # a limit stopped exploration: incomplete
+        ({"check": 12, "validate": 3}, 1, 4),  # a violation outranks incompleteness
+        ({"lint": 2}, 2, 1),  # broken input stops the run
+        ({"simulate": 2}, 2, 3),
+    ],
+)
+def test_exit_code_policy(tmp_path: Path, codes: dict[str, int], expected: int, stages: int) -> None:
+    calls: list[list[str]] = []
+    args = _args(tmp_path)
+    assert args.func(args, main=_fake(codes, calls)) == expected
+    assert len(calls) == stages
+
+
+def test_skip_leaves_a_stage_out(tmp_path: Path) -> None:
+    calls: list[list[str]] = []
+    args = _args(tmp_path, "--skip", "check", "--skip", "lint")
+    assert args.func(args, main=_fake({}, calls)) == 0
+    assert [c[0] for c in calls] == ["simulate", "validate"]
+
+
+def test_missing_spec_is_a_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("KRAFTCHECK_SPEC_DIR", str(tmp_path / "nowhere"))
+    monkeypatch.chdir(tmp_path)
+    assert spec_dir() != tmp_path / "nowhere"  # falls back to the source tree's spec/
+    assert (spec_dir() / "KRaft.tla").is_file()
+
+
+def test_small_real_run_simulates_and_validates(tmp_path: Path) -> None:
+    code = main(["verify", "--spec-dir", str(SPEC), "--out", str(tmp_path), "--skip", "check",
+                 "--seeds", "1-3", "--steps", "200", "--jobs", "1"])
+    report = json.loads((tmp_path / "validation.json").read_text())
+    traces = sorted(p.name for p in (tmp_path / "traces").iterdir())
+    assert len(traces) == 3
+    assert code == 0, report
+    assert (tmp_path / "validation-junit.xml").is_file()
