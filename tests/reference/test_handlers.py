@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from helpers import CLUSTER, deliver, fire, make_leader, make_replica, msg, only
-
 from reference.messages import LEADER_CHANGE, NIL, Entry
 from reference.replica import Shutdown
+from tests.reference.helpers import CLUSTER, deliver, fire, make_leader, make_replica, msg, only
 
 # -- Vote ---------------------------------------------------------------------------
 
