@@ -302,7 +302,11 @@ def run_process(command: Sequence[str], cwd: Path, env: Mapping[str, str],
         return proc.returncode, out, err, time.monotonic() - start
     except subprocess.TimeoutExpired:
         _kill_group(proc)
-        out, err = proc.communicate()
+        try:
+            out, err = proc.communicate(timeout=10)
+        except subprocess.TimeoutExpired:  # a descendant left the group and holds the pipes
+            proc.kill()
+            out, err = "", ""
         return None, out or "", err or "", time.monotonic() - start
 
 
