@@ -194,9 +194,17 @@ class _Checks:
         return all(_bool(self.model.eval_action(c, s, t), "ACTION_CONSTRAINT", c)
                    for c in self.plan.action_constraints)
 
-    def violated_property(self, s: State, t: State) -> str | None:
-        for prop in self.plan.action_properties:
-            if self.model.eval_state(prop.sub, s) == self.model.eval_state(prop.sub, t):
+    def subscripts(self, s: State) -> list[Value]:
+        """The subscripts ``v`` of the ``[][A]_v`` properties in state ``s``."""
+        return [self.model.eval_state(prop.sub, s) for prop in self.plan.action_properties]
+
+    def violated_property(self, s: State, t: State, subs: list[Value] | None = None) -> str | None:
+        """The first ``[][A]_v`` property the step s -> t violates; ``subs`` are the
+        subscripts in ``s`` when already computed."""
+        if subs is None:
+            subs = self.subscripts(s)
+        for prop, before in zip(self.plan.action_properties, subs, strict=True):
+            if before == self.model.eval_state(prop.sub, t):
                 continue
             if not _bool(self.model.eval_action(prop.action, s, t), "property", prop.name):
                 return prop.name
@@ -255,6 +263,7 @@ class _Search:
         level = 1
         tick = 0
         model, nxt, checks = self.model, self.plan.next, self.checks
+        has_props = bool(self.plan.action_properties)
         while len(self.queue):
             index, state = self.queue.pop()
             if index >= level_end:
@@ -268,12 +277,13 @@ class _Search:
                     raise _Stop("limit", None, "stopped by the time limit (--time-limit)")
             any_successor = False
             try:
+                subs = checks.subscripts(state) if has_props else None
                 for label, succ in model.successors(state, nxt):
                     any_successor = True
                     self.generated += 1
                     if not checks.action_allowed(state, succ):
                         continue
-                    prop = checks.violated_property(state, succ)
+                    prop = checks.violated_property(state, succ, subs) if has_props else None
                     if prop is not None:
                         self.trace = self._replay(self.seen.path_to(index), state)
                         self.trace.append(_label_step(label, succ))
@@ -316,7 +326,7 @@ class _Search:
 
 def check(model: Model, config: ModelConfig, *, max_states: int | None = None,
           time_limit: float | None = None, progress: bool | Progress = True,
-          typecheck: StateCheck | None = None, queue_memory: int = 200_000) -> CheckResult:
+          typecheck: StateCheck | None = None, queue_memory: int = 20_000) -> CheckResult:
     """Explore every reachable state of ``model`` under ``config`` breadth-first."""
     start = time.monotonic()
     prog = progress if isinstance(progress, Progress) else Progress(enabled=progress)
