@@ -285,8 +285,7 @@ class _Search:
                         continue
                     prop = checks.violated_property(state, succ, subs) if has_props else None
                     if prop is not None:
-                        self.trace = self._replay(self.seen.path_to(index), state)
-                        self.trace.append(_label_step(label, succ))
+                        self.trace = self._property_trace(index, state, label, succ, prop)
                         raise _Stop("violation", prop, f"Action property {prop} is violated.")
                     self._new_state(succ, index, level + 1)
             except TlaError:
@@ -296,6 +295,21 @@ class _Search:
             if not any_successor and self.plan.check_deadlock:
                 self.trace = self._replay(self.seen.path_to(index), state)
                 raise _Stop("deadlock", None, "Deadlock reached.")
+
+    def _property_trace(self, index: int, state: State, label: ActionLabel, succ: State,
+                        prop: str) -> list[TraceStep]:
+        """The path to ``state`` followed by a step violating ``prop``. Under VIEW or
+        SYMMETRY the replayed path may end in an equivalent state: then its own violating
+        successor (same action) is used."""
+        steps = self._replay(self.seen.path_to(index), state)
+        end = steps[-1].state
+        if end != state:
+            for other_label, other in self.model.successors(end, self.plan.next):
+                if other_label.name == label.name and self.checks.violated_property(end, other) == prop:
+                    steps.append(_label_step(other_label, other))
+                    return steps
+        steps.append(_label_step(label, succ))
+        return steps
 
     def _replay(self, path: list[int], last: State) -> list[TraceStep]:
         """Re-execute the model along ``path`` (state numbers) to recover the states and

@@ -19,6 +19,7 @@ from conformance.tla import itf
 from conformance.tla.cfg import read_config
 from conformance.tla.explorer import CheckResult, check, simulate
 from conformance.tla.model import Model
+from conformance.tla.values import fn_apply
 
 SPECS = Path(__file__).parent / "specs"
 
@@ -453,3 +454,55 @@ def test_model_values_in_counterexample_are_strings_in_json(
     assert {"rm": "r2", "type": "Prepared"} in last["msgs"]["#set"]
     assert doc["trace"][-1]["action"] == "TMCommit"
     assert any(step["params"] == {"r": "r1"} for step in doc["trace"])
+
+
+def test_action_property_counterexample_under_symmetry_and_view(tmp_path: Path) -> None:
+    spec = tmp_path / "Tokens.tla"
+    spec.write_text((SPECS / "Tokens.tla").read_text().replace(
+        "View ==", "FewPerProc == [][\\A p \\in Procs : tokens'[p] <= 1]_tokens\nView =="))
+    (tmp_path / "Tokens.cfg").write_text((SPECS / "Tokens.cfg").read_text() + "PROPERTY FewPerProc\n")
+    config = read_config(tmp_path / "Tokens.cfg")
+    r = check(Model.load(spec, constants=config.constants), config, progress=False)
+    assert r.verdict == "violation" and r.property == "FewPerProc"
+    procs = sorted(config.constants["Procs"], key=lambda v: v.name)
+
+    def brute_state(k: int) -> tuple[tuple[int, ...], int, int]:
+        tokens = var(r, k, "tokens")
+        return (tuple(fn_apply(tokens, p) for p in procs), var(r, k, "steps"), procs.index(var(r, k, "last")))
+
+    states = [brute_state(k) for k in range(len(r.trace))]
+    assert sum(states[0][0]) == 2 and states[0][1] == 0
+    for a, b in itertools.pairwise(states):
+        assert b in tokens_succ(a)
+    assert max(states[-1][0]) == 2
+    inits = [(t, 0, last) for t in itertools.product(range(3), repeat=3) if sum(t) == 2 for last in range(3)]
+    levels = brute_bfs(inits, tokens_succ).level
+    shortest = min(lvl + 1 for st, lvl in levels.items() if any(max(t[0]) >= 2 for t in tokens_succ(st)))
+    assert len(r.trace) == shortest
+
+
+def test_time_limit_stops_an_infinite_exploration(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "Counter.tla").write_text((SPECS / "Counter.tla").read_text())
+    (tmp_path / "Counter.cfg").write_text("CONSTANT Limit = 4\nINIT Init\nNEXT Next\n")
+    code = main(["check", str(tmp_path / "Counter.tla"), "--quiet", "--json", "--time-limit", "0.5"])
+    doc = json.loads(capsys.readouterr().out)
+    assert code == 3 and doc["verdict"] == "limit" and doc["queue_left"] > 0
+    assert "time limit" in doc["message"] and 0.5 <= doc["seconds"] < 30
+
+
+def test_cli_simulation(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["check", str(SPECS / "Peterson.tla"), "--simulate", "--depth", "15", "--traces", "5",
+            "--seed", "3", "--quiet", "--json"]
+    assert main(args) == 0
+    first = json.loads(capsys.readouterr().out)
+    assert main(args) == 0
+    second = json.loads(capsys.readouterr().out)
+    assert first["verdict"] == "ok" and first["depth"] == 15
+    assert first["states_generated"] == second["states_generated"] > 0
+    assert main(["check", str(SPECS / "Stop.tla"), "--simulate", "--depth", "10", "--traces", "1",
+                 "--quiet", "--json"]) == 12
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["verdict"] == "deadlock"
+    last = doc["trace"][-1]["state"]
+    assert (last["x"], last["y"]) == ({"#bigint": "2"}, {"#bigint": "1"})
+    assert main(["check", str(SPECS / "Stop.tla"), "--simulate", "--depth", "0"]) == 2

@@ -83,3 +83,19 @@ def test_progress_plain_lines_when_not_a_tty() -> None:
     q = Progress(enabled=False, stream=quiet, plain_interval=0.0)
     q.update(1, 1, 1, 1)
     assert quiet.getvalue() == ""
+
+
+class _FakeTty(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_on_a_terminal_uses_a_live_display() -> None:
+    out = _FakeTty()
+    p = Progress(enabled=True, stream=out, tty_interval=0.0)
+    assert p.tty
+    p.update(1234, 5678, 9, 4)
+    p.close()
+    text = out.getvalue()
+    assert "1,234 distinct states" in text and "queue 9" in text
+    assert p.lines_written == 1
