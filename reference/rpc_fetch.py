@@ -109,13 +109,18 @@ def handle_fetch_response(r: Replica, m: Message) -> None:
     if stale and "accept-stale-fetch" not in r.bugs:
         return
     if m.divergingEpoch != NIL:
-        # The truncated log is not yet known to match the leader's, so the leader's high
-        # watermark is not taken here (spec/KRaft.tla takes it; see traces/FORMAT.md).
         if "ignore-diverging-epoch" in r.bugs:
             r.high_watermark = max(r.high_watermark, min(m.highWatermark, r.log.end_offset))
         else:
             _, local_end = r.log.end_offset_for_epoch(m.divergingEpoch)
             r.truncate_log(min(m.divergingEndOffset, local_end))
+            # The leader's high watermark is taken only when the truncated log provably
+            # matches the leader's: it is empty or ends with an entry of the diverging
+            # epoch (both hold that epoch's entries from the same leader). Otherwise it may
+            # still end in diverged entries (spec/KRaft.tla takes the high watermark in
+            # every case; see traces/FORMAT.md).
+            if r.log.end_offset == 0 or r.log.last_epoch == m.divergingEpoch:
+                r.high_watermark = max(r.high_watermark, min(m.highWatermark, r.log.end_offset))
     else:
         r.append_entries(m.records)
         r.high_watermark = max(r.high_watermark, min(m.highWatermark, r.log.end_offset))
