@@ -23,7 +23,9 @@ def _detail(r: TraceReport) -> str:
     if r.verdict is Verdict.REJECT and r.diagnostic is not None:
         return f"step {r.diagnostic.step} (line {r.diagnostic.line}): {r.diagnostic.reason}"
     if r.verdict is Verdict.ERROR:
-        return r.error or ""
+        error = r.error or ""
+        prefix = f"{r.file}:"
+        return "line " + error[len(prefix):] if error.startswith(prefix) and error[len(prefix):][:1].isdigit() else error
     if r.verdict is Verdict.INCONCLUSIVE:
         return r.bound or ""
     return ""

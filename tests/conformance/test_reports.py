@@ -106,6 +106,7 @@ def test_tables_render(tmp_path: Path) -> None:
     out = console.export_text()
     assert "good.ndjson" in out and "REJECT" in out and "ERROR" in out
     assert "3 traces, 13 steps: ACCEPT 1, REJECT 1, ERROR 1" in out
+    assert "line 3: invalid JSON" in out  # the file is in its own column
     assert "bad.ndjson:6: step 4" in out  # the diagnostic follows the table
     assert "never reached: Never" in out
     console = Console(record=True, width=200)
