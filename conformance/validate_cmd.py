@@ -18,6 +18,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from conformance.apalache import ApalacheError
 from conformance.tla.syntax import TlaError
 from conformance.validate.artifacts import artifacts_dir, write_artifacts
 from conformance.validate.coverage import Coverage
@@ -82,11 +83,13 @@ def _validate(args: argparse.Namespace, config: ValidatorConfig, validator: Trac
             progress.update(task, advance=1, last=f"{Path(r.file).name}: {r.verdict.value}")
 
         if args.engine == "apalache":
+            from conformance.apalache import Apalache
             from conformance.apalache_traces import validate_with_apalache
 
+            apalache = Apalache.locate()
             reports = []
             for f in files:
-                reports.append(validate_with_apalache(f, config))
+                reports.append(validate_with_apalache(f, config, apalache))
                 advance(reports[-1])
             return reports, None
         reports = validate_files(files, config, jobs=args.jobs, on_report=advance, validator=validator)
@@ -106,7 +109,11 @@ def run(args: argparse.Namespace) -> int:
             raise ValueError(f"no trace files (*.ndjson, *.ndjson.gz) under {', '.join(args.paths)}")
         validator = config.build()
         validator.disjuncts()  # parse the spec up front: a bad spec is bad input
-    except (ValueError, OSError, TlaError, KeyError) as exc:
+        if args.engine == "apalache":
+            from conformance.apalache import Apalache
+
+            Apalache.locate()
+    except (ValueError, OSError, TlaError, KeyError, ApalacheError) as exc:
         err.print(f"kraftcheck validate: {exc}", markup=False)
         return 2
     reports, coverage = _validate(args, config, validator, files, console)

@@ -112,3 +112,11 @@ def test_worker_processes_give_the_same_reports_in_order(traces: Path) -> None:
     assert [r.file for r in par] == [str(f) for f in files]
     assert [(r.verdict, r.steps, r.error) for r in par] == [(r.verdict, r.steps, r.error) for r in seq]
     assert [r.verdict for r in par[:3]] == [Verdict.ACCEPT, Verdict.REJECT, Verdict.ERROR]
+
+
+def test_apalache_engine_without_apalache_is_bad_input(monkeypatch: pytest.MonkeyPatch,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("PATH", "/nonexistent")
+    monkeypatch.delenv("APALACHE_HOME", raising=False)
+    assert run(str(TOY_VALID), "--engine", "apalache") == 2
+    assert "Apalache is not installed" in capsys.readouterr().err
