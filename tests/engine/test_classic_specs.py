@@ -187,6 +187,10 @@ def test_two_phase_commit_with_three_resource_managers() -> None:
     r = run_check("TwoPhase")
     assert (r.verdict, r.states_generated, r.distinct_states, r.depth) == (
         "ok", brute.generated, brute.distinct, brute.depth)
+    # The same search with a queue that spills to disk after a handful of states.
+    r = run_check("TwoPhase", queue_memory=8)
+    assert (r.verdict, r.states_generated, r.distinct_states, r.depth) == (
+        "ok", brute.generated, brute.distinct, brute.depth)
 
 
 # ---------------------------------------------------------------------------

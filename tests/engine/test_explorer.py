@@ -1,5 +1,5 @@
 """Explorer building blocks (fingerprints, fingerprint set, spilling queue, progress)
-and explorer behaviour on small inline specs: limits, errors, VIEW, simulation."""
+and how the explorer reads the forms of SPECIFICATION, with its errors."""
 
 from __future__ import annotations
 
@@ -9,7 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from conformance.tla.cfg import parse_config
+from conformance.tla.explorer import CheckResult, check
 from conformance.tla.fpset import Fingerprinter, FingerprintSet
+from conformance.tla.model import Model
 from conformance.tla.progress import Progress
 from conformance.tla.statequeue import StateQueue
 from conformance.tla.values import Fn, ModelValue, make_fn, make_record
@@ -99,3 +102,75 @@ def test_progress_on_a_terminal_uses_a_live_display() -> None:
     text = out.getvalue()
     assert "1,234 distinct states" in text and "queue 9" in text
     assert p.lines_written == 1
+
+
+SPEC_FORMS = r"""---- MODULE Forms ----
+EXTENDS Naturals
+VARIABLES x, y
+vars == <<x, y>>
+Init == x = 0 /\ y = 0
+Step == x < 3 /\ x' = x + 1 /\ y' = y
+Flip == y' = 1 - y /\ x' = x
+Next == Step \/ Flip
+Fair == WF_vars(Next)
+Base == Init /\ [][Next]_vars
+Spec == Base /\ Fair
+Inline == x = 0 /\ y = 0 /\ [][x < 3 /\ x' = x + 1 /\ y' = y]_vars
+Twice == Init /\ [][Next]_vars /\ [][Step]_vars
+NoInit == [][Next]_vars
+Angle == Init /\ [](<<Next>>_vars)
+Live == Init /\ [][Next]_vars /\ []<>(x = 3)
+====
+"""
+
+
+def _forms(tmp_path: Path, cfg_text: str) -> CheckResult:
+    (tmp_path / "Forms.tla").write_text(SPEC_FORMS)
+    model = Model.load(tmp_path / "Forms.tla")
+    config = parse_config(cfg_text, str(tmp_path / "Forms.cfg"))
+    return check(model, config, progress=False)
+
+
+def _brute_forms(flip: bool) -> tuple[int, int]:
+    seen = {(0, 0)}
+    frontier = [(0, 0)]
+    generated = 1
+    while frontier:
+        new = []
+        for x, y in frontier:
+            succ = ([(x + 1, y)] if x < 3 else []) + ([(x, 1 - y)] if flip else [])
+            generated += len(succ)
+            for t in succ:
+                if t not in seen:
+                    seen.add(t)
+                    new.append(t)
+        frontier = new
+    return generated, len(seen)
+
+
+@pytest.mark.parametrize(("cfg", "flip"), [
+    ("SPECIFICATION Spec", True),  # through definitions, fairness ignored
+    ("SPECIFICATION Base", True),
+    ("INIT Init\nNEXT Next", True),
+    ("SPECIFICATION Inline\nCHECK_DEADLOCK FALSE", False),  # init and next as expressions
+])
+def test_specification_forms(tmp_path: Path, cfg: str, flip: bool) -> None:
+    r = _forms(tmp_path, cfg)
+    generated, distinct = _brute_forms(flip)
+    assert (r.verdict, r.states_generated, r.distinct_states) == ("ok", generated, distinct)
+
+
+@pytest.mark.parametrize(("cfg", "fragment"), [
+    ("SPECIFICATION Twice", "exactly one conjunct [][Next]_vars, found 2"),
+    ("SPECIFICATION NoInit", "has no initial predicate"),
+    ("SPECIFICATION Angle", "must be boxed"),
+    ("SPECIFICATION Live", "neither the initial predicate"),
+    ("SPECIFICATION Nope", "SPECIFICATION Nope is not defined"),
+    ("INIT Init", "needs SPECIFICATION or both INIT and NEXT"),
+    ("SPECIFICATION Spec\nINIT Init", "not both"),
+    ("INIT Init\nNEXT Next\nVIEW Missing", "VIEW Missing is not defined"),
+])
+def test_specification_errors(tmp_path: Path, cfg: str, fragment: str) -> None:
+    r = _forms(tmp_path, cfg)
+    assert r.verdict == "error" and fragment in (r.message or "")
+    assert "Forms." in (r.message or "")
