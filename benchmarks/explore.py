@@ -21,6 +21,7 @@ from pathlib import Path
 
 from conformance.tla.cfg import read_config
 from conformance.tla.explorer import CheckResult, check
+from conformance.tla.fpset import Fingerprinter, FingerprintSet
 from conformance.tla.model import Model
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -50,6 +51,20 @@ def _run(tla: Path, cfg: Path, max_states: int | None, queue_memory: int) -> Che
     return check(model, config, max_states=max_states, progress=False, queue_memory=queue_memory)
 
 
+def fpset_bytes_per_state(n: int) -> float:
+    """Memory held by a ``FingerprintSet`` of ``n`` states (fingerprints and parent links)."""
+    fpr = Fingerprinter()
+    tracemalloc.start()
+    base = tracemalloc.get_traced_memory()[0]
+    seen = FingerprintSet()
+    for i in range(n):
+        seen.add(fpr.value(i), i // 3 - 1)
+    held = tracemalloc.get_traced_memory()[0] - base
+    tracemalloc.stop()
+    assert len(seen) == n
+    return held / n
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--runs", type=int, default=5)
@@ -57,6 +72,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--queue-memory", type=int, default=20_000,
                     help="states kept in memory by the queue before it spills to disk")
     ap.add_argument("--only", help="run only the spec with this name")
+    ap.add_argument("--fpset-states", type=int, default=1_000_000,
+                    help="size of the fingerprint-set memory measurement (0: skip)")
     ap.add_argument("--rm", type=int, action="append", default=[],
                     help="also run TwoPhase with this many resource managers (repeatable)")
     args = ap.parse_args(argv)
@@ -84,6 +101,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{name:<16} {result.verdict:<9} {result.distinct_states:>9} {result.states_generated:>10} "
               f"{statistics.median(d_rates):>11.0f} {statistics.median(g_rates):>12.0f} {per_state:>12.0f}")
         sys.stdout.flush()
+    n = args.fpset_states
+    if n:
+        print(f"fingerprint set alone: {fpset_bytes_per_state(n):.0f} bytes per state ({n:,} states)")
     return 0
 
 
