@@ -45,10 +45,10 @@ class Disjunct:
     loc: Loc
     params: tuple[str, ...] = field(default=(), compare=False)
     domains: tuple[ParamDomain, ...] = field(default=(), compare=False)
+    key: str = field(default="", compare=False, init=False)
 
-    @property
-    def key(self) -> str:
-        return disjunct_key(self.action, self.loc)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "key", disjunct_key(self.action, self.loc))
 
 
 def disjunct_key(action: str, loc: Loc) -> str:
