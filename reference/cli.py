@@ -128,6 +128,8 @@ def run(args: argparse.Namespace) -> int:
 
 def _summary(console: Console, config: SimConfig, seeds: list[int], total: RunStats, failed: list[RunResult], elapsed: float) -> None:
     table = Table(title="kraftcheck simulate", show_header=False)
+    table.add_column("figure", no_wrap=True)
+    table.add_column("value", overflow="fold")
     table.add_row("runs", str(len(seeds)))
     table.add_row("events", str(total.events))
     table.add_row("elections", str(total.elections))
