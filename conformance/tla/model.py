@@ -210,6 +210,8 @@ class Model:
             hit = (split, (name, (), (), loc))
             self._step_cache[key] = hit
         split, top = hit
+        if len(state) != len(self.variables):
+            self._check_state(state)
         t = [UNASSIGNED] * len(self.variables)
         names = self.variables
         labels: dict[Any, ActionLabel] = {}
@@ -239,6 +241,7 @@ class Model:
         step, arity, entry = self._action_step(action)
         if len(args) != arity:
             raise EvalError(f"{action} takes {arity} argument(s), got {len(args)}", entry.unit.loc)
+        self._check_state(state)
         t = [UNASSIGNED] * len(self.variables)
         label = ActionLabel(action, (), entry.unit.loc)
         for _ in step(state, t, tuple(args)):

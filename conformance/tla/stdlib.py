@@ -367,6 +367,8 @@ def seq_set(s: Any) -> LazySet:
 
 
 def seq_len(s: Any) -> int:
+    if type(s) is str:  # TLC treats strings as sequences of characters here
+        return len(s)
     return len(want_seq(s, "argument of Len"))
 
 
@@ -388,7 +390,9 @@ def tail(s: Any) -> tuple:
     return seq[1:]
 
 
-def concat(a: Any, b: Any) -> tuple:
+def concat(a: Any, b: Any) -> tuple | str:
+    if type(a) is str and type(b) is str:
+        return a + b
     return want_seq(a, "left side of \\o") + want_seq(b, "right side of \\o")
 
 

@@ -393,3 +393,28 @@ def test_state_and_action_level_evaluation() -> None:
         m.eval_state("Grew", (1, 0))
     with pytest.raises(UnsupportedError, match=r"ENABLED|temporal"):
         m.eval_state("ENABLED Grew", (1, 0))
+
+
+def test_strings_concatenate_and_have_a_length() -> None:
+    assert ev('"ab" \\o "c"') == "abc"
+    assert ev('Len("abc")') == 3
+
+
+def test_constant_subexpressions_are_folded_and_state_ones_are_not() -> None:
+    m = model("CONSTANT N\nVARIABLE x\nS == {i * 2 : i \\in 1..N}\nInS == x \\in S", {"N": 3})
+    assert m._compiled("S").value == frozenset({2, 4, 6})
+    assert not m._compiled("InS").constant  # reads x: never folded
+    assert [m.eval_state("InS", (v,)) for v in (1, 2, 6, 8)] == [False, True, True, False]
+    # bound variables are not constants either: each evaluation sees its own binding
+    assert m.eval_state("{LET j == i * x IN j : i \\in 1..2}", (3,)) == frozenset({3, 6})
+    assert m.eval_state("{LET j == i * x IN j : i \\in 1..2}", (5,)) == frozenset({5, 10})
+    assert m.eval_state("\\A i \\in 1..3 : \\E k \\in {i * x} : k % x = 0", (4,)) is True
+    assert m.eval_state("[i \\in 1..2 |-> i + x]", (1,)) == (2, 3)
+    assert m.eval_state("[i \\in 1..2 |-> i + x]", (7,)) == (8, 9)
+
+
+def test_operators_passed_as_arguments_capture_their_context() -> None:
+    body = "Apply(F(_), v) == F(v)\nVARIABLE x\n"
+    m = model(body)
+    assert m.eval_state("LET k == x + 1  G(y) == y * k IN Apply(G, 2)", (4,)) == 10
+    assert m.eval_state("\\A i \\in 1..3 : Apply(LAMBDA y : y + i, 0) = i", (0,)) is True
