@@ -418,3 +418,11 @@ def test_operators_passed_as_arguments_capture_their_context() -> None:
     m = model(body)
     assert m.eval_state("LET k == x + 1  G(y) == y * k IN Apply(G, 2)", (4,)) == 10
     assert m.eval_state("\\A i \\in 1..3 : Apply(LAMBDA y : y + i, 0) = i", (0,)) is True
+
+
+def test_inner_binders_reading_outer_bound_variables_are_not_constants() -> None:
+    assert ev("\\A i \\in 1..3 : {j + i : j \\in 1..2} = {1 + i, 2 + i}") is True
+    assert ev("\\A i \\in 1..3 : (CHOOSE j \\in 1..5 : j > i) = i + 1") is True
+    assert ev("\\A i \\in 1..3 : [j \\in 1..2 |-> i][1] = i") is True
+    assert ev("\\A i \\in 1..3 : \\E j \\in {i} : j = i") is True
+    assert ev("{Cardinality({j \\in 1..i : TRUE}) : i \\in 1..3}") == frozenset({1, 2, 3})
