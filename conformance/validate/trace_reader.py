@@ -12,7 +12,7 @@ import gzip
 import io
 import json
 import zlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Generator, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
@@ -80,7 +80,7 @@ def _open_text(path: Path) -> TextIO:
     return path.open("r", encoding="utf-8")
 
 
-def _lines(source: Path | Iterable[str], name: str) -> Iterator[tuple[int, str]]:
+def _lines(source: Path | Iterable[str], name: str) -> Generator[tuple[int, str], None, None]:
     """Numbered lines; decoding and gzip errors become ``TraceFormatError``."""
     if isinstance(source, Path):
         try:
@@ -220,6 +220,10 @@ class TraceStream:
             return int(key)
         except ValueError:
             raise self.error(line, f"replica key {key!r} is not an integer id") from None
+
+    def close(self) -> None:
+        """Close the underlying file (a validation may stop before the end of the trace)."""
+        self._lines.close()
 
     def adopt(self, replica: int, values: dict[str, Value]) -> None:
         """Reuse ``values`` (equal to what was decoded last for ``replica``) for later lines, so

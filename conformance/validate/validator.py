@@ -63,12 +63,12 @@ def _load_model(spec: Path, constants: Mapping[str, Value], overrides: Mapping[s
     return Model.load(spec, constants=constants, overrides=overrides, search_path=search_path)
 
 
+PARAM_TEXT = 400  # characters of a parameter shown in diagnostics
+
+
 def _summary(e: TraceEvent) -> EventSummary:
     params = ", ".join(f"{k} = {abbreviate(v, PARAM_TEXT)}" for k, v in e.params.items())
     return EventSummary(step=e.step, line=e.line, replica=e.replica, action=e.action, params=params)
-
-
-PARAM_TEXT = 400  # characters of a parameter shown in diagnostics
 
 
 class _BadTrace(Exception):
@@ -80,7 +80,10 @@ class _BadTrace(Exception):
 
 
 class TraceValidator:
-    """Validates traces of one spec; caches one compiled model per distinct set of constants."""
+    """Validates traces of one spec; caches one compiled model per distinct set of constants.
+
+    Each ``validate`` call depends only on the trace (and the options); a validator is meant
+    to be held by one process (or one Spark executor) and used by one thread at a time."""
 
     def __init__(
         self,
@@ -126,7 +129,8 @@ class TraceValidator:
         """The compiled spec for a trace header's constants (built on first use, then cached)."""
         pinned = set(self.overrides)
         declared = [c for c in self.declared() if c not in pinned]
-        consts = spec_constants(declared, header.constants, self.constants_override, self.spec_path)
+        given = {k: v for k, v in header.constants.items() if k not in pinned}
+        consts = spec_constants(declared, given, self.constants_override, self.spec_path)
         key = frozenset(consts.items())
         cached = self._bindings.get(key)
         if cached is None:
@@ -157,7 +161,10 @@ class TraceValidator:
                 raise _BadTrace(stream.header.line, str(exc)) from None
             except TlaError as exc:
                 raise _BadTrace(stream.header.line, f"cannot load the spec with the trace's constants: {exc}") from None
-            _Search(self.options, binding, checker, stream, report, Coverage(disjuncts)).run()
+            try:
+                _Search(self.options, binding, checker, stream, report, Coverage(disjuncts)).run()
+            finally:
+                stream.close()
         except TraceFormatError as exc:
             report.verdict, report.error = Verdict.ERROR, str(exc)
         except _BadTrace as exc:
