@@ -257,7 +257,8 @@ class Replica:
         if isinstance(s, Leader):
             if s.check_quorum_deadline is not None and s.check_quorum_deadline <= now:
                 self._check_quorum(s)
-                return
+                if self._ready.action is not None:
+                    return
             for voter, due in sorted(s.begin_epoch_due.items()):
                 if due <= now:
                     self._send_begin_quorum_epoch(s, voter)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from reference.messages import LEADER_CHANGE, NIL, Entry
-from reference.replica import Shutdown
+from reference.replica import Shutdown, Tick
 from tests.reference.helpers import CLUSTER, deliver, fire, make_leader, make_replica, msg, only
 
 # -- Vote ---------------------------------------------------------------------------
@@ -346,3 +346,14 @@ def test_restart_roles_from_durable_state() -> None:
 def test_cluster_id_in_requests() -> None:
     r = make_replica(1, epoch=0)
     assert all(m.clusterId == CLUSTER for m in fire(r).messages)
+
+
+def test_leader_timer_due_together_with_check_quorum_still_fires() -> None:
+    r = make_leader(1)
+    state = r.state
+    state.check_quorum_deadline = r.now + 10  # type: ignore[attr-defined]
+    state.last_fetch_ms = {2: r.now + 5}  # type: ignore[attr-defined]
+    state.begin_epoch_due = {3: r.now + 10}  # type: ignore[attr-defined]
+    ready = r.step(Tick(), r.now + 10)
+    assert ready.action == "SendBeginQuorumEpoch" and ready.params == {"i": 1, "j": 3}
+    assert r.role == "Leader"
