@@ -1,0 +1,99 @@
+"""Random simulation: random walks from random initial states, checking invariants and
+``[][A]_v`` properties on every step; deterministic for a given seed (the order of
+initial states and successors never depends on Python's per-process hashing)."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from conformance.tla.cfg import ModelConfig
+from conformance.tla.checking import (
+    CheckResult,
+    Checks,
+    StateCheck,
+    StateIdentity,
+    Stop,
+    TraceStep,
+    label_step,
+)
+from conformance.tla.model import Model
+from conformance.tla.plan import resolve_plan
+from conformance.tla.progress import Progress
+from conformance.tla.syntax import TlaError
+
+
+def _ordered(items: Iterable[Any], key: Callable[[Any], Any]) -> list[Any]:
+    """A list in an order that does not depend on Python's per-process hashing."""
+    return sorted(items, key=key)
+
+
+def simulate(model: Model, config: ModelConfig, *, depth: int, traces: int, seed: int,
+             time_limit: float | None = None, progress: bool | Progress = True,
+             typecheck: StateCheck | None = None) -> CheckResult:
+    """Random walks of at most ``depth`` states from random initial states, checking
+    invariants and properties on every step; deterministic for a given ``seed``."""
+    start = time.monotonic()
+    deadline = None if time_limit is None else start + time_limit
+    prog = progress if isinstance(progress, Progress) else Progress(enabled=progress, label="distinct states seen")
+    result = CheckResult("ok", tuple(model.variables))
+    rng = random.Random(seed)
+    seen: set[int] = set()
+    generated = 0
+    max_depth = 0
+    walk: list[TraceStep] = []
+    number = 0
+    try:
+        plan = resolve_plan(model, config)
+        ident = StateIdentity(model, plan, config)
+        checks = Checks(model, plan, typecheck)
+        inits = _ordered(model.init_states(plan.init), ident)
+        generated += len(inits)
+        if not inits:
+            raise Stop("error", None, "the initial predicate has no solution")
+        for _ in range(traces):
+            state = inits[rng.randrange(len(inits))]
+            walk = [TraceStep("Init", (), None, state)]
+            seen.add(ident(state))
+            number += 1
+            checks.state_ok(state, number)
+            while len(walk) < depth and checks.in_model(state):
+                succs = _ordered(model.successors(state, plan.next), lambda ls: (ls[0].name, ident(ls[1])))
+                generated += len(succs)
+                if not succs:
+                    if plan.check_deadlock:
+                        raise Stop("deadlock", None, "Deadlock reached.")
+                    break
+                allowed = [ls for ls in succs if checks.action_allowed(state, ls[1])]
+                if not allowed:
+                    break
+                label, succ = allowed[rng.randrange(len(allowed))]
+                walk.append(label_step(label, succ))
+                prop = checks.violated_property(state, succ)
+                if prop is not None:
+                    raise Stop("violation", prop, f"Action property {prop} is violated.")
+                seen.add(ident(succ))
+                number += 1
+                checks.state_ok(succ, number)
+                state = succ
+                prog.update(len(seen), generated, 0, len(walk))
+            max_depth = max(max_depth, len(walk))
+            walk = []
+            if deadline is not None and time.monotonic() > deadline:
+                raise Stop("limit", None, "stopped by the time limit (--time-limit)")
+    except Stop as stop:
+        result.verdict, result.property, result.message = stop.verdict, stop.prop, stop.message
+        result.trace = walk
+        max_depth = max(max_depth, len(walk))
+    except TlaError as exc:
+        result.verdict, result.message, result.error_loc = "error", str(exc), exc.loc
+        result.trace = walk
+    finally:
+        prog.close()
+    result.states_generated = generated
+    result.distinct_states = len(seen)
+    result.depth = max_depth
+    result.seconds = time.monotonic() - start
+    return result
