@@ -75,6 +75,7 @@ class C:
     rec: bool = False
     value: Any = _MISSING  # known value of a literal
     boolean: bool = False  # the closure always returns a boolean
+    reads: tuple[str, int] | None = None  # ("var", i): just s[i]; ("slot", i): just e[i]
 
     @property
     def env(self) -> bool:
@@ -551,7 +552,7 @@ class Compiler:
         if isinstance(target, Slot):
             self._check_arity(name, 0, args, loc)
             i = target.index
-            return C(lambda s, t, e: e[i], envmin=i)
+            return C(lambda s, t, e: e[i], envmin=i, reads=("slot", i))
         if isinstance(target, LazySlot):
             self._check_arity(name, 0, args, loc)
             i = target.index
@@ -568,7 +569,7 @@ class Compiler:
         if isinstance(target, VarEntry):
             self._check_arity(name, 0, args, loc)
             i = target.index
-            return C(lambda s, t, e: s[i], vars=frozenset((i,)))
+            return C(lambda s, t, e: s[i], vars=frozenset((i,)), reads=("var", i))
         if isinstance(target, ConstEntry):
             return self._constant(target, args, loc, scope)
         if isinstance(target, DefEntry):
@@ -1202,9 +1203,23 @@ class Compiler:
                 res.fn = exists
             return res
         if node.kind == "A":
-            res.fn = lambda s, t, e: all(fb(s, t, e2) for e2 in expand(s, t, e))
+
+            def forall_n(s: Any, t: Any, e: tuple) -> bool:
+                for e2 in expand(s, t, e):  # noqa: SIM110 - faster than all()
+                    if not fb(s, t, e2):
+                        return False
+                return True
+
+            res.fn = forall_n
         else:
-            res.fn = lambda s, t, e: any(fb(s, t, e2) for e2 in expand(s, t, e))
+
+            def exists_n(s: Any, t: Any, e: tuple) -> bool:
+                for e2 in expand(s, t, e):  # noqa: SIM110 - faster than any()
+                    if fb(s, t, e2):
+                        return True
+                return False
+
+            res.fn = exists_n
         return res
 
     def _c_UnboundedQuant(self, node: S.UnboundedQuant, scope: Scope) -> C:
@@ -1348,26 +1363,16 @@ class Compiler:
         if direct is not None:
             return direct
         fn = self.expr(node.fn, scope)
-        ff = fn.fn
-        apply = L.apply
 
-        def app(s: Any, t: Any, e: tuple) -> Any:
-            f = ff(s, t, e)
-            x = fa(s, t, e)
-            if type(f) is tuple:
-                if type(x) is int and 0 < x <= len(f):
-                    return f[x - 1]
-            elif type(f) is Fn:
-                try:
-                    return f.map[x]
-                except (KeyError, TypeError):
-                    pass
+        def slow(f: Any, x: Any) -> Any:
             try:
-                return apply(f, x)
+                return L.apply(f, x)
             except TlaError as err:
                 raise located(err, loc) from None
 
-        return derived(app, fn, *args)
+        arg = args[0] if len(args) == 1 else C(fa)
+        return derived(_generated("app", _APP_SRC, {"F": fn, "X": arg}, {"slow": slow}),
+                       fn, *args)
 
     def _recursive_fn_app(self, node: S.FnApp, fa: EvalFn, args: list[C], scope: Scope
                           ) -> C | None:
@@ -1586,22 +1591,16 @@ class Compiler:
 
     def _c_FieldAccess(self, node: S.FieldAccess, scope: Scope) -> C:
         r = self.expr(node.record, scope)
-        fr = r.fn
         name, loc = node.field, node.loc
 
-        def get(s: Any, t: Any, e: tuple) -> Any:
-            v = fr(s, t, e)
-            if type(v) is Fn:
-                try:
-                    return v.map[name]
-                except KeyError:
-                    pass
+        def slow(v: Any) -> Any:
             try:
                 return L.field(v, name)
             except TlaError as err:
                 raise located(err, loc) from None
 
-        return derived(get, r)
+        return derived(_generated("get", _FIELD_SRC, {"R": r}, {"slow": slow, "name": name}),
+                       r)
 
     def _c_Tuple(self, node: S.Tuple, scope: Scope) -> C:
         parts = self.exprs(node.items, scope)
@@ -1783,6 +1782,57 @@ def _install_fast_arith() -> None:
 
 
 _install_fast_arith()
+
+
+# Hot closures are generated from source so that operands that are plain reads of a
+# state variable or a bound variable are inlined (``s[3]``, ``e[1]``) instead of being
+# closure calls, and literals become names bound to their values.
+
+_APP_SRC = """
+def app(s, t, e):
+    f = {F}
+    x = {X}
+    if type(f) is tuple:
+        if type(x) is int and 0 < x <= len(f):
+            return f[x - 1]
+    elif type(f) is Fn:
+        try:
+            return f.map[x]
+        except (KeyError, TypeError):
+            pass
+    return slow(f, x)
+"""
+
+_FIELD_SRC = """
+def get(s, t, e):
+    v = {R}
+    if type(v) is Fn:
+        try:
+            return v.map[name]
+        except KeyError:
+            pass
+    return slow(v)
+"""
+
+
+def _operand(c: C, key: str, namespace: dict[str, Any]) -> str:
+    """Python source evaluating the compiled operand ``c`` inside a generated closure."""
+    if c.reads is not None:
+        kind, i = c.reads
+        return f"{'s' if kind == 'var' else 'e'}[{int(i)}]"
+    if c.value is not _MISSING:
+        namespace[f"{key}_v"] = c.value
+        return f"{key}_v"
+    namespace[f"{key}_f"] = c.fn
+    return f"{key}_f(s, t, e)"
+
+
+def _generated(name: str, template: str, operands: Mapping[str, C], extra: Mapping[str, Any]
+               ) -> EvalFn:
+    namespace: dict[str, Any] = {"Fn": Fn, **extra}
+    src = template.format(**{k: _operand(c, k, namespace) for k, c in operands.items()})
+    exec(compile(src, f"<{name}>", "exec"), namespace)
+    return namespace[name]  # type: ignore[no-any-return]
 
 
 def _bound_slots(b: S.Bound) -> tuple[str, ...]:
