@@ -4,6 +4,7 @@ traces of many fresh seeds accepted; the corpus script regenerates the same byte
 
 from __future__ import annotations
 
+import json
 import tempfile
 from pathlib import Path
 
@@ -72,3 +73,19 @@ def test_corpus_script_is_deterministic() -> None:
             assert (out / e.file).read_bytes() == (CORPUS / e.file).read_bytes(), (
                 f"{e.file} differs from a fresh build: the reference implementation changed; "
                 "regenerate with python -m conformance.validate.corpus")
+
+
+def test_a_client_append_on_a_follower_names_the_false_guard(validator: TraceValidator) -> None:
+    from conformance.validate.mutations import read_lines
+
+    lines = read_lines(CORPUS / "valid" / "seed-1.ndjson.gz")
+    events = [x for x in lines if x["kind"] == "event"]
+    k = next(i for i, e in enumerate(events) if e["action"] == "ClientAppend")
+    follower = 1 if events[k]["replica"] != 1 else 2
+    events[k]["replica"] = events[k]["params"]["i"] = follower
+    r = validator.validate([json.dumps(x) + "\n" for x in lines], name="append.ndjson")
+    d = r.diagnostic
+    assert r.verdict is Verdict.REJECT and d is not None and d.step == k + 1
+    assert "not enabled" in d.reason
+    assert [g.text for g in d.disabled] == ['role[i] = "Leader"']
+    assert "KRaft.tla:" in d.disabled[0].location
