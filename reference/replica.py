@@ -39,10 +39,7 @@ from reference.messages import (
     Message,
 )
 from reference.states import (
-    CANDIDATE,
-    FOLLOWER,
     LEADER,
-    RESIGNED,
     UNATTACHED,
     VOTED,
     Candidate,
@@ -274,17 +271,12 @@ class Replica:
                 return
             timed_out = s.fetch_sent_at is not None and s.fetch_sent_at + self.config.request_timeout_ms <= now
             if timed_out or (s.fetch_sent_at is None and s.next_fetch_at is not None and s.next_fetch_at <= now):
-                if timed_out and not self.is_voter:
-                    self.fetch_target_lost()
                 self._send_fetch(s, self.leader_id)
             return
         if isinstance(s, Unattached) and not self.is_voter:
             timed_out = s.fetch_sent_at is not None and s.fetch_sent_at + self.config.request_timeout_ms <= now
             if timed_out or (s.fetch_sent_at is None and s.next_fetch_at is not None and s.next_fetch_at <= now):
                 self._send_fetch(s, self.rng.choice(sorted(self.voters)))
-
-    def fetch_target_lost(self) -> None:
-        """An observer's fetch to its leader timed out: it looks for the leader anew."""
 
     # -- state transitions -----------------------------------------------------
 
@@ -582,5 +574,3 @@ _HANDLERS = {
     FETCH_REQUEST: rpc_fetch.handle_fetch_request,
     FETCH_RESPONSE: rpc_fetch.handle_fetch_response,
 }
-
-ROLE_NAMES = (UNATTACHED, VOTED, CANDIDATE, LEADER, FOLLOWER, RESIGNED)
