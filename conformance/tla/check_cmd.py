@@ -45,7 +45,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("--traces", type=int, default=100, help="simulation: number of walks (default 100)")
     p.add_argument("--seed", type=int, default=0, help="simulation: random seed (default 0)")
     p.add_argument("--workers", type=int, default=1, metavar="N",
-                   help="accepted for compatibility; exploration always runs on 1 worker")
+                   help="worker processes of the exhaustive search (default 1; forked processes "
+                   "expanding each breadth-first level in chunks; --simulate always uses 1)")
     p.add_argument("--typecheck", action=argparse.BooleanOptionalAction, default=None,
                    help="check every new state against the @type: annotations of the variables "
                    "(default: on when every variable is annotated)")
@@ -88,8 +89,8 @@ def run(args: argparse.Namespace) -> int:
         return _usage("--time-limit must be positive")
     if args.simulate and (args.depth < 1 or args.traces < 1):
         return _usage("--depth and --traces must be at least 1")
-    if args.workers > 1:
-        print("note: --workers: the explorer runs on 1 worker", file=sys.stderr)
+    if args.workers > 1 and args.simulate:
+        print("note: --workers: simulation runs on 1 worker", file=sys.stderr)
     spec: Path = args.spec
     cfg_path: Path = args.config if args.config is not None else spec.with_suffix(".cfg")
     try:
@@ -111,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
                           time_limit=args.time_limit, progress=progress, typecheck=typecheck)
     else:
         result = check(model, config, max_states=args.max_states, time_limit=args.time_limit,
-                       progress=progress, typecheck=typecheck)
+                       progress=progress, typecheck=typecheck, workers=args.workers)
     if args.itf is not None:
         _write_itf(args.itf, result, spec)
     if args.json:

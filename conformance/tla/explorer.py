@@ -32,6 +32,7 @@ from conformance.tla.checking import (
 )
 from conformance.tla.fpset import FingerprintSet
 from conformance.tla.model import ActionLabel, Model, State
+from conformance.tla.parallel import fork_available, run_parallel
 from conformance.tla.plan import CheckPlan, resolve_plan
 from conformance.tla.progress import Progress
 from conformance.tla.simulation import simulate
@@ -41,7 +42,9 @@ from conformance.tla.syntax import TlaError
 __all__ = ["EXIT_CODES", "CheckResult", "StateCheck", "TraceStep", "check", "iter_changed", "simulate"]
 
 
-class _Search:
+class Search:
+    """The state of one breadth-first search (sequential; see ``parallel.py`` for more workers)."""
+
     def __init__(self, model: Model, config: ModelConfig, plan: CheckPlan, max_states: int | None,
                  time_limit: float | None, progress: Progress, extra: StateCheck | None,
                  queue_memory: int) -> None:
@@ -63,8 +66,7 @@ class _Search:
         fp = self.identity(state)
         if fp in self.seen:
             return
-        if self.max_states is not None and len(self.seen) >= self.max_states:
-            raise Stop("limit", None, f"stopped after {len(self.seen)} distinct states (--max-states)")
+        self.limit_check()
         index = self.seen.add(fp, parent)
         if level > self.depth:
             self.depth = level
@@ -75,6 +77,11 @@ class _Search:
             raise
         if self.checks.in_model(state):
             self.queue.push((index, state))
+
+    def limit_check(self) -> None:
+        """Raise the limit verdict when one more distinct state would exceed --max-states."""
+        if self.max_states is not None and len(self.seen) >= self.max_states:
+            raise Stop("limit", None, f"stopped after {len(self.seen)} distinct states (--max-states)")
 
     def run(self) -> None:
         for state in self.model.init_states(self.plan.init):
@@ -132,7 +139,7 @@ class _Search:
         steps.append(label_step(label, succ))
         return steps
 
-    def _replay(self, path: list[int], last: State) -> list[TraceStep]:
+    def _replay(self, path: list[int], last: State | None) -> list[TraceStep]:
         """Re-execute the model along ``path`` (state numbers) to recover the states and
         actions; the final state is ``last`` when reachable exactly."""
         fps = self.seen.fps
@@ -161,16 +168,21 @@ class _Search:
 
 def check(model: Model, config: ModelConfig, *, max_states: int | None = None,
           time_limit: float | None = None, progress: bool | Progress = True,
-          typecheck: StateCheck | None = None, queue_memory: int = 20_000) -> CheckResult:
-    """Explore every reachable state of ``model`` under ``config`` breadth-first."""
+          typecheck: StateCheck | None = None, queue_memory: int = 20_000,
+          workers: int = 1) -> CheckResult:
+    """Explore every reachable state of ``model`` under ``config`` breadth-first, on
+    ``workers`` processes (forked; one when the platform cannot fork)."""
     start = time.monotonic()
     prog = progress if isinstance(progress, Progress) else Progress(enabled=progress)
     result = CheckResult("ok", tuple(model.variables))
-    search: _Search | None = None
+    search: Search | None = None
     try:
         plan = resolve_plan(model, config)
-        search = _Search(model, config, plan, max_states, time_limit, prog, typecheck, queue_memory)
-        search.run()
+        search = Search(model, config, plan, max_states, time_limit, prog, typecheck, queue_memory)
+        if workers > 1 and fork_available():
+            run_parallel(search, workers, queue_memory)
+        else:
+            search.run()
     except Stop as stop:
         result.verdict, result.property, result.message = stop.verdict, stop.prop, stop.message
     except TlaError as exc:

@@ -510,3 +510,25 @@ def test_cli_simulation(capsys: pytest.CaptureFixture[str]) -> None:
     last = doc["trace"][-1]["state"]
     assert (last["x"], last["y"]) == ({"#bigint": "2"}, {"#bigint": "1"})
     assert main(["check", str(SPECS / "Stop.tla"), "--simulate", "--depth", "0"]) == 2
+
+
+@pytest.mark.parametrize("name", ["DieHard", "Peterson", "TwoPhase", "Stop", "Monotone", "Tokens", "Counter"])
+def test_several_workers_agree_with_one(name: str) -> None:
+    one = run_check(name)
+    two = run_check(name, workers=2)
+    assert (two.verdict, two.property, len(two.trace)) == (one.verdict, one.property, len(one.trace))
+    if one.verdict == "ok":  # the counts of a complete search do not depend on the order
+        assert (two.states_generated, two.distinct_states, two.depth) == (
+            one.states_generated, one.distinct_states, one.depth)
+    model = Model.load(SPECS / f"{name}.tla", constants=read_config(SPECS / f"{name}.cfg").constants)
+    for a, b in itertools.pairwise(two.trace):
+        assert b.state in {t for _, t in model.successors(a.state)}
+
+
+def test_workers_on_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", str(SPECS / "TwoPhase.tla"), "--quiet", "--json", "--workers", "2"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    brute = brute_bfs([(("working",) * 3, "init", frozenset(), frozenset())], twophase_succ)
+    assert (doc["states_generated"], doc["distinct_states"]) == (brute.generated, brute.distinct)
+    assert main(["check", str(SPECS / "TwoPhase.tla"), "--quiet", "--workers", "2", "--max-states", "7"]) == 3
+    assert main(["check", str(SPECS / "Stop.tla"), "--workers", "0"]) == 2
