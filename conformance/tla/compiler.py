@@ -824,41 +824,59 @@ class Compiler:
 
     def _b_eq(self, args: Sequence[S.Expr], loc: Loc, scope: Scope) -> C:
         a, b = self._binary(args, loc, scope, "=")
-        fa, fb = a.fn, b.fn
-        eq = L.values_equal
-        if b.value is not _MISSING:
-            v = b.value
-            if type(v) is str or (type(v) is int and type(v) is not bool):
-                tv = type(v)
-                return derived(lambda s, t, e: (x := fa(s, t, e)) == v and type(x) is tv, a)
-        return derived(lambda s, t, e: eq(fa(s, t, e), fb(s, t, e)), a, b)
+        return self._equality(a, b, negate=False)
 
     def _b_neq(self, args: Sequence[S.Expr], loc: Loc, scope: Scope) -> C:
         a, b = self._binary(args, loc, scope, "/=")
-        fa, fb = a.fn, b.fn
-        eq = L.values_equal
-        return derived(lambda s, t, e: not eq(fa(s, t, e), fb(s, t, e)), a, b)
+        return self._equality(a, b, negate=True)
+
+    def _equality(self, a: C, b: C, negate: bool) -> C:
+        if a.value is not _MISSING and b.value is _MISSING:
+            a, b = b, a
+        v = b.value
+        if type(v) is str or type(v) is int:
+            # comparing with a literal: the types must match too (TRUE is never 1)
+            fn = _generated("eq", _EQ_LITERAL_SRC, {"A": a, "B": b},
+                            {"T": type(v), "NEG": negate})
+        else:
+            fn = _generated("eq", _EQ_SRC, {"A": a, "B": b}, {"NEG": negate})
+        return derived(fn, a, b)
 
     def _b_in(self, args: Sequence[S.Expr], loc: Loc, scope: Scope) -> C:
-        a, b = self._binary(args, loc, scope, "\\in")
-        fa, fb = a.fn, b.fn
-        member, in_finite = L.member, L.in_finite
+        return self._membership(args, loc, scope, negate=False)
 
-        def f(s: Any, t: Any, e: tuple) -> bool:
-            x, st = fa(s, t, e), fb(s, t, e)
-            if type(st) is frozenset:
-                return in_finite(x, st)
+    def _b_notin(self, args: Sequence[S.Expr], loc: Loc, scope: Scope) -> C:
+        return self._membership(args, loc, scope, negate=True)
+
+    def _membership(self, args: Sequence[S.Expr], loc: Loc, scope: Scope, negate: bool) -> C:
+        self._check_arity("\\in", 2, args, loc)
+        a = self.expr(args[0], scope)
+        rhs = args[1]
+        if isinstance(rhs, S.OpApp) and rhs.name == "DOMAIN" and len(rhs.args) == 1 \
+                and self.lookup("DOMAIN", scope) is None:
+            # x \in DOMAIN f without building the domain
+            g = self.expr(rhs.args[0], scope)
+
+            def dom_slow(f: Any, x: Any) -> bool:
+                try:
+                    return x in L.domain(f)
+                except TlaError as err:
+                    raise located(err, loc) from None
+
+            fn = _generated("isin", _IN_DOMAIN_SRC, {"A": a, "F": g},
+                            {"slow": dom_slow, "NEG": negate})
+            return derived(fn, a, g)
+        b = self.expr(rhs, scope)
+
+        def slow(x: Any, st: Any) -> bool:
             try:
-                return member(x, st)
+                return L.member(x, st)
             except TlaError as err:
                 raise located(err, loc) from None
 
-        return derived(f, a, b)
-
-    def _b_notin(self, args: Sequence[S.Expr], loc: Loc, scope: Scope) -> C:
-        inner = self._b_in(args, loc, scope)
-        f = inner.fn
-        return derived(lambda s, t, e: not f(s, t, e), inner)
+        fn = _generated("isin", _IN_SRC, {"A": a, "B": b},
+                        {"slow": slow, "in_finite": L.in_finite, "NEG": negate})
+        return derived(fn, a, b)
 
     def _lift(self, impl: Callable[..., Any], args: Sequence[S.Expr], loc: Loc, scope: Scope,
               name: str, arity: int) -> C:
@@ -960,18 +978,14 @@ class Compiler:
         if len(args) != 2:
             return None
         a, b = self.expr(args[0], scope), self.expr(args[1], scope)
-        fa, fb = a.fn, b.fn
-        op = _FAST_INT[name]
 
-        def f(s: Any, t: Any, e: tuple) -> Any:
-            x, y = fa(s, t, e), fb(s, t, e)
-            if type(x) is int and type(y) is int:
-                return op(x, y)
+        def fail(x: Any, y: Any) -> Any:
             raise EvalError(
                 f"{name} applies to integers, got {L.show(x)} and {L.show(y)}", loc
             )
 
-        return derived(f, a, b)
+        src = _ARITH_SRC.replace("OP", name)
+        return derived(_generated("arith", src, {"A": a, "B": b}, {"fail": fail}), a, b)
 
     # boolean connectives --------------------------------------------------------------------
 
@@ -1812,6 +1826,60 @@ def get(s, t, e):
         except KeyError:
             pass
     return slow(v)
+"""
+
+
+_EQ_SRC = """
+def eq(s, t, e):
+    a = {A}
+    b = {B}
+    if a == b:
+        return (type(a) is type(b) or not (type(a) is bool or type(b) is bool)) is not NEG
+    return NEG
+"""
+
+_EQ_LITERAL_SRC = """
+def eq(s, t, e):
+    a = {A}
+    return (a == {B} and type(a) is T) is not NEG
+"""
+
+_IN_SRC = """
+def isin(s, t, e):
+    x = {A}
+    st = {B}
+    if type(st) is frozenset:
+        try:
+            found = x in st
+        except TypeError:
+            return NEG
+        if found and (x is True or x is False or type(x) is int and (x == 0 or x == 1)):
+            found = in_finite(x, st)
+        return found is not NEG
+    return slow(x, st) is not NEG
+"""
+
+_IN_DOMAIN_SRC = """
+def isin(s, t, e):
+    x = {A}
+    f = {F}
+    if type(f) is tuple:
+        return (type(x) is int and 0 < x <= len(f)) is not NEG
+    if type(f) is Fn:
+        try:
+            return (x in f.map) is not NEG
+        except TypeError:
+            return NEG
+    return slow(f, x) is not NEG
+"""
+
+_ARITH_SRC = """
+def arith(s, t, e):
+    x = {A}
+    y = {B}
+    if type(x) is int and type(y) is int:
+        return x OP y
+    return fail(x, y)
 """
 
 

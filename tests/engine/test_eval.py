@@ -426,3 +426,13 @@ def test_inner_binders_reading_outer_bound_variables_are_not_constants() -> None
     assert ev("\\A i \\in 1..3 : [j \\in 1..2 |-> i][1] = i") is True
     assert ev("\\A i \\in 1..3 : \\E j \\in {i} : j = i") is True
     assert ev("{Cardinality({j \\in 1..i : TRUE}) : i \\in 1..3}") == frozenset({1, 2, 3})
+
+
+def test_membership_in_a_domain_and_literal_comparisons() -> None:
+    assert ev("2 \\in DOMAIN <<7, 8>> /\\ 3 \\notin DOMAIN <<7, 8>>") is True
+    assert ev('"a" \\in DOMAIN [a |-> 1] /\\ "b" \\notin DOMAIN [a |-> 1]') is True
+    assert ev("0 \\in DOMAIN <<7>>") is False
+    with pytest.raises(EvalError, match="function"):
+        ev("1 \\in DOMAIN {1}")
+    assert ev("TRUE /= 1 /\\ 1 /= TRUE /\\ ~(1 = TRUE) /\\ 1 = 1 /\\ \"a\" = \"a\"") is True
+    assert ev('<<1, "a">> = <<1, "a">> /\\ {1} /= {2}') is True
