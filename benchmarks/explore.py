@@ -45,10 +45,11 @@ def _targets(max_states: int, rms: list[int], tmp: Path) -> list[tuple[str, Path
     return out
 
 
-def _run(tla: Path, cfg: Path, max_states: int | None, queue_memory: int) -> CheckResult:
+def _run(tla: Path, cfg: Path, max_states: int | None, queue_memory: int, workers: int = 1) -> CheckResult:
     config = read_config(cfg)
     model = Model.load(tla, constants=config.constants, overrides=config.overrides)
-    return check(model, config, max_states=max_states, progress=False, queue_memory=queue_memory)
+    return check(model, config, max_states=max_states, progress=False, queue_memory=queue_memory,
+                 workers=workers)
 
 
 def fpset_bytes_per_state(n: int) -> float:
@@ -72,6 +73,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--queue-memory", type=int, default=20_000,
                     help="states kept in memory by the queue before it spills to disk")
     ap.add_argument("--only", help="run only the spec with this name")
+    ap.add_argument("--workers", type=int, default=1,
+                    help="worker processes for the timed runs (the memory run uses 1)")
     ap.add_argument("--fpset-states", type=int, default=1_000_000,
                     help="size of the fingerprint-set memory measurement (0: skip)")
     ap.add_argument("--rm", type=int, action="append", default=[],
@@ -87,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
         g_rates: list[float] = []
         result: CheckResult | None = None
         for _ in range(args.runs):
-            result = _run(tla, cfg, bound, args.queue_memory)
+            result = _run(tla, cfg, bound, args.queue_memory, args.workers)
             secs = max(result.seconds, 1e-9)
             d_rates.append(result.distinct_states / secs)
             g_rates.append(result.states_generated / secs)
