@@ -1900,7 +1900,7 @@ def _generated(name: str, template: str, operands: Mapping[str, C], extra: Mappi
     namespace: dict[str, Any] = {"Fn": Fn, **extra}
     src = template.format(**{k: _operand(c, k, namespace) for k, c in operands.items()})
     exec(compile(src, f"<{name}>", "exec"), namespace)
-    return namespace[name]  # type: ignore[no-any-return]
+    return namespace[name]
 
 
 def _bound_slots(b: S.Bound) -> tuple[str, ...]:
