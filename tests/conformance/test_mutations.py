@@ -91,3 +91,16 @@ def test_write_and_read_gzip_deterministically(tmp_path: Path) -> None:
     write_lines(tmp_path / "b.ndjson.gz", toy_lines())
     assert (tmp_path / "a.ndjson.gz").read_bytes() == (tmp_path / "b.ndjson.gz").read_bytes()
     assert read_lines(tmp_path / "a.ndjson.gz") == toy_lines()
+
+
+def test_first_divergence_ignores_timestamps() -> None:
+    from conformance.validate.corpus import first_divergence
+
+    a = toy_lines()
+    b = toy_lines()
+    for line in b:
+        if line["kind"] == "event":
+            line["time_ms"] = 7
+    assert first_divergence(a, b) is None
+    b[6]["state"]["counter"] = 9  # step 5
+    assert first_divergence(a, b) == 5
