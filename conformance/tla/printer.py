@@ -44,6 +44,17 @@ def _args(args: tuple[S.Expr, ...]) -> str:
     return ", ".join(_r(a) for a in args)
 
 
+def _definition(unit: S.Unit) -> str:
+    if isinstance(unit, S.OpDef):
+        params = ", ".join(p.name if not p.arity else f"{p.name}({', '.join('_' * p.arity)})"
+                           for p in unit.params)
+        head = f"{unit.name}({params})" if unit.params else unit.name
+        return f"{head} == {_r(unit.body)}"
+    if isinstance(unit, S.FnDef):
+        return f"{unit.name}[{', '.join(_bound(b) for b in unit.bounds)}] == {_r(unit.body)}"
+    return type(unit).__name__
+
+
 def _r(node: S.Expr) -> str:
     if isinstance(node, S.Num):
         return str(node.value)
@@ -75,8 +86,8 @@ def _r(node: S.Expr) -> str:
         other = f" [] OTHER -> {_r(node.other)}" if node.other is not None else ""
         return f"CASE {arms}{other}"
     if isinstance(node, S.Let):
-        names = ", ".join(getattr(d, "name", "?") for d in node.defs)
-        return f"LET {names} IN {_r(node.body)}"
+        defs = " ".join(_definition(d) for d in node.defs if not isinstance(d, S.Recursive))
+        return f"LET {defs} IN {_r(node.body)}"
     if isinstance(node, S.Quant):
         return f"\\{node.kind} {', '.join(_bound(b) for b in node.bounds)} : {_r(node.body)}"
     if isinstance(node, S.UnboundedQuant):

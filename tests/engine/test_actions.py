@@ -262,3 +262,48 @@ Next == \\E r \\in R : Elect(r)
         ((("r", "b"),), (make_fn({"a": "F", "b": "L"}),)),
     ]
     assert list(m.successors(succ[0][1])) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "rendered"),
+    [
+        ("a + b * c", "a + (b * c)"),
+        ("(a + b) * c", "(a + b) * c"),
+        ("\\E i \\in S : f[i] = 1", "\\E i \\in S : f[i] = 1"),
+        ("[f EXCEPT ![i].a = @ + 1]", "[f EXCEPT ![i].a = @ + 1]"),
+        ("x' = [r \\in R |-> 0]", "x' = [r \\in R |-> 0]"),
+        ("UNCHANGED <<x, y>>", "UNCHANGED <<x, y>>"),
+        ("~(a /\\ b)", "~(a /\\ b)"),
+        ('m.type = "Vote"', 'm.type = "Vote"'),
+        ("CASE a -> 1 [] OTHER -> 2", "CASE a -> 1 [] OTHER -> 2"),
+        ("LET a == 1 IN a", "LET a == 1 IN a"),
+        ("{x \\in S : x > 1}", "{x \\in S : x > 1}"),
+        ("I!Op(1)", "I!Op(1)"),
+        ("A \\X B \\X C", "A \\X B \\X C"),
+    ],
+)
+def test_printer_renders_expressions_for_diagnostics(text: str, rendered: str) -> None:
+    from conformance.tla.parser import parse_expression
+    from conformance.tla.printer import render
+
+    assert render(parse_expression(text)) == rendered
+    long = parse_expression("{" + ", ".join(str(i) for i in range(100)) + "}")
+    assert len(render(long, 40)) == 40 and render(long, 40).endswith("...")
+
+
+def test_explain_disabled_walks_branches_and_operator_calls() -> None:
+    m = model("""
+VARIABLES x, y
+Init == x = 0 /\\ y = 0
+Guard(k) == x > k
+Act == \\/ /\\ Guard(5)
+           /\\ x' = 1 /\\ y' = y
+        \\/ /\\ y' = 2
+           /\\ x' = x
+           /\\ y' > 3
+""")
+    reasons = m.explain_disabled("Act", [], (0, 0))
+    # the first FALSE conjunct of each branch, as written in the action
+    assert [text for _, text in reasons] == ["Guard(5)", "y' > 3"]
+    assert [loc.line for loc, _ in reasons] == [7, 11]
+    assert m.explain_disabled("Act", [], (9, 0)) == []
