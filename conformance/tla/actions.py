@@ -486,7 +486,8 @@ class ActionCompiler:
                 render: Callable[[S.Expr], str], limit: int = 20) -> list[tuple[Loc, str]]:
         """The first FALSE conjunct of each branch of ``node`` (empty if it is enabled)."""
         out: list[tuple[Loc, str]] = []
-        self._explain(node, scope, s, t, e, render, out, limit)
+        if self._explain(node, scope, s, t, e, render, out, limit):
+            return []  # some branch is enabled
         return out
 
     def _explain(self, node: S.Expr, scope: Scope, s: Any, t: list, e: tuple,
