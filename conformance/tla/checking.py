@@ -152,33 +152,38 @@ class StateIdentity:
 # ---------------------------------------------------------------------------
 
 
-def _bool(value: Value, what: str, name: str) -> bool:
-    if type(value) is not bool:
-        raise TlaError(f"{what} {name} evaluated to {format_value(value)}, not a boolean")
-    return value
-
-
 class Checks:
+    """Invariants, constraints and ``[][A]_v`` properties of a plan, evaluated on a model."""
+
     def __init__(self, model: Model, plan: CheckPlan, extra: StateCheck | None) -> None:
         self.model = model
         self.plan = plan
         self.extra = extra
 
+    def _bool(self, value: Value, what: str, name: str) -> bool:
+        if type(value) is not bool:
+            loc = self.model.definition(name).loc if self.model.has_definition(name) else None
+            raise TlaError(f"{what} {name} evaluated to {format_value(value)}, not a boolean", loc)
+        return value
+
     def state_ok(self, state: State, number: int) -> None:
-        """Raise ``_Stop`` when ``state`` violates an invariant or the extra check."""
+        """Raise ``Stop`` when ``state`` (state ``number``) violates an invariant or the
+        extra check."""
         if self.extra is not None:
             problem = self.extra(state, number)
             if problem is not None:
                 raise Stop("violation", "type annotations", problem)
         for name, inv in self.plan.invariants:
-            if not _bool(self.model.eval_state(inv, state), "invariant", name):
+            if not self._bool(self.model.eval_state(inv, state), "invariant", name):
                 raise Stop("violation", name, f"Invariant {name} is violated.")
 
     def in_model(self, state: State) -> bool:
-        return all(_bool(self.model.eval_state(c, state), "CONSTRAINT", c) for c in self.plan.constraints)
+        """Whether ``state`` satisfies every CONSTRAINT."""
+        return all(self._bool(self.model.eval_state(c, state), "CONSTRAINT", c) for c in self.plan.constraints)
 
     def action_allowed(self, s: State, t: State) -> bool:
-        return all(_bool(self.model.eval_action(c, s, t), "ACTION_CONSTRAINT", c)
+        """Whether the step s -> t satisfies every ACTION_CONSTRAINT."""
+        return all(self._bool(self.model.eval_action(c, s, t), "ACTION_CONSTRAINT", c)
                    for c in self.plan.action_constraints)
 
     def subscripts(self, s: State) -> list[Value]:
@@ -193,14 +198,14 @@ class Checks:
         for prop, before in zip(self.plan.action_properties, subs, strict=True):
             if before == self.model.eval_state(prop.sub, t):
                 continue
-            if not _bool(self.model.eval_action(prop.action, s, t), "property", prop.name):
+            if not self._bool(self.model.eval_action(prop.action, s, t), "property", prop.name):
                 return prop.name
         return None
 
 
 def label_step(label: ActionLabel, state: State) -> TraceStep:
+    """The counterexample step of a transition found by the model."""
     return TraceStep(label.name, label.params, label.loc, state)
-
 
 
 def iter_changed(prev: State | None, cur: State, variables: tuple[str, ...]) -> Iterator[tuple[str, Value]]:

@@ -120,6 +120,7 @@ Twice == Init /\ [][Next]_vars /\ [][Step]_vars
 NoInit == [][Next]_vars
 Angle == Init /\ [](<<Next>>_vars)
 Live == Init /\ [][Next]_vars /\ []<>(x = 3)
+NotBool == x + 1
 ====
 """
 
@@ -169,6 +170,8 @@ def test_specification_forms(tmp_path: Path, cfg: str, flip: bool) -> None:
     ("INIT Init", "needs SPECIFICATION or both INIT and NEXT"),
     ("SPECIFICATION Spec\nINIT Init", "not both"),
     ("INIT Init\nNEXT Next\nVIEW Missing", "VIEW Missing is not defined"),
+    ("INIT Init\nNEXT Next\nINVARIANT NotBool", "Forms.tla:17:1: invariant NotBool evaluated to 1, not a boolean"),
+    ("INIT Init\nNEXT Next\nCONSTRAINT NotBool", "CONSTRAINT NotBool evaluated to 1, not a boolean"),
 ])
 def test_specification_errors(tmp_path: Path, cfg: str, fragment: str) -> None:
     r = _forms(tmp_path, cfg)
