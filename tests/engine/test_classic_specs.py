@@ -532,3 +532,15 @@ def test_workers_on_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert (doc["states_generated"], doc["distinct_states"]) == (brute.generated, brute.distinct)
     assert main(["check", str(SPECS / "TwoPhase.tla"), "--quiet", "--workers", "2", "--max-states", "7"]) == 3
     assert main(["check", str(SPECS / "Stop.tla"), "--workers", "0"]) == 2
+
+
+def test_cli_input_errors_name_the_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    broken = tmp_path / "Broken.tla"
+    broken.write_text("---- MODULE Broken ----\nVARIABLE x\nInit == x = \nNext == x' = x\n====\n")
+    (tmp_path / "Broken.cfg").write_text("INIT Init\nNEXT Next\n")
+    assert main(["check", str(broken), "--quiet"]) == 1
+    assert f"{broken}:" in capsys.readouterr().err
+    assert main(["check", str(tmp_path / "Absent.tla"), "--quiet", "--json"]) == 1
+    assert json.loads(capsys.readouterr().out)["verdict"] == "error"
+    assert main(["check", str(SPECS / "DieHard.tla"), "--config", str(tmp_path / "none.cfg"), "--quiet"]) == 1
+    assert "none.cfg" in capsys.readouterr().err
