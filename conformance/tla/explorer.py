@@ -189,12 +189,12 @@ def check(model: Model, config: ModelConfig, *, max_states: int | None = None,
         result.verdict, result.message, result.error_loc = "error", str(exc), exc.loc
     finally:
         prog.close()
-    if search is not None:
-        result.states_generated = search.generated
-        result.distinct_states = len(search.seen)
-        result.queue_left = len(search.queue)
-        result.depth = search.depth
-        result.trace = search.trace
-        search.queue.close()
+        if search is not None:
+            result.states_generated = search.generated
+            result.distinct_states = len(search.seen)
+            result.queue_left = len(search.queue)
+            result.depth = search.depth
+            result.trace = search.trace
+            search.queue.close()  # also removes the spill folder
     result.seconds = time.monotonic() - start
     return result
