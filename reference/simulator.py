@@ -22,6 +22,7 @@ from reference.config import QuorumConfig
 from reference.faults import DEFAULT_FAULTS, parse_faults
 from reference.invariants import SafetyChecker, Violation
 from reference.messages import FETCH_REQUEST, VOTE_REQUEST, Message
+from reference.persist import persist
 from reference.replica import ClientAppend, Deliver, Input, Ready, Replica, ReplicaOptions, Tick
 from reference.spec_constants import FOREIGN_CLUSTER_ID, FOREIGN_REQUEST_TYPES, spec_constants
 from reference.states import LEADER
@@ -329,16 +330,7 @@ class Simulation:
                 raise RuntimeError(f"replica {node.id}: a step without action produced output")
             self._schedule_tick(node)
             return
-        storage = node.storage
-        for op, arg in ready.log_ops:
-            if op == "append":
-                storage.append(arg)  # type: ignore[arg-type]
-            else:
-                storage.truncate(arg)  # type: ignore[arg-type]
-        if ready.log_ops:
-            storage.flush()
-        if ready.quorum_state is not None:
-            storage.write_quorum_state(ready.quorum_state)
+        persist(node.storage, ready)
         self.stats.events += 1
         if ready.action == "HandleVoteResponse" and replica.role == LEADER and ready.log_ops:
             self.stats.elections += 1

@@ -13,6 +13,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 from reference.config import QuorumConfig
 from reference.invariants import SafetyChecker, Violation
 from reference.messages import Message
+from reference.persist import persist
 from reference.replica import ClientAppend, Deliver, Ready, Replica, ReplicaOptions, Tick
 from reference.storage import MemoryStorage
 
@@ -53,15 +54,7 @@ class ClusterMachine(RuleBasedStateMachine):
         if ready.action is None:
             assert not ready.messages and not ready.log_ops
             return
-        store = self.storage[i]
-        for op, arg in ready.log_ops:
-            if op == "append":
-                store.append(arg)  # type: ignore[arg-type]
-            else:
-                store.truncate(arg)  # type: ignore[arg-type]
-        store.flush()
-        if ready.quorum_state is not None:
-            store.write_quorum_state(ready.quorum_state)
+        persist(self.storage[i], ready)
         self.pool.extend(ready.messages)
         r = self.replicas[i]
         self.violations += self.checker.after_step(i, r.role, r.current_epoch, r.high_watermark, ready.log_ops)

@@ -197,3 +197,31 @@ def test_memory_storage_loses_unflushed_writes_on_crash() -> None:
     assert store.read_quorum_state() == QuorumState(leader_epoch=3)
     store.lose_disk()
     assert store.read_log() == [] and store.read_quorum_state() is None
+
+
+def test_replica_restarts_from_file_storage(tmp_path: Path) -> None:
+    """A leader's steps persisted to files; a replica rebuilt from them has the same
+    durable state and comes back Resigned (KIP-595 restart of a leader)."""
+    import random
+
+    from reference.config import QuorumConfig
+    from reference.messages import Message
+    from reference.persist import persist
+    from reference.replica import ClientAppend, Deliver, Replica, Tick
+
+    cfg = QuorumConfig(voters=frozenset({1, 2, 3}))
+    store = FileStorage(tmp_path, 1, "abc")
+    r = Replica(1, cfg, "abc", (1, 2, 3), random.Random(1))
+    persist(store, r.step(Tick(), r.next_deadline() or 0))
+    vote = Message("VoteResponse", 2, 1, epoch=1, voteGranted=True)
+    persist(store, r.step(Deliver(vote), r.now))
+    persist(store, r.step(ClientAppend(7), r.now))
+    assert r.role == "Leader"
+    store.close()
+    again = FileStorage(tmp_path, 1, "abc")
+    back = Replica(1, cfg, "abc", (1, 2, 3), random.Random(2),
+                   quorum_state=again.read_quorum_state(), log_entries=again.read_log())
+    assert (back.current_epoch, back.voted_id, back.leader_id) == (1, 1, 1)
+    assert back.log.entries == r.log.entries == [Entry(1, LEADER_CHANGE, 1), Entry(1, DATA, 7)]
+    assert back.role == "Resigned" and back.high_watermark == 0
+    again.close()
