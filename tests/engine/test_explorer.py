@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conformance.tla.cfg import parse_config
+from conformance.tla.cfg import parse_config, read_config
 from conformance.tla.explorer import CheckResult, check
 from conformance.tla.fpset import Fingerprinter, FingerprintSet
 from conformance.tla.model import Model
@@ -177,3 +177,16 @@ def test_specification_errors(tmp_path: Path, cfg: str, fragment: str) -> None:
     r = _forms(tmp_path, cfg)
     assert r.verdict == "error" and fragment in (r.message or "")
     assert "Forms." in (r.message or "")
+
+
+def test_check_reports_progress_while_running() -> None:
+    specs = Path(__file__).parent / "specs"
+    config = read_config(specs / "TwoPhase.cfg")
+    model = Model.load(specs / "TwoPhase.tla", constants=config.constants)
+    out = io.StringIO()
+    r = check(model, config, progress=Progress(stream=out, plain_interval=0.0))
+    lines = out.getvalue().splitlines()
+    assert r.verdict == "ok" and lines
+    assert all(line.startswith("progress: ") for line in lines)
+    last = int(lines[-1].split()[1].replace(",", ""))
+    assert 0 < last <= r.distinct_states
