@@ -286,10 +286,10 @@ EXTENDS {shape.spec}, TLC, Sequences
 VARIABLE {STEP_VAR}
 
 {constants_text(constants, shape.types)}
-\\* @type: {init_type};
+\\* @type: () => {init_type};
 TraceInitState == {init_rows}
 
-\\* @type: Seq({etype});
+\\* @type: () => Seq({etype});
 TraceLog == <<
     {events_text}
 >>

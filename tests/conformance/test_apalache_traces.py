@@ -25,6 +25,7 @@ from conformance.apalache_traces import (
     value_text,
 )
 from conformance.tla.apalache_types import parse_type
+from conformance.tla.lint import lint_file
 from conformance.tla.loader import ModuleLoader
 from conformance.tla.model import Model
 from conformance.tla.values import make_fn
@@ -243,6 +244,7 @@ def test_kraft_trace_module_in_the_embedded_engine(trace: str, steps: int, match
         d = Path(tmp)
         shutil.copy(KRAFT, d / KRAFT.name)
         (d / f"{TRACE_MODULE}.tla").write_text(text)
+        assert lint_file(d / f"{TRACE_MODULE}.tla") == []  # the project's Apalache compatibility lint
         model = Model.load(d / f"{TRACE_MODULE}.tla", constants=consts)
         frontier = set(model.init_states("TraceInit"))
         taken = 0
