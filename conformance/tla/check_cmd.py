@@ -170,6 +170,9 @@ def print_report(result: CheckResult, simulated: bool = False, out: Any = None) 
             print(file=out)
             prev = step.state
     print(f"Finished in {result.seconds:.2f}s.", file=out)
-    print(f"The depth of the complete state graph search is {result.depth}.", file=out)
+    if simulated:
+        print(f"The longest walk has {result.depth} states.", file=out)
+    else:
+        print(f"The depth of the complete state graph search is {result.depth}.", file=out)
     print(f"{result.states_generated} states generated, {result.distinct_states} distinct states found, "
           f"{result.queue_left} states left on queue.", file=out)
