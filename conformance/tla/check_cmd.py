@@ -173,6 +173,10 @@ def print_report(result: CheckResult, simulated: bool = False, out: Any = None) 
     if simulated:
         print(f"The longest walk has {result.depth} states.", file=out)
     else:
+        # As TLC's optimistic estimate: each generated state could collide with any of
+        # the distinct fingerprints, out of 2^64.
+        chance = result.distinct_states * result.states_generated / 2.0**64
+        print(f"Calculated (optimistic) probability of a fingerprint collision: {chance:.1E}", file=out)
         print(f"The depth of the complete state graph search is {result.depth}.", file=out)
     print(f"{result.states_generated} states generated, {result.distinct_states} distinct states found, "
           f"{result.queue_left} states left on queue.", file=out)
