@@ -57,7 +57,7 @@ class Search:
         self.identity = StateIdentity(model, plan, config)
         self.checks = Checks(model, plan, extra)
         self.seen = FingerprintSet()
-        self.queue = StateQueue(memory_limit=queue_memory, chunk_size=max(1, min(20_000, queue_memory)))
+        self.queue = StateQueue.bounded(queue_memory)
         self.generated = 0
         self.depth = 0
         self.trace: list[TraceStep] = []

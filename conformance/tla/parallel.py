@@ -105,7 +105,7 @@ def run_parallel(search: Any, workers: int, queue_memory: int) -> None:
     level = 1
     try:
         while len(frontier):
-            nxt = StateQueue(memory_limit=queue_memory, chunk_size=max(1, min(20_000, queue_memory)))
+            nxt = StateQueue.bounded(queue_memory)
             search.queue = _Pending(frontier, nxt)
             size = max(1, min(256, len(frontier) // (workers * 4)))
             for outcomes in pool.imap(_expand_chunk, _chunks(frontier, size)):

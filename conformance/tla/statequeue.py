@@ -12,7 +12,13 @@ from typing import Any
 
 
 class StateQueue:
-    """FIFO queue; ``memory_limit`` items at most are kept in memory (plus one chunk)."""
+    """FIFO queue keeping about ``memory_limit`` items in memory (plus one chunk of
+    ``chunk_size`` items being filled and one being consumed)."""
+
+    @classmethod
+    def bounded(cls, memory_limit: int) -> StateQueue:
+        """A queue of ``memory_limit`` in-memory items, spilling in quarter-size chunks."""
+        return cls(memory_limit=max(1, memory_limit), chunk_size=max(1, memory_limit // 4))
 
     def __init__(self, memory_limit: int = 200_000, chunk_size: int = 20_000) -> None:
         if chunk_size <= 0 or memory_limit < chunk_size:
