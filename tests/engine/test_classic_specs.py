@@ -33,7 +33,7 @@ class Brute:
     generated: int
     distinct: int
     depth: int
-    level: dict[Hashable, int]  # canonical key -> BFS level (initial states: 1)
+    level: dict[Any, int]  # canonical key -> BFS level (initial states: 1)
 
 
 def brute_bfs(
@@ -43,7 +43,7 @@ def brute_bfs(
     in_model: Callable[[S], bool] = lambda s: True,
     allowed: Callable[[S, S], bool] = lambda s, t: True,
 ) -> Brute:
-    level: dict[Hashable, int] = {}
+    level: dict[Any, int] = {}
     queue: deque[S] = deque()
     generated = 0
     for s in inits:
@@ -468,7 +468,9 @@ def test_action_property_counterexample_under_symmetry_and_view(tmp_path: Path) 
     config = read_config(tmp_path / "Tokens.cfg")
     r = check(Model.load(spec, constants=config.constants), config, progress=False)
     assert r.verdict == "violation" and r.property == "FewPerProc"
-    procs = sorted(config.constants["Procs"], key=lambda v: v.name)
+    procs_set = config.constants["Procs"]
+    assert isinstance(procs_set, frozenset)
+    procs = sorted(procs_set, key=lambda v: v.name)
 
     def brute_state(k: int) -> tuple[tuple[int, ...], int, int]:
         tokens = var(r, k, "tokens")

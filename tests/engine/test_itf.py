@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from conformance.tla import itf
-from conformance.tla.values import Fn, ModelValue, make_fn, make_record
+from conformance.tla.values import Fn, ModelValue, Value, make_fn, make_record
 
 
 def test_encoding_of_each_kind() -> None:
@@ -77,7 +77,7 @@ def test_round_trip(value: object) -> None:
 
 def test_trace_write_and_read(tmp_path: Path) -> None:
     path = tmp_path / "t.itf.json"
-    states = [{"x": 0, "s": frozenset()}, {"x": 1, "s": frozenset({ModelValue("a")})}]
+    states: list[dict[str, Value]] = [{"x": 0, "s": frozenset()}, {"x": 1, "s": frozenset({ModelValue("a")})}]
     itf.write_trace(path, ["x", "s"], states, {"source": "X.tla"}, [{"action": "Init"}, {"action": "Inc"}])
     doc = json.loads(path.read_text())
     assert doc["vars"] == ["x", "s"]
