@@ -148,7 +148,23 @@ def declared_types(modules: Sequence[Module]) -> DeclaredTypes:
                 t = _declared_type("VARIABLE", unit.name, unit.annotation, unit.loc, aliases, issues)
                 if t is not None:
                     variables[unit.name] = t
+            elif isinstance(unit, (S.OpDef, S.FnDef)) and unit.annotation:
+                _optional_type(unit.name, unit.annotation, unit.loc, aliases, issues)
     return DeclaredTypes(consts, variables, issues)
+
+
+def _optional_type(name: str, text: str, loc: Loc, aliases: dict[str, Type], issues: list[LintIssue]) -> None:
+    """Check the ``@type:`` annotation of a definition, when it has one."""
+    for found in find_annotations(text, "type"):
+        try:
+            resolve(parse_type(found), aliases)
+        except TypeSyntaxError as exc:
+            issues.append(LintIssue.at(loc, f"cannot parse the @type: annotation of {name} ({found!r}): {exc}"))
+        except KeyError as exc:
+            issues.append(LintIssue.at(loc, f"the @type: annotation of {name} uses the undeclared alias "
+                                            f"${exc.args[0]}"))
+        except ValueError as exc:
+            issues.append(LintIssue.at(loc, f"the @type: annotation of {name}: {exc}"))
 
 
 # ---------------------------------------------------------------------------

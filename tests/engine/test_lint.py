@@ -126,6 +126,12 @@ E == CHOOSE z : z = 2
 G == {k \in Int : k < 3}
 H == [STRING -> Nat]
 Fine == \A n \in Nodes : \E m \in 1..3 : n = m /\ log \in [Nodes -> Seq([epoch : Nat, value : Int])]
+\* @type: (Int, $entry) => Bool;
+Typed(k, e) == e.epoch = k
+\* @type: (Int) => Set(;
+Mistyped(k) == {k}
+\* @type: $nowhere;
+Dangling == 1
 ====
 """
 
@@ -152,9 +158,11 @@ def test_lint_reports_every_issue_with_its_location(tmp_path: Path) -> None:
     assert any(f[1] == 23 and f[2].startswith("Int used as the domain") for f in found)
     assert ("Bad.tla", 24, "STRING used as a function domain [STRING -> T]") in found
     assert ("Helper.tla", 2, "VARIABLE z has no @type: annotation") in found
-    # Membership in infinite sets and bounded quantifiers are fine.
-    assert not any(f[1] in (5, 6, 9, 10, 25) for f in found)
-    assert len(found) == 13
+    assert any(f[1] == 29 and "cannot parse the @type: annotation of Mistyped" in f[2] for f in found)
+    assert any(f[1] == 31 and "annotation of Dangling uses the undeclared alias $nowhere" in f[2] for f in found)
+    # Membership in infinite sets, bounded quantifiers and good annotations are fine.
+    assert not any(f[1] in (5, 6, 9, 10, 25, 27) for f in found)
+    assert len(found) == 15
 
 
 def test_classic_specs_are_clean_except_recursion() -> None:
