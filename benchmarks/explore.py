@@ -5,7 +5,8 @@ with ``spec/MC_KRaft_small.cfg`` when present, bounded by ``--max-states``) prin
 median over ``--runs`` runs of distinct states/s and generated states/s, then the
 bytes per distinct state: the peak of memory traced by ``tracemalloc`` during one more
 run, divided by the number of distinct states (so it includes the queue and the
-evaluator's transient allocations, not only the fingerprint set).
+evaluator's transient allocations, not only the fingerprint set); with ``--marginal``
+also the memory added per state between half and all of ``--max-states``.
 
     python benchmarks/explore.py [--runs 5] [--max-states 5000] [--only NAME] [--rm 5 --rm 6]
 """
@@ -52,6 +53,16 @@ def _run(tla: Path, cfg: Path, max_states: int | None, queue_memory: int, worker
                  workers=workers)
 
 
+def _peak_memory(tla: Path, cfg: Path, bound: int | None, queue_memory: int) -> tuple[int, int]:
+    """Distinct states and peak traced memory (bytes) of one run."""
+    tracemalloc.start()
+    base = tracemalloc.get_traced_memory()[0]
+    traced = _run(tla, cfg, bound, queue_memory)
+    peak = tracemalloc.get_traced_memory()[1] - base
+    tracemalloc.stop()
+    return traced.distinct_states, peak
+
+
 def fpset_bytes_per_state(n: int) -> float:
     """Memory held by a ``FingerprintSet`` of ``n`` states (fingerprints and parent links)."""
     fpr = Fingerprinter()
@@ -70,13 +81,16 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--max-states", type=int, default=5000, help="bound for the project's spec")
-    ap.add_argument("--queue-memory", type=int, default=20_000,
+    ap.add_argument("--queue-memory", type=int, default=10_000,
                     help="states kept in memory by the queue before it spills to disk")
     ap.add_argument("--only", help="run only the spec with this name")
     ap.add_argument("--workers", type=int, default=1,
                     help="worker processes for the timed runs (the memory run uses 1)")
     ap.add_argument("--fpset-states", type=int, default=1_000_000,
                     help="size of the fingerprint-set memory measurement (0: skip)")
+    ap.add_argument("--marginal", action="store_true",
+                    help="for the bounded project spec, also the memory per state added between "
+                    "--max-states/2 and --max-states (the fixed overheads cancel out)")
     ap.add_argument("--rm", type=int, action="append", default=[],
                     help="also run TwoPhase with this many resource managers (repeatable)")
     args = ap.parse_args(argv)
@@ -95,14 +109,14 @@ def main(argv: list[str] | None = None) -> int:
             d_rates.append(result.distinct_states / secs)
             g_rates.append(result.states_generated / secs)
         assert result is not None
-        tracemalloc.start()
-        base = tracemalloc.get_traced_memory()[0]
-        traced = _run(tla, cfg, bound, args.queue_memory)
-        peak = tracemalloc.get_traced_memory()[1] - base
-        tracemalloc.stop()
-        per_state = peak / max(traced.distinct_states, 1)
+        distinct, peak = _peak_memory(tla, cfg, bound, args.queue_memory)
         print(f"{name:<16} {result.verdict:<9} {result.distinct_states:>9} {result.states_generated:>10} "
-              f"{statistics.median(d_rates):>11.0f} {statistics.median(g_rates):>12.0f} {per_state:>12.0f}")
+              f"{statistics.median(d_rates):>11.0f} {statistics.median(g_rates):>12.0f} "
+              f"{peak / max(distinct, 1):>12.0f}")
+        if args.marginal and bound is not None:
+            half, half_peak = _peak_memory(tla, cfg, bound // 2, args.queue_memory)
+            print(f"{'':<16} marginal: {(peak - half_peak) / max(distinct - half, 1):.0f} bytes per "
+                  f"distinct state between {half:,} and {distinct:,} states")
         sys.stdout.flush()
     n = args.fpset_states
     if n:
