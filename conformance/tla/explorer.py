@@ -141,7 +141,12 @@ class Search:
 
     def _replay(self, path: list[int], last: State | None) -> list[TraceStep]:
         """Re-execute the model along ``path`` (state numbers) to recover the states and
-        actions; the final state is ``last`` when reachable exactly."""
+        actions. The replay takes, at each step, the first successor (in the model's
+        enumeration order) with the stored fingerprint: that is the state the search
+        stored, since the search kept the first one it met, so the replay retraces the
+        stored states exactly, also under VIEW and SYMMETRY (transitions failing an
+        ACTION_CONSTRAINT are skipped, as in the search). ``last`` is preferred at the end
+        should several final candidates match."""
         fps = self.seen.fps
         ident = self.identity
         target = fps[path[0]]
@@ -153,8 +158,9 @@ class Search:
         for k, number in enumerate(path[1:], start=2):
             target = fps[number]
             chosen: tuple[ActionLabel, State] | None = None
-            for label, succ in self.model.successors(steps[-1].state, self.plan.next):
-                if ident(succ) == target:
+            prev = steps[-1].state
+            for label, succ in self.model.successors(prev, self.plan.next):
+                if ident(succ) == target and self.checks.action_allowed(prev, succ):
                     if k < len(path) or succ == last:
                         chosen = (label, succ)
                         break
