@@ -70,6 +70,12 @@ def test_queue_spills_to_disk_and_stays_fifo() -> None:
             q.pop()
         spill_dir = q._dir
     assert spill_dir is None or not Path(spill_dir).exists()
+    bounded = StateQueue.bounded(8)
+    for i in range(30):
+        bounded.push(i)
+    assert bounded.chunks_written >= 5 and len(bounded) == 30
+    assert [bounded.pop() for _ in range(30)] == list(range(30))
+    bounded.close()
 
 
 def test_progress_plain_lines_when_not_a_tty() -> None:
