@@ -12,12 +12,14 @@ from typing import Any
 
 
 class StateQueue:
-    """FIFO queue keeping about ``memory_limit`` items in memory (plus one chunk of
-    ``chunk_size`` items being filled and one being consumed)."""
+    """FIFO queue. While pushing, the newest items are written to disk (in chunks of at
+    least ``chunk_size``) as soon as more than ``memory_limit`` items are in memory; a
+    chunk read back for popping adds at most one chunk, so memory holds at most about
+    twice ``memory_limit`` items."""
 
     @classmethod
     def bounded(cls, memory_limit: int) -> StateQueue:
-        """A queue of ``memory_limit`` in-memory items, spilling in quarter-size chunks."""
+        """A queue bounded by ``memory_limit`` in-memory items."""
         return cls(memory_limit=max(1, memory_limit), chunk_size=max(1, memory_limit // 4))
 
     def __init__(self, memory_limit: int = 200_000, chunk_size: int = 20_000) -> None:
