@@ -50,6 +50,7 @@ def test_vote_with_stale_epoch_rejected() -> None:
     r = make_replica(2, epoch=5)
     resp = only(deliver(r, msg("VoteRequest", 1, 2, epoch=4, lastOffsetEpoch=0, lastOffset=0)))
     assert not resp.voteGranted and resp.epoch == 5 and r.current_epoch == 5
+    assert resp.errorCode == "FENCED_LEADER_EPOCH"
 
 
 def test_vote_wrong_cluster_rejected_without_state_change() -> None:
@@ -357,3 +358,26 @@ def test_leader_timer_due_together_with_check_quorum_still_fires() -> None:
     ready = r.step(Tick(), r.now + 10)
     assert ready.action == "SendBeginQuorumEpoch" and ready.params == {"i": 1, "j": 3}
     assert r.role == "Leader"
+
+
+def test_response_of_current_epoch_teaches_unknown_leader() -> None:
+    r = make_replica(1, epoch=1)
+    fire(r)  # candidate of epoch 2
+    deliver(r, msg("VoteResponse", 2, 1, epoch=2, leaderId=3, voteGranted=False))
+    assert (r.role, r.leader_id, r.voted_id, r.current_epoch) == ("Follower", 3, 1, 2)
+
+
+def test_end_quorum_epoch_of_larger_epoch_follows_resigning_leader() -> None:
+    r = make_replica(2, epoch=3)
+    resp = only(deliver(r, msg("EndQuorumEpochRequest", 1, 2, epoch=5, leaderId=1, preferredSuccessors=(2, 3))))
+    assert (r.current_epoch, r.leader_id, r.role) == (5, 1, "Follower")
+    assert resp.errorCode == "" and (resp.epoch, resp.leaderId) == (5, 1)
+
+
+def test_foreign_cluster_requests_change_nothing() -> None:
+    for kind, fields in (("BeginQuorumEpochRequest", {}), ("FetchRequest", {"fetchOffset": 0, "lastFetchedEpoch": 0}),
+                         ("EndQuorumEpochRequest", {"leaderId": 1, "preferredSuccessors": (2,)})):
+        r = make_replica(2, epoch=3, leader=1)
+        before = r.spec_state()
+        resp = only(deliver(r, msg(kind, 3, 2, epoch=9, clusterId="foreign", **fields)))
+        assert resp.errorCode == "INVALID_CLUSTER_ID" and r.spec_state() == before
