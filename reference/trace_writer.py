@@ -1,7 +1,9 @@
 """Writes one simulated run as a kraft-trace (``traces/FORMAT.md``).
 
-Newline-delimited JSON, gzip-compressed when the path ends in ``.gz``. Lines are
-written as they happen, so a crash of the generator keeps the steps already written.
+Newline-delimited JSON, gzip-compressed when the path ends in ``.gz``. A plain file is
+handed to the operating system every ``FLUSH_EVERY`` events, and every file is closed when
+the run ends (also when the simulator raises), so an interrupted generator keeps the steps
+written so far.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from reference.messages import Message
 
 FORMAT = "kraft-trace"
 FORMAT_VERSION = 1
+FLUSH_EVERY = 256
 
 
 class TraceWriter:
@@ -33,6 +36,7 @@ class TraceWriter:
             self._out = io.TextIOWrapper(raw, encoding="utf-8")
         else:
             self._out = open(self.path, "w", encoding="utf-8", buffering=1 << 16)  # noqa: SIM115 - closed by close()
+        self._flush_plain = self.path.suffix != ".gz"
         self.steps = 0
 
     def header(
@@ -70,6 +74,8 @@ class TraceWriter:
             f'"action": "{action}", "params": {encode_record(dict(params))}, '
             f'"state": {encode_record(dict(state))}, "sent": [{sent_text}]}}\n'
         )
+        if self._flush_plain and self.steps % FLUSH_EVERY == 0:
+            self._out.flush()
 
     def end(self, reason: str) -> None:
         self._out.write(f'{{"kind": "end", "steps": {self.steps}, "reason": {json.dumps(reason)}}}\n')
