@@ -307,3 +307,34 @@ Act == \\/ /\\ Guard(5)
     assert [text for _, text in reasons] == ["Guard(5)", "y' > 3"]
     assert [loc.line for loc, _ in reasons] == [7, 11]
     assert m.explain_disabled("Act", [], (9, 0)) == []
+
+
+def test_let_defined_actions_and_empty_quantifiers() -> None:
+    m = model("""
+VARIABLES x, y
+Init == LET start == 3 IN x = start /\\ y \\in {start, start + 1}
+Next == \\/ LET Upd == x' = x + 1 IN Upd /\\ y' = y
+        \\/ \\E v \\in {} : x' = v /\\ y' = v
+""")
+    assert sorted(m.init_states()) == [(3, 3), (3, 4)]
+    assert [st for _, st in m.successors((3, 4))] == [(4, 4)]
+
+
+def test_successors_agree_with_action_successors() -> None:
+    m = counter()
+    frontier = list(m.init_states())
+    for _ in range(3):  # breadth-first, three levels
+        nxt = []
+        for s in frontier:
+            by_label: dict[tuple, set] = {}
+            for label, t in m.successors(s):
+                by_label.setdefault((label.name, tuple(v for _, v in label.params)), set()).add(t)
+                nxt.append(t)
+            for p in (1, 2, 3):
+                assert set(m.action_successors("Step", [p], s)) == by_label.get(("Step", (p,)), set())
+                for q in (1, 2, 3):
+                    assert set(m.action_successors("Reset", [p, q], s)) == by_label.get(
+                        ("Reset", (p, q)), set())
+            assert set(m.action_successors("Idle", [], s)) == by_label[("Idle", ())] == {s}
+        frontier = list(dict.fromkeys(nxt))
+    assert len(frontier) > 20
