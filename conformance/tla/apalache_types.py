@@ -364,7 +364,7 @@ def resolve(t: Type, aliases: dict[str, Type], seen: frozenset[str] = frozenset(
 class ValueTypeChecker:
     """Checks values against (alias-free) types, remembering values already accepted."""
 
-    def __init__(self, cache_limit: int = 20_000) -> None:
+    def __init__(self, cache_limit: int = 2_000) -> None:
         self._ok: dict[int, dict[Any, bool]] = {}
         self._keep: list[Type] = []  # keeps the cached types alive (their ids key the cache)
         self._limit = cache_limit

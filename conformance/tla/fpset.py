@@ -45,7 +45,7 @@ def _digest(text: str, tag: bytes) -> int:
 class Fingerprinter:
     """Computes 64-bit fingerprints of values and states, with a bounded memo."""
 
-    def __init__(self, memo_limit: int = 20_000) -> None:
+    def __init__(self, memo_limit: int = 2_000) -> None:
         self._memo: dict[Any, int] = {}
         self._atoms: dict[Any, int] = {}
         self._memo_limit = memo_limit
