@@ -26,7 +26,16 @@ from typing import Any
 from conformance.tla import stdlib as L
 from conformance.tla import syntax as S
 from conformance.tla.syntax import EvalError, Loc, TlaError, UnsupportedError
-from conformance.tla.values import Fn, Value, format_value, make_fn, make_record, sort_key
+from conformance.tla.values import (
+    Fn,
+    Value,
+    fn_domain,
+    fn_items,
+    format_value,
+    make_fn,
+    make_record,
+    sort_key,
+)
 
 EvalFn = Callable[[Any, Any, tuple], Any]
 
@@ -866,6 +875,19 @@ class Compiler:
             fn = _generated("isin", _IN_DOMAIN_SRC, {"A": a, "F": g},
                             {"slow": dom_slow, "NEG": negate})
             return derived(fn, a, g)
+        if self._is_set_constructor(rhs, scope):
+            # x \in SUBSET S, [S -> T], [a : S], Seq(S): test without building the set
+            pred = self.set_predicate(rhs, scope)
+            fa, fp = a.fn, pred.fn
+
+            def structural(s: Any, t: Any, e: tuple) -> bool:
+                x = fa(s, t, e)
+                try:
+                    return fp(s, t, e)(x) is not negate
+                except TlaError as err:
+                    raise located(err, loc) from None
+
+            return derived(structural, a, pred)
         b = self.expr(rhs, scope)
 
         def slow(x: Any, st: Any) -> bool:
@@ -877,6 +899,69 @@ class Compiler:
         fn = _generated("isin", _IN_SRC, {"A": a, "B": b},
                         {"slow": slow, "in_finite": L.in_finite, "NEG": negate})
         return derived(fn, a, b)
+
+    def _is_set_constructor(self, node: S.Expr, scope: Scope) -> bool:
+        if isinstance(node, (S.FnSet, S.RecordSet)):
+            return True
+        if isinstance(node, S.OpApp) and len(node.args) == 1 and node.name in ("SUBSET", "Seq"):
+            if self.lookup(node.name, scope) is not None:
+                return False
+            return node.name == "SUBSET" or "Sequences" in scope.ctx.std
+        return False
+
+    def set_predicate(self, node: S.Expr, scope: Scope) -> C:
+        """A compiled expression whose value is a membership test ``value -> bool`` of the
+        set ``node`` (for SUBSET, function sets, record sets and Seq, without building it)."""
+        if not self._is_set_constructor(node, scope):
+            c = self.expr(node, scope)
+            f = c.fn
+            member = L.member
+            return derived(lambda s, t, e: (lambda v, st=f(s, t, e): member(v, st)), c)
+        if isinstance(node, S.OpApp):
+            inner = self.set_predicate(node.args[0], scope)
+            fi = inner.fn
+            if node.name == "SUBSET":
+
+                def subset_pred(s: Any, t: Any, e: tuple) -> Callable[[Any], bool]:
+                    p = fi(s, t, e)
+                    return lambda v: type(v) is frozenset and all(p(y) for y in v)
+
+                return derived(subset_pred, inner)
+
+            def seq_pred(s: Any, t: Any, e: tuple) -> Callable[[Any], bool]:
+                p = fi(s, t, e)
+                return lambda v: type(v) is tuple and all(p(y) for y in v)
+
+            return derived(seq_pred, inner)
+        if isinstance(node, S.FnSet):
+            dom = self.expr(node.domain, scope)
+            rng = self.set_predicate(node.range, scope)
+            fd, fr = dom.fn, rng.fn
+
+            def fn_pred(s: Any, t: Any, e: tuple) -> Callable[[Any], bool]:
+                d, p = fd(s, t, e), fr(s, t, e)
+                if type(d) is not frozenset:
+                    return lambda v: False  # functions over infinite domains are not values
+                return lambda v: (
+                    (type(v) is tuple or type(v) is Fn)
+                    and fn_domain(v) == d
+                    and all(p(y) for _, y in fn_items(v))
+                )
+
+            return derived(fn_pred, dom, rng)
+        assert isinstance(node, S.RecordSet)
+        names = [n for n, _ in node.fields]
+        preds = [self.set_predicate(x, scope) for _, x in node.fields]
+        fps = [p.fn for p in preds]
+        keys = frozenset(names)
+
+        def rec_pred(s: Any, t: Any, e: tuple) -> Callable[[Any], bool]:
+            ps = [(n, f(s, t, e)) for n, f in zip(names, fps, strict=True)]
+            return lambda v: (
+                type(v) is Fn and v.map.keys() == keys and all(p(v.map[n]) for n, p in ps)
+            )
+
+        return derived(rec_pred, *preds)
 
     def _lift(self, impl: Callable[..., Any], args: Sequence[S.Expr], loc: Loc, scope: Scope,
               name: str, arity: int) -> C:

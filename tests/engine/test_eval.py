@@ -436,3 +436,17 @@ def test_membership_in_a_domain_and_literal_comparisons() -> None:
         ev("1 \\in DOMAIN {1}")
     assert ev("TRUE /= 1 /\\ 1 /= TRUE /\\ ~(1 = TRUE) /\\ 1 = 1 /\\ \"a\" = \"a\"") is True
     assert ev('<<1, "a">> = <<1, "a">> /\\ {1} /= {2}') is True
+
+
+def test_membership_in_set_constructors_does_not_build_them() -> None:
+    # 2^40 subsets / 40^40 functions: only a structural test can answer these
+    assert ev("{1, 2} \\in SUBSET (1..40)") is True
+    assert ev("{0} \\notin SUBSET (1..40)") is True
+    assert ev("[i \\in 1..40 |-> 1] \\in [1..40 -> 1..40]") is True
+    assert ev("[i \\in 1..39 |-> 1] \\notin [1..40 -> 1..40]") is True
+    assert ev("<<{1}, {2, 3}>> \\in Seq(SUBSET (1..40))") is True
+    assert ev("[a |-> {1}, b |-> <<2>>] \\in [a : SUBSET Nat, b : Seq(Nat)]") is True
+    assert ev("[a |-> {1}] \\notin [a : SUBSET Nat, b : Seq(Nat)]") is True
+    assert ev("[a |-> {-1}, b |-> <<>>] \\notin [a : SUBSET Nat, b : Seq(Nat)]") is True
+    assert ev("<<0, 1>> \\in [{1, 2} -> BOOLEAN]") is False
+    assert ev("<<FALSE, TRUE>> \\in [{1, 2} -> BOOLEAN]") is True
