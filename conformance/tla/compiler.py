@@ -916,7 +916,7 @@ class Compiler:
             c = self.expr(node, scope)
             f = c.fn
             member = L.member
-            return derived(lambda s, t, e: (lambda v, st=f(s, t, e): member(v, st)), c)
+            return derived(lambda s, t, e: _member_of(member, f(s, t, e)), c)
         if isinstance(node, S.OpApp):
             inner = self.set_predicate(node.args[0], scope)
             fi = inner.fn
@@ -2025,6 +2025,10 @@ def _walk_expr(node: Any) -> Iterator[Any]:
     from conformance.tla.astwalk import walk
 
     return walk(node)
+
+
+def _member_of(member: Callable[[Any, Any], bool], st: Any) -> Callable[[Any], bool]:
+    return lambda v: member(v, st)
 
 
 def _lazy_builder(f: EvalFn, kind: type[Lazy]) -> EvalFn:
