@@ -113,12 +113,19 @@ def run(args: argparse.Namespace) -> int:
     else:
         result = check(model, config, max_states=args.max_states, time_limit=args.time_limit,
                        progress=progress, typecheck=typecheck, workers=args.workers)
+    itf_error = None
     if args.itf is not None:
-        _write_itf(args.itf, result, spec)
+        try:
+            _write_itf(args.itf, result, spec)
+        except OSError as exc:
+            itf_error = f"cannot write {args.itf}: {exc.strerror}"
     if args.json:
         print(json.dumps(result.to_json()))
     else:
         print_report(result, simulated=args.simulate)
+    if itf_error is not None:
+        print(f"error: {itf_error}", file=sys.stderr)
+        return 1
     return result.exit_code
 
 
