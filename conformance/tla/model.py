@@ -12,7 +12,8 @@ and the place that reads it); ``Model.missing_constants()`` lists them up front.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping, Sequence
+import sys
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +41,21 @@ _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 __all__ = ["ActionLabel", "Model", "State"]
 
+# A recursive TLA+ definition costs a few Python frames per level: allow deep recursion.
+_RECURSION_LIMIT = 20_000
+
+
+def _too_deep(loc: Loc) -> EvalError:
+    return EvalError("evaluation recursed too deeply (a recursive definition without a "
+                     "reachable base case?)", loc)
+
+
+def _guarded(c: C, state: Any, next_state: Any, loc: Loc) -> Value:
+    try:
+        return c.fn(state, next_state, ())
+    except RecursionError:
+        raise _too_deep(loc) from None
+
 
 class Model:
     """A module with its constants bound: evaluation of expressions, Init and actions."""
@@ -56,6 +72,8 @@ class Model:
         overrides: Mapping[str, str] = {},
         seed: int = 0,
     ) -> None:
+        if sys.getrecursionlimit() < _RECURSION_LIMIT:
+            sys.setrecursionlimit(_RECURSION_LIMIT)
         self.module = module
         self.loader = loader
         self.constants = dict(constants)
@@ -163,16 +181,28 @@ class Model:
         c = self._compiled(what)
         expr = self._expr_of(what)
         self._require_constant_level(c, expr.loc, "this expression")
-        return c.fn((), None, ())
+        return _guarded(c, (), None, expr.loc)
 
     def eval_state(self, what: str | S.Expr, state: State) -> Value:
         self._check_state(state)
-        return self._compiled(what).fn(state, None, ())
+        try:
+            return self._compiled(what).fn(state, None, ())
+        except RecursionError:
+            raise _too_deep(self._expr_of(what).loc) from None
 
     def eval_action(self, what: str | S.Expr, state: State, next_state: State) -> Value:
         self._check_state(state)
         self._check_state(next_state)
-        return self._compiled(what).fn(state, next_state, ())
+        try:
+            return self._compiled(what).fn(state, next_state, ())
+        except RecursionError:
+            raise _too_deep(self._expr_of(what).loc) from None
+
+    def state_function(self, what: str | S.Expr) -> Callable[[State], Value]:
+        """``eval_state`` of ``what`` as a function of the state, compiled once (for callers
+        evaluating the same invariant or view on many states)."""
+        fn = self._compiled(what).fn
+        return lambda state: fn(state, None, ())
 
     def _check_state(self, state: State) -> None:
         if len(state) != len(self.variables):

@@ -450,3 +450,23 @@ def test_membership_in_set_constructors_does_not_build_them() -> None:
     assert ev("[a |-> {-1}, b |-> <<>>] \\notin [a : SUBSET Nat, b : Seq(Nat)]") is True
     assert ev("<<0, 1>> \\in [{1, 2} -> BOOLEAN]") is False
     assert ev("<<FALSE, TRUE>> \\in [{1, 2} -> BOOLEAN]") is True
+
+
+def test_deep_recursion_and_runaway_recursion() -> None:
+    body = """
+RECURSIVE Count(_)
+Count(n) == IF n = 0 THEN 0 ELSE 1 + Count(n - 1)
+RECURSIVE Forever(_)
+Forever(n) == Forever(n + 1)
+"""
+    m = model(body)
+    assert m.eval_constant("Count(1000)") == 1000
+    with pytest.raises(EvalError, match="too deeply"):
+        m.eval_constant("Forever(0)")
+
+
+def test_state_function_matches_eval_state() -> None:
+    m = model("VARIABLES x, y\nSum == x + y")
+    f = m.state_function("Sum")
+    assert [f((1, 2)), f((5, 5))] == [3, 10]
+    assert f((1, 2)) == m.eval_state("Sum", (1, 2))
