@@ -216,11 +216,16 @@ class ActionCompiler:
                     return None
                 out.extend(sub)
             return out
+        entry: Any = None
         if isinstance(node, S.Name) and node.name not in scope.names:
             entry = scope.ctx.names.get(node.name)
-            if isinstance(entry, DefEntry) and isinstance(entry.unit, S.OpDef) \
-                    and not entry.unit.params:
-                return self._unchanged_vars(entry.unit.body, Scope(entry.ctx, entry.ctx.base))
+        elif isinstance(node, S.InstanceOpApp) and not node.args:
+            entry, _ = self.c.instance_target(node.path, node.name, node.loc, scope)
+        if isinstance(entry, DefEntry) and isinstance(entry.unit, S.OpDef) \
+                and not entry.unit.params:
+            return self._unchanged_vars(entry.unit.body, Scope(entry.ctx, entry.ctx.base))
+        if isinstance(entry, SubstEntry):
+            return self._unchanged_vars(entry.expr, entry.scope)
         return None
 
     def _structural(self, node: S.Expr, scope: Scope) -> Step | None:

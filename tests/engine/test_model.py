@@ -17,6 +17,7 @@ CONSTANT Limit
 VARIABLE c
 LOCAL Step == 1
 Incr == c < Limit /\\ c' = c + Step
+cvars == <<c>>
 Value == c * 10
 Double(k) == 2 * k + Limit
 ====
@@ -47,6 +48,7 @@ D == INSTANCE Counter WITH Limit <- Size + 1, c <- y
 Init == x = 0 /\\ y = 0 /\\ b \\in Sizes
 IncC == C!Incr /\\ UNCHANGED <<y, b>>
 IncD == D!Incr /\\ UNCHANGED <<x, b>>
+StayC == UNCHANGED C!cvars /\\ UNCHANGED <<y, b>>
 Next == IncC \\/ IncD
 Both == C!Value + D!Value
 Default == 7
@@ -98,6 +100,7 @@ def test_instances_substitute_constants_and_variables(specs: Path) -> None:
     assert list(m.action_successors("IncD", [], (1, 0, 2))) == [(1, 0, 3)]
     with pytest.raises(EvalError, match="Step"):
         m.eval_constant("C!Step")
+    assert list(m.action_successors("StayC", [], (1, 2, 0))) == [(1, 2, 0)]
 
 
 def test_implicit_instance_substitution(tmp_path: Path) -> None:
