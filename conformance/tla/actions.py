@@ -29,7 +29,6 @@ from conformance.tla.compiler import (
     UNASSIGNED,
     C,
     Compiler,
-    ConstEntry,
     DefEntry,
     EvalFn,
     LazySlot,
@@ -37,9 +36,8 @@ from conformance.tla.compiler import (
     Scope,
     SubstEntry,
     VarEntry,
-    located,
 )
-from conformance.tla.syntax import EvalError, Loc, TlaError
+from conformance.tla.syntax import EvalError, Loc
 from conformance.tla.values import Value
 
 Step = Callable[[Any, list, tuple], Iterator[None]]
@@ -697,8 +695,4 @@ def check_complete(t: list, var_names: Sequence[str], label: ActionLabel | RawLa
     return tuple(t)
 
 
-def locate(err: TlaError, loc: Loc) -> TlaError:
-    return located(err, loc)
-
-
-__all__ = ["ActionCompiler", "ActionLabel", "ConstEntry", "check_complete"]
+__all__ = ["ActionCompiler", "ActionLabel", "RawLabel", "check_complete", "make_label"]

@@ -314,13 +314,6 @@ class Thunk(Lazy):
 # ---------------------------------------------------------------------------
 
 
-class ModuleSource:
-    """What the context builder needs from a module loader."""
-
-    def load(self, name: str) -> S.Module:  # pragma: no cover - protocol
-        raise NotImplementedError
-
-
 class ContextBuilder:
     """Builds the name tables of a root module, its EXTENDS chain and its instances."""
 
@@ -471,11 +464,11 @@ class Compiler:
         self,
         constants: Mapping[str, Value],
         runtime: L.Runtime,
-        n_vars: int,
+        var_names: Sequence[str],
     ) -> None:
         self.constants = constants
         self.runtime = runtime
-        self.n_vars = n_vars
+        self.var_names = tuple(var_names)  # for error messages about primed variables
 
     # errors --------------------------------------------------------------------
 
@@ -1749,8 +1742,6 @@ class Compiler:
             return f(t, None, e)
 
         return C(primed, primed=True, envmin=inner.envmin, pure=inner.pure, rec=inner.rec)
-
-    var_names: Sequence[str] = ()
 
     def _c_Unchanged(self, node: S.Unchanged, scope: Scope) -> C:
         return self._c_Prime_eq(node.expr, node.loc, scope)

@@ -81,8 +81,7 @@ class Model:
         self._builder = ContextBuilder(loader)
         self.root: Ctx = self._builder.build_root(module)
         self.variables = tuple(self._builder.variables)
-        self._compiler = Compiler(self.constants, self.runtime, len(self.variables))
-        self._compiler.var_names = self.variables
+        self._compiler = Compiler(self.constants, self.runtime, self.variables)
         self._apply_overrides(overrides)
         self._actions = ActionCompiler(self._compiler, self.variables)
         self._inits = ActionCompiler(self._compiler, self.variables, init=True)
