@@ -554,7 +554,7 @@ def to_string(v: Any) -> str:
 
 
 def java_time() -> int:
-    return int(time.time())
+    return int(time.time() * 1000) & 0x7FFFFFFF  # as TLC: milliseconds, masked to 31 bits
 
 
 def random_element(rt: Runtime, s: Any) -> Any:
