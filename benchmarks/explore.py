@@ -81,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--max-states", type=int, default=5000, help="bound for the project's spec")
-    ap.add_argument("--queue-memory", type=int, default=10_000,
+    ap.add_argument("--queue-memory", type=int, default=2_000,
                     help="states kept in memory by the queue before it spills to disk")
     ap.add_argument("--only", help="run only the spec with this name")
     ap.add_argument("--workers", type=int, default=1,

@@ -174,7 +174,7 @@ class Search:
 
 def check(model: Model, config: ModelConfig, *, max_states: int | None = None,
           time_limit: float | None = None, progress: bool | Progress = True,
-          typecheck: StateCheck | None = None, queue_memory: int = 10_000,
+          typecheck: StateCheck | None = None, queue_memory: int = 2_000,
           workers: int = 1) -> CheckResult:
     """Explore every reachable state of ``model`` under ``config`` breadth-first, on
     ``workers`` processes (forked; one when the platform cannot fork)."""
