@@ -483,6 +483,16 @@ class ActionCompiler:
         self._split_cache[key] = step
         return step
 
+    def enabled(self, node: S.Expr, scope: Scope) -> EvalFn:
+        """``ENABLED node``: whether the action has a successor from the current state."""
+        step = self.step(node, scope)
+        n = len(self.var_names)
+
+        def is_enabled(s: Any, t: Any, e: tuple) -> bool:
+            return any(True for _ in step(s, [UNASSIGNED] * n, e))
+
+        return is_enabled
+
     # explanations ------------------------------------------------------------------------------
 
     def explain(self, node: S.Expr, scope: Scope, s: Any, t: list, e: tuple,

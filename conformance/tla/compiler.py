@@ -469,6 +469,8 @@ class Compiler:
         self.constants = constants
         self.runtime = runtime
         self.var_names = tuple(var_names)  # for error messages about primed variables
+        # compiles ENABLED A (set by the model: action enumeration lives in actions.py)
+        self.enabled: Callable[[S.Expr, Scope], EvalFn] | None = None
 
     # errors --------------------------------------------------------------------
 
@@ -1763,6 +1765,11 @@ class Compiler:
         return derived(lambda s, t, e: fa(s, t, e) and not fs(s, t, e), a, same)
 
     def _c_Temporal(self, node: S.Temporal, scope: Scope) -> C:
+        if node.op == "ENABLED" and self.enabled is not None and len(node.args) == 1:
+            # ENABLED A: A has a successor from the current state (A is enumerated as an
+            # action; the result depends on every variable, so it is never cached)
+            return C(self.enabled(node.args[0], scope), vars=frozenset(range(len(self.var_names))),
+                     envmin=0, boolean=True)
         return self.raiser(UnsupportedError(
             f"the temporal operator {node.op} cannot be evaluated on a state", node.loc))
 

@@ -84,6 +84,7 @@ class Model:
         self._compiler = Compiler(self.constants, self.runtime, self.variables)
         self._apply_overrides(overrides)
         self._actions = ActionCompiler(self._compiler, self.variables)
+        self._compiler.enabled = self._actions.enabled
         self._inits = ActionCompiler(self._compiler, self.variables, init=True)
         self._expr_cache: dict[Any, tuple[Any, C]] = {}
         self._step_cache: dict[Any, Any] = {}

@@ -391,8 +391,16 @@ def test_state_and_action_level_evaluation() -> None:
         m.eval_constant("Sum")
     with pytest.raises(EvalError, match="no next state"):
         m.eval_state("Grew", (1, 0))
-    with pytest.raises(UnsupportedError, match=r"ENABLED|temporal"):
-        m.eval_state("ENABLED Grew", (1, 0))
+    with pytest.raises(UnsupportedError, match=r"temporal"):
+        m.eval_state("[](x > 0)", (1, 0))
+
+
+def test_enabled_evaluates_whether_an_action_has_a_successor() -> None:
+    m = model("VARIABLES x, y\nInc == x < 2 /\\ x' = x + 1 /\\ y' = y\nHalf == x' = 0")
+    assert [m.eval_state("ENABLED Inc", (v, 0)) for v in (0, 1, 2)] == [True, True, False]
+    assert m.eval_state("ENABLED Half", (5, 5)) is True  # y' may take any value
+    assert m.eval_state("\\A v \\in {0, 1} : ENABLED (x = v /\\ x' = 1)", (0, 0)) is False
+    assert m.eval_state("\\E v \\in {0, 1} : ENABLED (x = v /\\ x' = 1)", (0, 0)) is True
 
 
 def test_strings_concatenate_and_have_a_length() -> None:
