@@ -85,6 +85,7 @@ class C:
     value: Any = _MISSING  # known value of a literal
     boolean: bool = False  # the closure always returns a boolean
     reads: tuple[str, int] | None = None  # ("var", i): just s[i]; ("slot", i): just e[i]
+    elements: EvalFn | None = None  # iterates the set's elements without building it
 
     @property
     def env(self) -> bool:
@@ -992,7 +993,27 @@ class Compiler:
         return self._lift(L.big_union, args, loc, scope, "UNION", 1)
 
     def _b_domain(self, args: Sequence[S.Expr], loc: Loc, scope: Scope) -> C:
-        return self._lift(L.domain, args, loc, scope, "DOMAIN", 1)
+        self._check_arity("DOMAIN", 1, args, loc)
+        arg = self.expr(args[0], scope)
+        f = arg.fn
+
+        def domain(s: Any, t: Any, e: tuple) -> Any:
+            try:
+                return L.domain(f(s, t, e))
+            except TlaError as err:
+                raise located(err, loc) from None
+
+        def elements(s: Any, t: Any, e: tuple) -> Any:
+            g = f(s, t, e)
+            if type(g) is tuple:
+                return range(1, len(g) + 1)
+            if type(g) is Fn:
+                return g.map.keys()
+            return domain(s, t, e)  # raises the located error
+
+        res = derived(domain, arg)
+        res.elements = elements
+        return res
 
     def _b_times(self, args: Sequence[S.Expr], loc: Loc, scope: Scope) -> C:
         return self.std_call(L.StdOp(L.times, len(args)), "\\X", args, loc, scope)
@@ -1206,6 +1227,17 @@ class Compiler:
 
             return const_dom
 
+        if ordered and not sort_dynamic:
+            ordered = False
+        if c.elements is not None:
+            elements = c.elements
+
+            def elems(s: Any, t: Any, e: tuple) -> Any:
+                v = elements(s, t, e)
+                return sorted(v, key=sort_key) if ordered and type(v) is not range else v
+
+            return elems
+
         def dom(s: Any, t: Any, e: tuple) -> Any:
             v = f(s, t, e)
             if type(v) is not frozenset:
@@ -1215,8 +1247,6 @@ class Compiler:
                     raise located(err, loc) from None
             return sorted(v, key=sort_key) if ordered else v
 
-        if ordered and not sort_dynamic:
-            ordered = False
         return dom
 
     def bounds(self, bounds: Sequence[S.Bound], scope: Scope, ordered: bool = False,

@@ -478,3 +478,15 @@ def test_state_function_matches_eval_state() -> None:
     f = m.state_function("Sum")
     assert [f((1, 2)), f((5, 5))] == [3, 10]
     assert f((1, 2)) == m.eval_state("Sum", (1, 2))
+
+
+def test_quantifiers_over_domains() -> None:
+    m = model("VARIABLE f")
+    assert m.eval_state("\\A k \\in DOMAIN f : f[k] > 0", ((1, 2, 3),)) is True
+    assert m.eval_state("\\E k \\in DOMAIN f : f[k] = 2", ((1, 2, 3),)) is True
+    assert m.eval_state("{k : k \\in DOMAIN f}", (make_fn({"a": 1, "b": 2}),)) == frozenset(
+        {"a", "b"})
+    assert m.eval_state("CHOOSE k \\in DOMAIN f : TRUE", (make_fn({"b": 1, "a": 2}),)) == "a"
+    assert m.eval_state("\\A k \\in DOMAIN f : FALSE", ((),)) is True
+    with pytest.raises(EvalError, match="DOMAIN"):
+        m.eval_state("\\A k \\in DOMAIN f : TRUE", (frozenset({1}),))
