@@ -45,8 +45,10 @@ def register(subparsers: Any) -> None:
     p.add_argument("--traces", type=int, default=100, help="simulation: number of walks (default 100)")
     p.add_argument("--seed", type=int, default=0, help="simulation: random seed (default 0)")
     p.add_argument("--workers", type=int, default=1, metavar="N",
-                   help="worker processes of the exhaustive search (default 1; forked processes "
-                   "expanding each breadth-first level in chunks; --simulate always uses 1)")
+                   help="worker processes of the exhaustive search (default 1): forked processes "
+                   "expand each breadth-first level in chunks while this one keeps the seen states; "
+                   "pays off only with idle cores (the states travel between processes); "
+                   "--simulate always uses 1")
     p.add_argument("--typecheck", action=argparse.BooleanOptionalAction, default=None,
                    help="check every new state against the @type: annotations of the variables "
                    "(default: on when every variable is annotated)")
