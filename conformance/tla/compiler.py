@@ -10,7 +10,9 @@ closure compiled at scope depth ``d`` is always called with ``len(e) == d``.
 Names are resolved once, at compile time: state variables to tuple indices, bound
 variables to slots, constants to their values, operators to their compiled bodies.
 Sub-expressions that read no state, no next state and no bound variable are evaluated at
-most once per ``Compiler`` (i.e. once per model) and cached.
+most once per ``Compiler`` (i.e. once per model) and cached. The hottest node kinds
+(function application, field access, equality, membership, integer operators) are
+generated from small source templates so that plain variable reads are inlined.
 
 Module structure (EXTENDS, INSTANCE, LOCAL, overrides) is represented by ``Ctx`` name
 tables built by ``ContextBuilder``.
