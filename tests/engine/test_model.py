@@ -184,3 +184,20 @@ def test_temporal_formulas_are_unsupported_in_evaluation(tmp_path: Path) -> None
     m = Model.load(tmp_path / "Temp.tla")
     with pytest.raises(UnsupportedError, match=r"Temp.tla:5"):
         m.eval_state("Spec", (0,))
+
+
+def test_override_applies_inside_extended_modules(specs: Path) -> None:
+    m = load(specs, constants={"Size": 2}, overrides={"Public": "Chosen"})
+    assert m.eval_constant("Public") == 11
+    assert m.eval_constant("Twice") == 22  # Middle's Twice == 2 * Public
+
+
+def test_instances_of_standard_modules(tmp_path: Path) -> None:
+    (tmp_path / "Q.tla").write_text(
+        "---- MODULE Q ----\nLOCAL INSTANCE Naturals\nS == INSTANCE Sequences\n"
+        "X == S!Len(<<1, 2>>) + 1\n====\n"
+    )
+    m = Model.load(tmp_path / "Q.tla")
+    assert m.eval_constant("X") == 3
+    with pytest.raises(EvalError, match="Nope"):
+        m.eval_constant("S!Nope(1)")
