@@ -26,6 +26,9 @@ from conformance.tla.syntax import Loc, TlaError
 
 # The search being run; set in the main process right before forking the workers.
 _SEARCH: Any = None
+# In a worker: the fingerprints it has already sent. The main process handles outcomes in
+# order and records every fingerprint it receives, so these never need sending again.
+_SENT: set[int] = set()
 
 Item = tuple[int, State]
 # ("ok", index, generated, [(fp, successor)...]) | ("stop", index, verdict, prop, message)
@@ -51,7 +54,7 @@ def _expand(item: Item) -> Outcome:
         has_props = bool(search.plan.action_properties)
         subs = checks.subscripts(state) if has_props else None
         out: list[tuple[int, State]] = []
-        sent: set[int] = set()
+        fresh: set[int] = set()
         for _label, succ in succs:
             if not checks.action_allowed(state, succ):
                 continue
@@ -59,9 +62,10 @@ def _expand(item: Item) -> Outcome:
             if prop is not None:
                 return ("stop", index, "violation", prop, f"Action property {prop} is violated.")
             fp = ident(succ)
-            if fp not in sent:
-                sent.add(fp)
+            if fp not in _SENT and fp not in fresh:
+                fresh.add(fp)
                 out.append((fp, succ))
+        _SENT.update(fresh)  # only once the outcome is certain to be sent
         return ("ok", index, len(succs), out)
     except Stop as stop:
         return ("stop", index, stop.verdict, stop.prop, stop.message)
