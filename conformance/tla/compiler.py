@@ -1290,7 +1290,7 @@ class Compiler:
         if independent and not any(b.tuple_pattern for b in bounds):
             dfs = [step[0] for step in steps]
 
-            def product(s: Any, t: Any, e: tuple, k: int = 0) -> Iterator[tuple]:
+            def product(s: Any, t: Any, e: tuple) -> Iterator[tuple]:
                 # no domain depends on a name bound before it: a plain cartesian product
                 for combo in itertools.product(*[df(s, t, e) for df in dfs]):
                     yield e + combo
@@ -1509,15 +1509,13 @@ class Compiler:
         target = self.lookup(node.fn.name, scope)
         if isinstance(target, DefEntry) and isinstance(target.unit, S.FnDef):
             unit, prefix, dscope = target.unit, target.ctx.base, Scope(target.ctx, target.ctx.base)
-            key = ("fn", id(target))
             holder: Any = target
         elif isinstance(target, LocalDef) and isinstance(target.unit, S.FnDef):
             unit, prefix, dscope = target.unit, target.scope.depth, target.scope
-            key = ("fn", id(target))
             holder = target
         else:
             return None
-        compiled = self._fn_def_parts(holder, key, unit, dscope)
+        compiled = self._fn_def_parts(holder, unit, dscope)
         if compiled is None:  # the parts are being compiled: go through the forward cell
             cell = holder.__dict__.setdefault("_fn_cell", [])
 
@@ -1546,7 +1544,7 @@ class Compiler:
             res.envmin = 0
         return res
 
-    def _fn_def_parts(self, holder: Any, key: Any, unit: S.FnDef, scope: Scope
+    def _fn_def_parts(self, holder: Any, unit: S.FnDef, scope: Scope
                       ) -> tuple[EvalFn, C] | None:
         parts = holder.__dict__.get("_fn_parts")
         if parts is not None:
