@@ -27,8 +27,105 @@ StateBounds ==
 \* Optional narrowing for focused configs: no graceful resignation.
 NoResignation == \A i \in Replicas : role[i] /= "Resigned"
 
+(***************************************************************************)
+(* Coverage witnesses: each is expected to be VIOLATED by a config that     *)
+(* lists it, showing that the bounded model reaches the behaviour (so that  *)
+(* a clean run of the safety properties is not vacuous).                    *)
+(***************************************************************************)
+
+\* Some entry gets committed.
+WitnessNoCommit == committed = {}
+\* A leader of epoch 2 commits, after a change of leader.
+WitnessNoCommitInSecondEpoch == \A c \in committed : c[3] < 2
+\* A follower's high watermark advances.
+WitnessNoFollowerHighWatermark == \A i \in Replicas : role[i] = "Follower" => highWatermark[i] = 0
+
 \* No VIEW drops the history variables: states with equal protocol variables but
 \* different histories may lead to different verdicts, so merging them is unsound.
+
+(***************************************************************************)
+(* Scenario initial states for the toggles whose counterexamples are deep.  *)
+(* Each is a state reachable from Init by the steps listed above it, with   *)
+(* `messages` emptied: a state with fewer messages has fewer behaviours     *)
+(* (every step it allows is allowed with the messages kept), so a violation *)
+(* found from it is a violation of Spec.  tests/spec replays each prefix.   *)
+(* They assume Voters = {1, 2, 3} and Observers = {}.                       *)
+(***************************************************************************)
+
+\* @type: (Int, Int) => $entry;
+LC(e, l) == [epoch |-> e, kind |-> "leaderChange", value |-> l]
+
+NoVolatile ==
+    /\ votesGranted = [i \in Replicas |-> {}]
+    /\ messages = {}
+    /\ restarts = 0
+
+\* Prefix: BecomeCandidate(1); HandleVoteRequest(VoteRequest 1->2, epoch 1);
+\* HandleVoteResponse(granted 2->1); SendBeginQuorumEpoch(1, 2);
+\* HandleBeginQuorumEpochRequest(1->2); SendFetchRequest(2, 1);
+\* HandleFetchRequest(Fetch 2->1 at offset 0); HandleFetchResponse(its response).
+\* Replica 1 leads epoch 1, replica 2 holds its leaderChange entry, nothing is
+\* committed yet, replica 3 is still in epoch 0.
+ScenarioFirstEntryReplicated ==
+    /\ currentEpoch = [i \in Replicas |-> IF i = 3 THEN 0 ELSE 1]
+    /\ votedId = [i \in Replicas |-> IF i = 3 THEN Nil ELSE 1]
+    /\ leaderId = [i \in Replicas |-> IF i = 3 THEN Nil ELSE 1]
+    /\ log = [i \in Replicas |-> IF i = 3 THEN <<>> ELSE <<LC(1, 1)>>]
+    /\ role = [i \in Replicas |-> CASE i = 1 -> "Leader" [] i = 2 -> "Follower" [] OTHER -> "Unattached"]
+    /\ highWatermark = [i \in Replicas |-> 0]
+    /\ endorsers = [i \in Replicas |-> IF i = 1 THEN {2} ELSE {}]
+    /\ replicaEndOffset = [i \in Replicas |-> ZeroOffsets]
+    /\ elections = {<<1, 1>>}
+    /\ votes = {<<1, 1, 1>>, <<2, 1, 1>>}
+    /\ committed = {}
+    /\ NoVolatile
+
+\* Raft's Figure 8 with three voters.  Prefix: BecomeCandidate(1);
+\* HandleVoteRequest(1->3, epoch 1); HandleVoteResponse(3->1); BecomeCandidate(2);
+\* BecomeCandidate(2); HandleVoteRequest(2->3, epoch 2); HandleVoteResponse(3->2);
+\* Resign(1); BecomeCandidate(1); BecomeCandidate(1); HandleVoteRequest(1->3, epoch 3);
+\* HandleVoteResponse(3->1); Resign(2); SendBeginQuorumEpoch(1, 3);
+\* HandleBeginQuorumEpochRequest(1->3, epoch 3); SendFetchRequest(3, 1);
+\* HandleFetchRequest(3->1 at offset 0, the leader capping the batch at one record);
+\* HandleFetchResponse(1->3).
+\* Replica 1 leads epoch 3 with [LC(1,1), LC(3,1)], replica 2 (leader of epoch 2,
+\* resigned) holds [LC(2,2)] only, replica 3 follows 1 and holds [LC(1,1)].
+ScenarioFigureEight ==
+    /\ currentEpoch = [i \in Replicas |-> IF i = 2 THEN 2 ELSE 3]
+    /\ votedId = [i \in Replicas |-> IF i = 2 THEN 2 ELSE 1]
+    /\ leaderId = [i \in Replicas |-> IF i = 2 THEN 2 ELSE 1]
+    /\ log = [i \in Replicas |-> CASE i = 1 -> <<LC(1, 1), LC(3, 1)>> [] i = 2 -> <<LC(2, 2)>>
+                                     [] OTHER -> <<LC(1, 1)>>]
+    /\ role = [i \in Replicas |-> CASE i = 1 -> "Leader" [] i = 2 -> "Resigned" [] OTHER -> "Follower"]
+    /\ highWatermark = [i \in Replicas |-> 0]
+    /\ endorsers = [i \in Replicas |-> IF i = 1 THEN {3} ELSE {}]
+    /\ replicaEndOffset = [i \in Replicas |-> ZeroOffsets]
+    /\ elections = {<<1, 1>>, <<2, 2>>, <<3, 1>>}
+    /\ votes = {<<1, 1, 1>>, <<3, 1, 1>>, <<2, 1, 2>>, <<2, 2, 2>>, <<3, 2, 2>>,
+                <<1, 2, 1>>, <<1, 3, 1>>, <<3, 3, 1>>}
+    /\ committed = {}
+    /\ NoVolatile
+
+\* Prefix: BecomeCandidate(1); HandleVoteRequest(1->3, epoch 1); HandleVoteResponse(3->1);
+\* BecomeCandidate(2); BecomeCandidate(2); HandleVoteRequest(2->3, epoch 2);
+\* HandleVoteResponse(3->2); SendBeginQuorumEpoch(2, 3); HandleBeginQuorumEpochRequest(2->3);
+\* SendFetchRequest(3, 2); HandleFetchRequest(3->2 at offset 0); HandleFetchResponse(2->3);
+\* SendFetchRequest(3, 2); HandleFetchRequest(3->2 at offset 1); HandleFetchResponse(2->3).
+\* Replica 2 leads epoch 2 and has committed LC(2,2) with replica 3; replica 1, the
+\* leader of epoch 1, still holds its uncommitted LC(1,1).
+ScenarioStaleLeaderEntry ==
+    /\ currentEpoch = [i \in Replicas |-> IF i = 1 THEN 1 ELSE 2]
+    /\ votedId = [i \in Replicas |-> IF i = 1 THEN 1 ELSE 2]
+    /\ leaderId = [i \in Replicas |-> IF i = 1 THEN 1 ELSE 2]
+    /\ log = [i \in Replicas |-> IF i = 1 THEN <<LC(1, 1)>> ELSE <<LC(2, 2)>>]
+    /\ role = [i \in Replicas |-> CASE i = 1 -> "Leader" [] i = 2 -> "Leader" [] OTHER -> "Follower"]
+    /\ highWatermark = [i \in Replicas |-> IF i = 1 THEN 0 ELSE 1]
+    /\ endorsers = [i \in Replicas |-> IF i = 2 THEN {3} ELSE {}]
+    /\ replicaEndOffset = [i \in Replicas |-> IF i = 2 THEN [ZeroOffsets EXCEPT ![3] = 1] ELSE ZeroOffsets]
+    /\ elections = {<<1, 1>>, <<2, 2>>}
+    /\ votes = {<<1, 1, 1>>, <<3, 1, 1>>, <<2, 1, 2>>, <<2, 2, 2>>, <<3, 2, 2>>}
+    /\ committed = {<<0, LC(2, 2), 2>>}
+    /\ NoVolatile
 
 (***************************************************************************)
 (* Constant initialisations for Apalache (--cinit).  Each matches one .cfg. *)
