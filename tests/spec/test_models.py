@@ -78,7 +78,7 @@ def test_inductive_invariant_catches_a_broken_state() -> None:
     (state,) = list(model.init_states("ScenarioStaleLeaderEntry"))
     assert model.eval_state("IndInv", state) is True
     elections = model.variables.index("elections")
-    broken = state[:elections] + (frozenset({(2, 2)}),) + state[elections + 1:]
+    broken = (*state[:elections], frozenset({(2, 2)}), *state[elections + 1:])
     assert model.eval_state("IndInv", broken) is False
     assert model.eval_state("Safety", broken) is True
 

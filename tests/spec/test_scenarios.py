@@ -93,7 +93,7 @@ def replay(model: Model, steps: list[Step]) -> set[State]:
 def test_scenario_is_reachable(model: Model, scenario: str) -> None:
     (target,) = list(model.init_states(scenario))
     msgs = model.variables.index("messages")
-    reached = {s[:msgs] + (frozenset(),) + s[msgs + 1:] for s in replay(model, PREFIXES[scenario])}
+    reached = {(*s[:msgs], frozenset(), *s[msgs + 1:]) for s in replay(model, PREFIXES[scenario])}
     if target not in reached:
         near = min(reached, key=lambda s: sum(a != b for a, b in zip(s, target, strict=True)))
         diff = [v for v, a, b in zip(model.variables, near, target, strict=True) if a != b]
@@ -105,5 +105,5 @@ def test_a_wrong_scenario_is_caught(model: Model) -> None:
     (target,) = list(model.init_states("ScenarioStaleLeaderEntry"))
     msgs = model.variables.index("messages")
     short = PREFIXES["ScenarioStaleLeaderEntry"][:-1]
-    reached = {s[:msgs] + (frozenset(),) + s[msgs + 1:] for s in replay(model, short)}
+    reached = {(*s[:msgs], frozenset(), *s[msgs + 1:]) for s in replay(model, short)}
     assert target not in reached
