@@ -10,8 +10,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from conformance.tla.parser import parse_module_with_references
+from conformance.tla.parser import (
+    parse_expression,
+    parse_module_text,
+    parse_module_with_references,
+)
 from conformance.tla.syntax import STANDARD_MODULES, Instance, Loc, Module, TlaError
+
+__all__ = ["ModuleLoader", "parse_expression", "parse_module_text"]
 
 
 class ModuleLoader:
