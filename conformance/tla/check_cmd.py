@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -82,7 +84,21 @@ def _typecheck(args: argparse.Namespace, model: Model) -> StateCheck | str | Non
     return checker
 
 
+def _terminate(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)  # unwinds, so the search removes its spill folder
+
+
 def run(args: argparse.Namespace) -> int:
+    if threading.current_thread() is not threading.main_thread():
+        return _run(args)
+    previous = signal.signal(signal.SIGTERM, _terminate)
+    try:
+        return _run(args)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _run(args: argparse.Namespace) -> int:
     if args.workers < 1:
         return _usage("--workers must be at least 1")
     if args.max_states is not None and args.max_states < 1:

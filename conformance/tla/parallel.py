@@ -15,6 +15,7 @@ search runs on one process.
 from __future__ import annotations
 
 import multiprocessing
+import signal
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -73,6 +74,12 @@ def _expand(item: Item) -> Outcome:
         return ("error", index, exc.message, exc.loc)
 
 
+def _worker_init() -> None:
+    """Workers end at once when the pool terminates them."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the main process handles Ctrl-C
+
+
 def _expand_chunk(items: list[Item]) -> list[Outcome]:
     out: list[Outcome] = []
     for item in items:
@@ -105,7 +112,7 @@ def run_parallel(search: Any, workers: int, queue_memory: int) -> None:
         frontier.push((index, state))
     _SEARCH = search
     ctx = multiprocessing.get_context("fork")
-    pool = ctx.Pool(workers)
+    pool = ctx.Pool(workers, initializer=_worker_init)
     level = 1
     try:
         while len(frontier):

@@ -3,9 +3,11 @@ once it holds more than a threshold of items in memory."""
 
 from __future__ import annotations
 
+import os
 import pickle
 import shutil
 import tempfile
+import weakref
 from collections import deque
 from pathlib import Path
 from typing import Any
@@ -53,6 +55,9 @@ class StateQueue:
     def _spill(self) -> None:
         if self._dir is None:
             self._dir = Path(tempfile.mkdtemp(prefix="kraftcheck-queue-"))
+            # Removed at the latest when the queue is collected or the interpreter exits,
+            # and only by the process that made it (forked workers inherit the object).
+            weakref.finalize(self, _remove_dir, self._dir, os.getpid())
         path = self._dir / f"chunk{self._counter:08d}.pickle"
         self._counter += 1
         with path.open("wb") as fh:
@@ -91,3 +96,8 @@ class StateQueue:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _remove_dir(path: Path, owner: int) -> None:
+    if os.getpid() == owner:
+        shutil.rmtree(path, ignore_errors=True)

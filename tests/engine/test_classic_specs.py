@@ -549,3 +549,28 @@ def test_cli_input_errors_name_the_file(tmp_path: Path, capsys: pytest.CaptureFi
     unwritable = tmp_path / "no-such-dir" / "cex.itf.json"
     assert main(["check", str(SPECS / "DieHard.tla"), "--quiet", "--itf", str(unwritable)]) == 1
     assert f"cannot write {unwritable}" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_terminated_check_removes_its_spill_folder(tmp_path: Path, workers: str) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    (tmp_path / "Counter.tla").write_text((SPECS / "Counter.tla").read_text())
+    (tmp_path / "Counter.cfg").write_text("CONSTANT Limit = 4\nINIT Init\nNEXT Next\n")
+    spill = tmp_path / "tmp"
+    spill.mkdir()
+    proc = subprocess.Popen([sys.executable, "-m", "conformance", "check", str(tmp_path / "Counter.tla"),
+                             "--quiet", "--workers", workers],
+                            env={**os.environ, "TMPDIR": str(spill)},
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while not list(spill.glob("kraftcheck-queue-*")) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert list(spill.glob("kraftcheck-queue-*")), "the queue spilled (the spec is infinite)"
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(timeout=60) == 128 + signal.SIGTERM
+    assert list(spill.glob("kraftcheck-queue-*")) == []
