@@ -67,12 +67,14 @@ EpochEntriesAtLeader ==
             log[i][k].epoch = currentEpoch[l] =>
                 k \in DOMAIN log[l] /\ SubSeq(log[i], 1, k) = SubSeq(log[l], 1, k)
 
-\* Known leaders and BeginQuorumEpoch requests name elected leaders.
+\* Known leaders, BeginQuorumEpoch senders and the leaders messages name (responses,
+\* EndQuorumEpoch) are elected leaders of the epoch they go with.
 LeadersKnownAreElected ==
     ForeignClusterId /= ClusterId =>
         /\ \A i \in Replicas : leaderId[i] /= Nil => <<currentEpoch[i], leaderId[i]>> \in elections
         /\ \A m \in messages :
-            (m.type = "BeginQuorumEpochRequest" /\ m.clusterId = ClusterId) => <<m.epoch, m.source>> \in elections
+            /\ (m.type = "BeginQuorumEpochRequest" /\ m.clusterId = ClusterId) => <<m.epoch, m.source>> \in elections
+            /\ m.leaderId /= Nil => <<m.epoch, m.leaderId>> \in elections
 
 \* A committed entry stays on a majority of voters.
 CommittedOnMajority ==

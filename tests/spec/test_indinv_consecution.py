@@ -1,0 +1,130 @@
+"""A small-domain search for counterexamples to induction of IndInv (KRaftIndInv.tla).
+
+Reachable states of the small bounds are perturbed at random (one or two fields: an
+epoch, a vote, a role, a log entry, a message field, a committed entry, ...); every
+perturbed state that still satisfies IndInv must have only successors that satisfy it.
+Reachable states alone would only show invariance; the perturbed ones probe
+inductiveness, which Apalache's three-run recipe proves for all bounded states.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from conformance.tla.cfg import read_config
+from conformance.tla.model import Model, State
+from conformance.tla.values import Fn, Value, fn_apply, fn_items, make_fn, make_record, sort_key
+
+SPEC = Path(__file__).resolve().parents[2] / "spec"
+REPLICAS = (1, 2, 3)
+ROLES = ("Unattached", "Voted", "Candidate", "Leader", "Follower", "Resigned")
+LEMMAS = ("Safety", "EntriesFromElectedLeaders", "ElectionsByMajority", "VotesConsistent",
+          "GrantsRecorded", "LeadersElected", "EpochEntriesAtLeader", "LeadersKnownAreElected",
+          "CommittedOnMajority", "CommittedEpochs", "FetchResponsesSound")
+
+
+@pytest.fixture(scope="module")
+def model() -> Model:
+    cfg = read_config(SPEC / "MC_KRaft_indinv.cfg")
+    return Model.load(SPEC / "MC_KRaft.tla", constants=cfg.constants, overrides=cfg.overrides)
+
+
+def reachable(model: Model, limit: int) -> list[State]:
+    frontier = list(model.init_states())
+    seen = set(frontier)
+    out = list(frontier)
+    while frontier and len(out) < limit:
+        nxt = []
+        for s in frontier:
+            for _, t in model.successors(s):
+                if t not in seen and model.eval_state("StateBounds", t) is True:
+                    seen.add(t)
+                    nxt.append(t)
+                    out.append(t)
+        frontier = nxt
+    return out
+
+
+def with_entry(f: Value, i: int, v: Value) -> Value:
+    d = dict(fn_items(f))  # type: ignore[arg-type]
+    d[i] = v
+    return make_fn(d)
+
+
+def perturb(model: Model, state: State, rng: random.Random) -> State:
+    s = list(state)
+    var = rng.choice(("currentEpoch", "votedId", "leaderId", "role", "highWatermark", "log",
+                      "votesGranted", "messages", "committed", "votes"))
+    k = model.variables.index(var)
+    f, i = s[k], rng.choice(REPLICAS)
+    if var in ("currentEpoch", "highWatermark"):
+        s[k] = with_entry(f, i, max(0, fn_apply(f, i) + rng.choice((-1, 1))))  # type: ignore[arg-type]
+    elif var in ("votedId", "leaderId"):
+        s[k] = with_entry(f, i, rng.choice((-1, *REPLICAS)))
+    elif var == "role":
+        s[k] = with_entry(f, i, rng.choice(ROLES))
+    elif var == "votesGranted":
+        s[k] = with_entry(f, i, frozenset(rng.sample(REPLICAS, rng.randint(0, 3))))
+    elif var == "log":
+        lg = fn_apply(f, i)  # type: ignore[arg-type]
+        if lg and rng.random() < 0.5:
+            s[k] = with_entry(f, i, lg[:-1])
+        else:
+            e = make_record([("epoch", rng.choice((1, 2))), ("kind", "leaderChange"), ("value", rng.choice(REPLICAS))])
+            s[k] = with_entry(f, i, (*lg, e))
+    elif var in ("messages", "committed", "votes") and f:
+        items = sorted(f, key=sort_key)  # type: ignore[arg-type]
+        if var != "messages" or rng.random() < 0.5:
+            s[k] = frozenset(rng.sample(items, len(items) - 1))
+        else:
+            d = dict(rng.choice(items).map)
+            name = rng.choice(("epoch", "source", "dest", "voteGranted", "highWatermark", "fetchOffset", "leaderId"))
+            if name == "voteGranted":
+                d[name] = not d[name]
+            elif name in ("source", "dest", "leaderId"):
+                d[name] = rng.choice(REPLICAS)
+            elif d[name] != -1:
+                d[name] = max(0, d[name] + rng.choice((-1, 1)))
+            s[k] = f | {Fn(d)}  # type: ignore[operator]
+    return tuple(s)
+
+
+def test_no_counterexample_to_induction_among_perturbed_states(model: Model) -> None:
+    rng = random.Random(20261121)
+    states = reachable(model, 1500)
+    checked = 0
+    for _ in range(4000):
+        s = rng.choice(states)
+        for _ in range(rng.randint(1, 2)):
+            s = perturb(model, s, rng)
+        if model.eval_state("IndInv", s) is not True:
+            continue
+        checked += 1
+        for label, t in model.successors(s):
+            if model.eval_state("IndInv", t) is not True:
+                broken = [name for name in LEMMAS if model.eval_state(name, t) is not True]
+                pytest.fail(f"IndInv is not preserved by {label.name}{dict(label.params)}: {broken}")
+    assert checked >= 1000, f"only {checked} perturbed states satisfied IndInv"
+
+
+def test_the_search_finds_a_weakened_invariant_not_inductive(model: Model) -> None:
+    """Without its message lemmas, IndInv is not inductive, and the search shows it."""
+    rng = random.Random(5)
+    states = reachable(model, 1500)
+    weak = ("Safety /\\ EntriesFromElectedLeaders /\\ ElectionsByMajority /\\ VotesConsistent "
+            "/\\ LeadersElected /\\ CommittedOnMajority")
+    from conformance.tla.loader import parse_expression
+
+    expr = parse_expression(weak)
+    for _ in range(3000):
+        s = rng.choice(states)
+        for _ in range(rng.randint(1, 2)):
+            s = perturb(model, s, rng)
+        if model.eval_state(expr, s) is not True:
+            continue
+        if any(model.eval_state(expr, t) is not True for _, t in model.successors(s)):
+            return
+    pytest.fail("no counterexample to induction found for the weakened invariant")
