@@ -77,3 +77,7 @@ class IncrementalDecoder:
         prev = self._last.get(key)
         if prev is not None:
             self._last[key] = (prev[0], value)
+
+    def forget(self, key: Any) -> None:
+        """Drop what is remembered of ``key`` (its value was obtained another way)."""
+        self._last.pop(key, None)

@@ -20,6 +20,7 @@ from typing import Any, TextIO
 from conformance.tla.itf import ItfError, decode
 from conformance.tla.values import Value
 from conformance.validate.fast_decode import IncrementalDecoder, NeedsSlowPath, decode_fast
+from conformance.validate.text_reuse import ArrayReuse, Reused
 
 TRACE_FORMAT = "kraft-trace"
 SUPPORTED_VERSIONS = (1,)
@@ -110,6 +111,7 @@ class TraceStream:
         self._lines = _lines(source, self.name)
         self._last_line = 0
         self._incremental = IncrementalDecoder()
+        self._reuse = ArrayReuse()
         self.end: TraceEnd | None = None
         self.header = self._read_header()
         self.init = self._read_init()
@@ -120,13 +122,13 @@ class TraceStream:
     def error(self, line: int, message: str) -> TraceFormatError:
         return TraceFormatError(self.name, line, message)
 
-    def _next_object(self, what: str) -> tuple[int, dict[str, Any]] | None:
+    def _next_object(self, what: str, reuse: bool = False) -> tuple[int, dict[str, Any]] | None:
         for lineno, text in self._lines:
             self._last_line = lineno
             if not text.strip():
                 raise self.error(lineno, f"empty line where {what} was expected")
             try:
-                obj = json.loads(text)
+                obj = self._reuse.loads(text) if reuse else json.loads(text)
             except json.JSONDecodeError as exc:
                 truncated = " (truncated line?)" if not text.endswith("\n") else ""
                 raise self.error(lineno, f"invalid JSON at column {exc.colno}: {exc.msg}{truncated}") from None
@@ -145,6 +147,10 @@ class TraceStream:
         return value
 
     def _decode(self, obj: Any, path: str, line: int, key: Any = None) -> Value:
+        if type(obj) is Reused:
+            if key is not None:
+                self._incremental.forget(key)
+            return obj.value
         try:
             if key is not None:
                 return self._incremental.decode(key, obj)
@@ -231,6 +237,7 @@ class TraceStream:
         identity."""
         for name, value in values.items():
             self._incremental.adopt((replica, name), value)
+        self._reuse.adopt(replica, values)
 
     # -- events ---------------------------------------------------------------------------------
 
@@ -241,7 +248,7 @@ class TraceStream:
         self._events_started = True
         expected = 1
         while True:
-            got = self._next_object("an event")
+            got = self._next_object("an event", reuse=True)
             if got is None:
                 return
             line, obj = got
@@ -270,6 +277,7 @@ class TraceStream:
         params_obj = self._field(obj, "params", dict, line)
         params = {k: self._decode(v, f"params.{k}", line) for k, v in params_obj.items()}
         state = self._decode_vars(self._field(obj, "state", dict, line), "state", line, replica)
+        self._reuse.note(replica, state)
         expected_vars = self.init.replicas[replica].keys()
         if state.keys() != expected_vars:
             missing = sorted(set(expected_vars) - set(state))
