@@ -27,6 +27,7 @@ from typing import Any
 
 from conformance.tla import stdlib as L
 from conformance.tla import syntax as S
+from conformance.tla.astwalk import walk
 from conformance.tla.syntax import EvalError, Loc, TlaError, UnsupportedError
 from conformance.tla.values import (
     Fn,
@@ -149,6 +150,85 @@ def cached(c: C) -> C:
         return v
 
     return C(once)
+
+
+# ---------------------------------------------------------------------------
+# Memoised operator applications
+# ---------------------------------------------------------------------------
+
+MEMO_LIMIT = 4096  # entries kept per operator before its memo is emptied
+_MEMO_BY_VALUE = frozenset({int, str, bool})
+_MEMO_SET_BY_VALUE = 32  # sets up to this size are keyed by value, larger ones by identity
+_MEMO_WEIGHT = 8  # lighter bodies cost less to evaluate than to look up
+_MEMO_BINDERS = (S.Quant, S.SetFilter, S.SetMap, S.Choose, S.FnConstruct)
+
+
+def _memo_part(v: Any) -> Any:
+    """The key of one argument: scalars and small sets by value, anything else by identity."""
+    tv = type(v)
+    if tv in _MEMO_BY_VALUE or (tv is frozenset and len(v) <= _MEMO_SET_BY_VALUE):
+        return v
+    return id(v)
+
+
+def _memo_same(stored: tuple, args: tuple) -> bool:
+    """A hit's arguments are really the call's (an identity key can meet an equal integer)."""
+    for x, y in zip(stored, args, strict=True):
+        if x is not y and (type(x) is not type(y) or x != y):
+            return False
+    return True
+
+
+def memoized(f: EvalFn, arity: int) -> EvalFn:
+    """``f`` (an operator body reading only its arguments: no state, no other binding, pure)
+    remembering its results. Arguments keyed by identity are kept alive by the memo, so an
+    identity key cannot be reused by another value while it is stored."""
+    memo: dict[Any, tuple[Any, Any]] = {}
+    by_value, small = _MEMO_BY_VALUE, _MEMO_SET_BY_VALUE
+
+    if arity == 1:
+
+        def call1(s: Any, t: Any, e: tuple) -> Any:
+            a = e[0]
+            ta = type(a)
+            hit = memo.get(a if ta in by_value or (ta is frozenset and len(a) <= small)
+                           else id(a))
+            if hit is not None:
+                b = hit[0]
+                if b is a or (type(b) is ta and b == a):
+                    return hit[1]
+            v = f(s, t, e)
+            if len(memo) >= MEMO_LIMIT:
+                memo.clear()
+            memo[_memo_part(a)] = (a, v)
+            return v
+
+        return call1
+
+    def call(s: Any, t: Any, e: tuple) -> Any:
+        key = tuple([_memo_part(a) for a in e])
+        hit = memo.get(key)
+        if hit is not None and _memo_same(hit[0], e):
+            return hit[1]
+        v = f(s, t, e)
+        if len(memo) >= MEMO_LIMIT:
+            memo.clear()
+        memo[key] = (e, v)
+        return v
+
+    return call
+
+
+def memo_worthy(body: S.Expr) -> bool:
+    """Whether evaluating ``body`` costs clearly more than a memo lookup."""
+    weight = 0
+    for node in walk(body):
+        if isinstance(node, _MEMO_BINDERS):
+            return True
+        if isinstance(node, (S.RecordConstruct, S.Except, S.Tuple)):
+            return False  # builds a value from (usually fresh) arguments: no reuse to expect
+        weight += 3 if isinstance(node, S.OpApp) and node.name[:1].isalpha() else 1
+    return weight >= _MEMO_WEIGHT
 
 
 # ---------------------------------------------------------------------------
@@ -474,6 +554,8 @@ class Compiler:
         self.var_names = tuple(var_names)  # for error messages about primed variables
         # compiles ENABLED A (set by the model: action enumeration lives in actions.py)
         self.enabled: Callable[[S.Expr, Scope], EvalFn] | None = None
+        # memoised bodies of operators whose result depends on their arguments only
+        self._memos: dict[int, tuple[S.OpDef, EvalFn]] = {}
 
     # errors --------------------------------------------------------------------
 
@@ -690,6 +772,9 @@ class Compiler:
             params = unit.params
             self._check_arity(unit.name, len(params), args, loc)
         f = body.fn
+        if params and prefix == 0 and isinstance(unit, S.OpDef) \
+                and self._memo_eligible(unit, body):
+            f = self._memo_of(unit, f)
         if not params:
             if not body.env:
                 return body
@@ -704,6 +789,7 @@ class Compiler:
         # the result reads the environment only through the arguments (or the prefix)
         res = derived(lambda s, t, e: None, body.below(0), *cargs,
                       envmin=0 if prefix > 0 or body.rec else NOENV)
+        res.boolean = body.boolean  # callers need not check the result's type again
         if prefix == 0:
             if len(fs) == 1:
                 (a0,) = fs
@@ -713,9 +799,26 @@ class Compiler:
                 res.fn = lambda s, t, e: f(s, t, (a0(s, t, e), a1(s, t, e)))
             else:
                 res.fn = lambda s, t, e: f(s, t, tuple([a(s, t, e) for a in fs]))
+        elif len(fs) == 1:
+            (a0,) = fs
+            res.fn = lambda s, t, e: f(s, t, (*e[:prefix], a0(s, t, e)))
+        elif len(fs) == 2:
+            a0, a1 = fs
+            res.fn = lambda s, t, e: f(s, t, (*e[:prefix], a0(s, t, e), a1(s, t, e)))
         else:
             res.fn = lambda s, t, e: f(s, t, e[:prefix] + tuple([a(s, t, e) for a in fs]))
         return res
+
+    def _memo_eligible(self, unit: S.OpDef, body: C) -> bool:
+        return (body.pure and not body.vars and not body.primed and not body.rec
+                and all(p.arity == 0 for p in unit.params) and memo_worthy(unit.body))
+
+    def _memo_of(self, unit: S.OpDef, f: EvalFn) -> EvalFn:
+        """The memoised body of ``unit``, shared by all its call sites."""
+        hit = self._memos.get(id(unit))
+        if hit is None or hit[0] is not unit:
+            hit = self._memos[id(unit)] = (unit, memoized(f, len(unit.params)))
+        return hit[1]
 
     def _call_op_slot(self, target: OpSlot, args: Sequence[S.Expr], loc: Loc, scope: Scope) -> C:
         i = target.index

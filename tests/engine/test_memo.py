@@ -1,0 +1,84 @@
+"""Memoised operator applications: same results as evaluating, only for argument-only bodies."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conformance.tla.compiler import memo_worthy, memoized
+from conformance.tla.model import Model
+from conformance.tla.parser import parse_expression
+from conformance.tla.values import make_record
+
+SPEC = """---- MODULE Memo ----
+EXTENDS Naturals, FiniteSets, Sequences
+VARIABLE x
+Big(S) == Cardinality({v \\in S : v > 2})
+Above(S) == Cardinality({v \\in S : v > x})
+Ends(lg, e) == Cardinality({k \\in DOMAIN lg : lg[k].epoch <= e})
+Majority(S) == 2 * Cardinality(S \\cap {1, 2, 3}) > Cardinality({1, 2, 3})
+Init == x = 0
+Next == x' = x + 1
+====
+"""
+
+
+@pytest.fixture()
+def model(tmp_path: Path) -> Model:
+    (tmp_path / "Memo.tla").write_text(SPEC)
+    return Model.load(tmp_path / "Memo.tla")
+
+
+def test_results_follow_the_arguments(model: Model) -> None:
+    for n in range(8):
+        got = model.eval_state(f"Big(0..{n})", (0,))
+        assert got == max(0, n - 2)
+    for subset in ([], [1], [1, 2], [2, 3], [1, 2, 3], [3]):
+        text = "{" + ", ".join(map(str, subset)) + "}"
+        assert model.eval_state(f"Majority({text})", (0,)) is (2 * len(subset) > 3)
+
+
+def test_operators_reading_state_follow_the_state(model: Model) -> None:
+    for x in range(5):
+        assert model.eval_state("Above(0..4)", (x,)) == 4 - x
+
+
+def test_sequences_by_identity_and_equal_copies(model: Model) -> None:
+    entries = [make_record({"epoch": e}.items()) for e in (1, 1, 2, 3)]
+    for k in range(1, 5):
+        lg = tuple(entries[:k])
+        for e in range(4):
+            want = sum(1 for x in lg if x.map["epoch"] <= e)
+            assert model.eval_state(f"Ends(x, {e})", (lg,)) == want  # a new sequence
+            assert model.eval_state(f"Ends(x, {e})", (lg,)) == want  # the same one again
+            assert model.eval_state(f"Ends(x, {e})", (tuple(list(lg)),)) == want  # an equal copy
+    grown = (*entries, make_record({"epoch": 0}.items()))
+    assert model.eval_state("Ends(x, 0)", (grown,)) == 1
+
+
+def test_identity_key_meeting_an_equal_integer_is_a_miss() -> None:
+    calls: list[Any] = []
+
+    def body(s: Any, t: Any, e: tuple) -> Any:
+        calls.append(e[0])
+        return ("seq", len(e[0])) if isinstance(e[0], tuple) else ("int", e[0])
+
+    f = memoized(body, 1)
+    seq = (1, 2, 3)
+    assert f(None, None, (seq,)) == ("seq", 3)
+    assert f(None, None, (seq,)) == ("seq", 3) and len(calls) == 1  # a hit
+    assert f(None, None, (id(seq),)) == ("int", id(seq))  # same key, different argument
+    assert f(None, None, (True,)) == ("int", True)
+    assert f(None, None, (1,)) == ("int", 1) and calls[-1] is not True  # TRUE is not 1
+    g = memoized(lambda s, t, e: e[0] + e[1], 2)
+    assert [g(None, None, (a, b)) for a in range(3) for b in range(3)] == \
+        [a + b for a in range(3) for b in range(3)]
+
+
+def test_only_bodies_worth_a_lookup_are_memoised() -> None:
+    assert memo_worthy(parse_expression("Cardinality({v \\in S : v > 2})"))
+    assert memo_worthy(parse_expression("2 * Cardinality(S \\cap V) > Cardinality(V)"))
+    assert not memo_worthy(parse_expression("IF a <= b THEN a ELSE b"))
+    assert not memo_worthy(parse_expression("[type |-> \"m\", src |-> Cardinality(S), n |-> Len(q)]"))
