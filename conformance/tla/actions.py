@@ -284,19 +284,55 @@ class ActionCompiler:
             return inline
         return None
 
+    def _leading_guard(self, node: S.Expr, scope: Scope) -> tuple[EvalFn, Step] | None:
+        """For a conjunction opening with guards: (those guards, a step of the rest), so that
+        a quantifier can test its guards without entering a step for every value."""
+        if not isinstance(node, S.And):
+            return None
+        k = 0
+        while k < len(node.items) - 1 and not self.may_assign(node.items[k], scope):
+            k += 1
+        if k == 0:
+            return None
+        guards = [self._guard(x, scope) for x in node.items[:k]]
+        rest = node.items[k:]
+        step = self.step(rest[0] if len(rest) == 1 else S.And(node.loc, rest), scope)
+        if len(guards) == 1:
+            return guards[0], step
+
+        def all_guards(s: Any, t: Any, e: tuple) -> bool:
+            for g in guards:  # noqa: SIM110 - a loop is faster than all() here
+                if not g(s, t, e):
+                    return False
+            return True
+
+        return all_guards, step
+
     def _quant(self, node: S.Quant, scope: Scope) -> Step:
         inner, expand, doms = self.c.bounds(node.bounds, scope, ordered=True,
                                             sort_dynamic=False)
-        body = self.step(node.body, inner)
         if node.kind == "E" and self.c._single_bound(node.bounds):
             dom = self.c.domain_fn(doms[0], node.bounds[0].domain.loc, ordered=True,
                                    sort_dynamic=False)
+            split = self._leading_guard(node.body, inner)
+            if split is not None:
+                guard, rest = split
+
+                def exists1_guarded(s: Any, t: list, e: tuple) -> Iterator[None]:
+                    for v in dom(s, t, e):
+                        e2 = (*e, v)
+                        if guard(s, t, e2):
+                            yield from rest(s, t, e2)
+
+                return exists1_guarded
+            body = self.step(node.body, inner)
 
             def exists1(s: Any, t: list, e: tuple) -> Iterator[None]:
                 for v in dom(s, t, e):
                     yield from body(s, t, (*e, v))
 
             return exists1
+        body = self.step(node.body, inner)
         if node.kind == "E":
 
             def exists(s: Any, t: list, e: tuple) -> Iterator[None]:

@@ -219,6 +219,64 @@ def memoized(f: EvalFn, arity: int) -> EvalFn:
     return call
 
 
+def env_memoized(f: EvalFn, prefix: int, fs: list[EvalFn], reads_state: bool) -> EvalFn:
+    """A call of an operator defined inside a scope (a LET operator, say) remembering its
+    results while the enclosing bindings ``e[:prefix]`` (and the state, if the body reads
+    it) stay the same: the loops of one evaluation of the enclosing expression share them.
+    The body must be pure and read no next state (its bindings then fix its value)."""
+    box: list[Any] = [None, None, {}]  # the enclosing bindings, the state, the results
+
+    def results(s: Any, e: tuple) -> dict[Any, tuple[Any, Any]]:
+        pre = e[:prefix]
+        if pre != box[0] or (reads_state and s is not box[1]):
+            box[0], box[1], box[2] = pre, s if reads_state else None, {}
+        table: dict[Any, tuple[Any, Any]] = box[2]
+        if len(table) >= MEMO_LIMIT:
+            table.clear()
+        return table
+
+    by_value, small = _MEMO_BY_VALUE, _MEMO_SET_BY_VALUE
+    if len(fs) == 1:
+        (a0,) = fs
+
+        def call1(s: Any, t: Any, e: tuple) -> Any:
+            a = a0(s, t, e)
+            pre = e[:prefix]
+            if reads_state and type(s) is not tuple:  # a state being built (Init)
+                return f(s, t, (*pre, a))
+            fresh = pre != box[0] or (reads_state and s is not box[1])
+            table = results(s, e) if fresh else box[2]
+            ta = type(a)
+            key = a if ta in by_value or (ta is frozenset and len(a) <= small) else id(a)
+            hit = table.get(key)
+            if hit is not None:
+                b = hit[0]
+                if b is a or (type(b) is type(a) and b == a):
+                    return hit[1]
+            v = f(s, t, (*pre, a))
+            if len(table) >= MEMO_LIMIT:
+                table.clear()
+            table[key] = (a, v)
+            return v
+
+        return call1
+
+    def call(s: Any, t: Any, e: tuple) -> Any:
+        args = tuple([a(s, t, e) for a in fs])
+        if reads_state and type(s) is not tuple:  # a state being built (Init)
+            return f(s, t, e[:prefix] + args)
+        table = results(s, e)
+        key = tuple([_memo_part(a) for a in args])
+        hit = table.get(key)
+        if hit is not None and _memo_same(hit[0], args):
+            return hit[1]
+        v = f(s, t, e[:prefix] + args)
+        table[key] = (args, v)
+        return v
+
+    return call
+
+
 def memo_worthy(body: S.Expr) -> bool:
     """Whether evaluating ``body`` costs clearly more than a memo lookup."""
     weight = 0
@@ -645,7 +703,13 @@ class Compiler:
         if isinstance(target, LazySlot):
             self._check_arity(name, 0, args, loc)
             i = target.index
-            return derived(lambda s, t, e: e[i].get(), target.body, envmin=i)
+            missing = _MISSING
+
+            def lazy(s: Any, t: Any, e: tuple) -> Any:
+                v = e[i].v  # computed already (a Thunk never keeps its value)
+                return v if v is not missing else e[i].get()
+
+            return derived(lazy, target.body, envmin=i)
         if isinstance(target, ConstLocal):
             self._check_arity(name, 0, args, loc)
             return target.body
@@ -790,7 +854,9 @@ class Compiler:
         res = derived(lambda s, t, e: None, body.below(0), *cargs,
                       envmin=0 if prefix > 0 or body.rec else NOENV)
         res.boolean = body.boolean  # callers need not check the result's type again
-        if prefix == 0:
+        if prefix > 0 and isinstance(unit, S.OpDef) and self._memo_eligible(unit, body, True):
+            res.fn = env_memoized(f, prefix, fs, bool(body.vars))
+        elif prefix == 0:
             if len(fs) == 1:
                 (a0,) = fs
                 res.fn = lambda s, t, e: f(s, t, (a0(s, t, e),))
@@ -809,8 +875,8 @@ class Compiler:
             res.fn = lambda s, t, e: f(s, t, e[:prefix] + tuple([a(s, t, e) for a in fs]))
         return res
 
-    def _memo_eligible(self, unit: S.OpDef, body: C) -> bool:
-        return (body.pure and not body.vars and not body.primed and not body.rec
+    def _memo_eligible(self, unit: S.OpDef, body: C, state_ok: bool = False) -> bool:
+        return (body.pure and (state_ok or not body.vars) and not body.primed and not body.rec
                 and all(p.arity == 0 for p in unit.params) and memo_worthy(unit.body))
 
     def _memo_of(self, unit: S.OpDef, f: EvalFn) -> EvalFn:

@@ -19,8 +19,21 @@ Big(S) == Cardinality({v \\in S : v > 2})
 Above(S) == Cardinality({v \\in S : v > x})
 Ends(lg, e) == Cardinality({k \\in DOMAIN lg : lg[k].epoch <= e})
 Majority(S) == 2 * Cardinality(S \\cap {1, 2, 3}) > Cardinality({1, 2, 3})
+Reached(lg, reo) ==
+    LET EndOf(v) == IF v = 1 THEN Len(lg) ELSE reo[v]
+    IN Cardinality({k \\in DOMAIN lg : 2 * Cardinality({v \\in 1..3 : EndOf(v) >= k}) > 3})
+Shifted(n) == LET Plus(v) == Cardinality({w \\in 1..v : w > x}) + n IN Plus(3) + Plus(4)
 Init == x = 0
 Next == x' = x + 1
+====
+"""
+
+INIT_SPEC = """---- MODULE MemoInit ----
+EXTENDS Naturals, FiniteSets
+VARIABLES a, b
+Init == /\\ a \\in 1..3
+        /\\ \\E c \\in {0} : LET Count(n) == Cardinality({k \\in 1..n : k <= a}) + c IN b = Count(3)
+Next == UNCHANGED <<a, b>>
 ====
 """
 
@@ -82,3 +95,30 @@ def test_only_bodies_worth_a_lookup_are_memoised() -> None:
     assert memo_worthy(parse_expression("2 * Cardinality(S \\cap V) > Cardinality(V)"))
     assert not memo_worthy(parse_expression("IF a <= b THEN a ELSE b"))
     assert not memo_worthy(parse_expression("[type |-> \"m\", src |-> Cardinality(S), n |-> Len(q)]"))
+
+
+def _reached(lg: int, reo: dict[int, int]) -> int:
+    ends = {1: lg, **reo}
+    return sum(1 for k in range(1, lg + 1) if 2 * sum(1 for v in (1, 2, 3) if ends[v] >= k) > 3)
+
+
+def test_let_operators_follow_their_enclosing_bindings(model: Model) -> None:
+    for n in range(6):
+        lg = "<<" + ", ".join(["0"] * n) + ">>"
+        for r2 in range(n + 1):
+            for r3 in (0, n):
+                got = model.eval_state(f"Reached({lg}, <<0, {r2}, {r3}>>)", (0,))
+                assert got == _reached(n, {2: r2, 3: r3})
+
+
+def test_let_operators_reading_state_follow_the_state(model: Model) -> None:
+    for x in range(6):
+        for n in (0, 5):
+            want = max(0, 3 - x) + max(0, 4 - x) + 2 * n
+            assert model.eval_state(f"Shifted({n})", (x,)) == want
+
+
+def test_let_operators_in_init_see_the_state_being_built(tmp_path: Path) -> None:
+    (tmp_path / "MemoInit.tla").write_text(INIT_SPEC)
+    m = Model.load(tmp_path / "MemoInit.tla")
+    assert sorted(m.init_states()) == [(1, 1), (2, 2), (3, 3)]
