@@ -317,9 +317,15 @@ class ActionCompiler:
             split = self._leading_guard(node.body, inner)
             if split is not None:
                 guard, rest = split
+                narrow = self.c.range_narrowing(node.bounds[0], node.body, scope)
 
                 def exists1_guarded(s: Any, t: list, e: tuple) -> Iterator[None]:
-                    for v in dom(s, t, e):
+                    values = dom(s, t, e)
+                    if narrow is not None and type(values) is range:
+                        r = narrow(s, t, e, values)
+                        if r is not None:
+                            values = r
+                    for v in values:
                         e2 = (*e, v)
                         if guard(s, t, e2):
                             yield from rest(s, t, e2)

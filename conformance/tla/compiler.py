@@ -277,6 +277,15 @@ def env_memoized(f: EvalFn, prefix: int, fs: list[EvalFn], reads_state: bool) ->
     return call
 
 
+_FLIPPED = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}  # x op E  <=>  E flipped(op) x
+
+
+def _mentions(node: S.Expr, name: str) -> bool:
+    """Whether ``name`` occurs anywhere in ``node`` (conservatively: as any node's name)."""
+    return any(getattr(n, "name", None) == name or name in getattr(n, "names", ())
+               for n in walk(node))
+
+
 def memo_worthy(body: S.Expr) -> bool:
     """Whether evaluating ``body`` costs clearly more than a memo lookup."""
     weight = 0
@@ -1578,9 +1587,74 @@ class Compiler:
                                  and fp(s, t, e + v))
             return frozenset([v for v in base if fp(s, t, (*e, v))])
 
+        narrow = self.range_narrowing(b, node.pred, scope)
+        elements = d.elements
         res = derived(filt, d, pred)
+        if narrow is not None and elements is not None:
+
+            def filt_range(s: Any, t: Any, e: tuple) -> Any:
+                els = elements(s, t, e)
+                if type(els) is range:
+                    r = narrow(s, t, e, els)
+                    if r is not None:
+                        return frozenset([v for v in r if fp(s, t, (*e, v))])
+                return filt(s, t, e)
+
+            res.fn = filt_range
         res.envmin = min(d.envmin, pred.below(scope.depth).envmin)
         return res
+
+    def range_narrowing(self, b: S.Bound, pred: S.Expr, scope: Scope
+                        ) -> Callable[[Any, Any, tuple, range], range | None] | None:
+        """For a predicate over ``x`` opening with comparisons ``x < E``, ``E <= x`` ... (E
+        free of ``x``): a function narrowing an integer range of ``x`` to the values those
+        comparisons accept, so that a loop skips the others without evaluating anything for
+        them. It gives None (loop over everything) when some E is not an integer or fails to
+        evaluate, which leaves errors to the plain loop."""
+        if b.tuple_pattern or len(b.names) != 1 or not scope.ctx.std & {"Naturals", "Integers"}:
+            return None
+        x = b.names[0]
+        cuts: list[tuple[str, EvalFn]] = []
+        for item in pred.items if isinstance(pred, S.And) else (pred,):
+            if not (isinstance(item, S.OpApp) and item.name in _FLIPPED and len(item.args) == 2
+                    and self.lookup(item.name, scope) is None):
+                break
+            lhs, rhs = item.args
+            if isinstance(lhs, S.Name) and lhs.name == x and not _mentions(rhs, x):
+                op, other = item.name, rhs
+            elif isinstance(rhs, S.Name) and rhs.name == x and not _mentions(lhs, x):
+                op, other = _FLIPPED[item.name], lhs
+            else:
+                break
+            c = self.expr(other, scope)
+            if not c.pure or c.primed:
+                break
+            cuts.append((op, c.fn))
+        if not cuts:
+            return None
+
+        def narrow(s: Any, t: Any, e: tuple, r: range) -> range | None:
+            if r.step != 1 or not r:
+                return r if r.step == 1 else None
+            lo, hi = r.start, r.stop - 1
+            for op, g in cuts:
+                try:
+                    v = g(s, t, e)
+                except TlaError:
+                    return None
+                if type(v) is not int:
+                    return None
+                if op == ">":
+                    lo = max(lo, v + 1)
+                elif op == ">=":
+                    lo = max(lo, v)
+                elif op == "<":
+                    hi = min(hi, v - 1)
+                else:
+                    hi = min(hi, v)
+            return range(lo, hi + 1) if lo <= hi else range(0)
+
+        return narrow
 
     def _c_SetMap(self, node: S.SetMap, scope: Scope) -> C:
         inner, expand, domains = self.bounds(node.bounds, scope)
