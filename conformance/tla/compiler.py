@@ -156,7 +156,7 @@ def cached(c: C) -> C:
 # Memoised operator applications
 # ---------------------------------------------------------------------------
 
-MEMO_LIMIT = 4096  # entries kept per operator before its memo is emptied
+MEMO_LIMIT = 1024  # entries kept per operator before its memo is emptied (bounds what it keeps alive)
 _MEMO_BY_VALUE = frozenset({int, str, bool})
 _MEMO_SET_BY_VALUE = 32  # sets up to this size are keyed by value, larger ones by identity
 _MEMO_WEIGHT = 8  # lighter bodies cost less to evaluate than to look up
