@@ -219,11 +219,13 @@ def memoized(f: EvalFn, arity: int) -> EvalFn:
     return call
 
 
-def env_memoized(f: EvalFn, prefix: int, fs: list[EvalFn], reads_state: bool) -> EvalFn:
+def env_memoized(f: EvalFn, prefix: int, fs: list[EvalFn], reads_state: bool,
+                 slot: int | None = None) -> EvalFn:
     """A call of an operator defined inside a scope (a LET operator, say) remembering its
     results while the enclosing bindings ``e[:prefix]`` (and the state, if the body reads
     it) stay the same: the loops of one evaluation of the enclosing expression share them.
-    The body must be pure and read no next state (its bindings then fix its value)."""
+    The body must be pure and read no next state (its bindings then fix its value).
+    ``slot``: the single argument is just that environment slot (read without a call)."""
     box: list[Any] = [None, None, {}]  # the enclosing bindings, the state, the results
 
     def results(s: Any, e: tuple) -> dict[Any, tuple[Any, Any]]:
@@ -237,10 +239,11 @@ def env_memoized(f: EvalFn, prefix: int, fs: list[EvalFn], reads_state: bool) ->
 
     by_value, small = _MEMO_BY_VALUE, _MEMO_SET_BY_VALUE
     if len(fs) == 1:
-        (a0,) = fs
+        a0: EvalFn | None = fs[0] if slot is None else None
+        at = slot if slot is not None else 0
 
         def call1(s: Any, t: Any, e: tuple) -> Any:
-            a = a0(s, t, e)
+            a = e[at] if a0 is None else a0(s, t, e)
             pre = e[:prefix]
             if reads_state and type(s) is not tuple:  # a state being built (Init)
                 return f(s, t, (*pre, a))
@@ -864,7 +867,9 @@ class Compiler:
                       envmin=0 if prefix > 0 or body.rec else NOENV)
         res.boolean = body.boolean  # callers need not check the result's type again
         if prefix > 0 and isinstance(unit, S.OpDef) and self._memo_eligible(unit, body, True):
-            res.fn = env_memoized(f, prefix, fs, bool(body.vars))
+            r0 = cargs[0].reads if len(cargs) == 1 else None
+            res.fn = env_memoized(f, prefix, fs, bool(body.vars),
+                                  r0[1] if r0 is not None and r0[0] == "slot" else None)
         elif prefix == 0:
             if len(fs) == 1:
                 (a0,) = fs
