@@ -40,6 +40,32 @@ WitnessNoCommitInSecondEpoch == \A c \in committed : c[3] < 2
 \* A follower's high watermark advances.
 WitnessNoFollowerHighWatermark == \A i \in Replicas : role[i] = "Follower" => highWatermark[i] = 0
 
+(***************************************************************************)
+(* Action constraints for simulation (random walks): they drop steps, so    *)
+(* they only narrow the behaviours explored, never add any.                 *)
+(***************************************************************************)
+
+\* Steps that would leave the bounds are not taken (a walk goes on within them
+\* instead of ending at the first state beyond them).
+StaysInBounds == StateBounds'
+
+\* No step that changes nothing (e.g. a duplicate delivery that is ignored).
+NoStutter == vars' /= vars
+
+\* No step whose only effect is an error answer or a refused vote (most deliveries of
+\* old messages in a long walk); the exhaustive models keep them.
+Productive ==
+    \/ ~UNCHANGED <<serverVars, logVars, volatileVars, historyVars>>
+    \/ \A m \in messages' \ messages :
+          m.errorCode = "" /\ ~(m.type = "VoteResponse" /\ ~m.voteGranted)
+
+\* No voter times out while a leader of its epoch or a later one is alive (timers of a
+\* mostly healthy cluster); elections still follow resignations and restarts.
+PatientVoters ==
+    \A i \in Voters :
+        (currentEpoch'[i] = currentEpoch[i] + 1 /\ votedId'[i] = i) =>
+            ~\E l \in Voters : role[l] = "Leader" /\ currentEpoch[l] >= currentEpoch[i]
+
 \* No VIEW drops the history variables: states with equal protocol variables but
 \* different histories may lead to different verdicts, so merging them is unsound.
 
