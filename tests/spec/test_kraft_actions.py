@@ -339,3 +339,21 @@ def test_high_watermark_needs_an_entry_of_the_leaders_epoch() -> None:
         succs = list(model.action_successors("HandleFetchRequest", [req], s))
         assert succs, "the fetch must be handled"
         assert {at(model, t, "highWatermark", 1) for t in succs} == {expected}
+
+
+def test_fetch_offset_beyond_the_end_of_its_epoch_diverges(model: Model) -> None:
+    """The leader holds epoch 1 only up to offset 1; a follower with two epoch-1 entries
+    fetching at offset 2 is told to truncate to offset 1."""
+    s = follower_of_1(model)
+    stale = make_record([("epoch", 1), ("kind", "data"), ("value", 1)])
+    s = replace(model, s,
+                currentEpoch=per_replica({1: 2, 2: 2, 3: 0}),
+                log=per_replica({1: (entry(1), entry(2)), 2: (entry(1), stale), 3: ()}),
+                elections=frozenset({(1, 1), (2, 1)}))
+    s, req = fetch(model, s)
+    assert (field(req, "fetchOffset"), field(req, "lastFetchedEpoch")) == (2, 1)
+    s = one(model, "HandleFetchRequest", [req], s)
+    resp = next(m for m in messages_of(model, s, "FetchResponse") if field(m, "dest") == 2)
+    assert (field(resp, "divergingEpoch"), field(resp, "divergingEndOffset")) == (1, 1)
+    s = one(model, "HandleFetchResponse", [resp], s)
+    assert at(model, s, "log", 2) == (entry(1),)
