@@ -216,6 +216,9 @@ def test_fetch_replicates_then_the_high_watermark_advances_on_a_majority(model: 
     resp2 = next(m for m in messages_of(model, s, "FetchResponse") if field(m, "fetchOffset") == 1)
     s = one(model, "HandleFetchResponse", [resp2], s)
     assert at(model, s, "highWatermark", 2) == 1
+    # the high watermark is volatile: a restart forgets it, the committed log stays
+    s = one(model, "Restart", [2], s)
+    assert at(model, s, "highWatermark", 2) == 0 and at(model, s, "log", 2) == (entry(1),)
 
 
 def test_stale_fetch_response_is_ignored(model: Model) -> None:
