@@ -168,14 +168,14 @@ KIPToggles ==
 ConstInitSmall ==
     /\ Voters = {1, 2, 3}
     /\ Observers = {}
-    /\ Values = {1}
+    /\ Values = {}
     /\ ClusterId = "kraft"
     /\ ForeignClusterId = "other"
     /\ ForeignRequests = {}
     /\ KIPToggles
     /\ MaxEpoch = 2
     /\ MaxLogLen = 2
-    /\ MaxMessages = 8
+    /\ MaxMessages = 9
     /\ MaxRestarts = 1
 
 \* MC_KRaft_sim.cfg
@@ -185,11 +185,11 @@ ConstInitSim ==
     /\ Values = {1, 2}
     /\ ClusterId = "kraft"
     /\ ForeignClusterId = "other"
-    /\ ForeignRequests = {"VoteRequest", "BeginQuorumEpochRequest", "FetchRequest"}
+    /\ ForeignRequests = {}
     /\ KIPToggles
-    /\ MaxEpoch = 5
-    /\ MaxLogLen = 5
-    /\ MaxMessages = 40
+    /\ MaxEpoch = 8
+    /\ MaxLogLen = 8
+    /\ MaxMessages = 300
     /\ MaxRestarts = 3
 
 =============================================================================

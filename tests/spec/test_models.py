@@ -145,3 +145,12 @@ def test_cli_command_line() -> None:
     assert cmd[cmd.index("--traces") + 1] == "7"
     assert cmd[cmd.index("--depth") + 1] == str(ENTRIES["sim3"].depth)
     assert cmd[-2:] == ["--time-limit", "30.0"]
+
+
+@pytest.mark.parametrize(("cinit", "cfg"), [("ConstInitSmall", "MC_KRaft_small.cfg"),
+                                            ("ConstInitSim", "MC_KRaft_sim.cfg")])
+def test_apalache_constant_initialisation_matches_its_config(cinit: str, cfg: str) -> None:
+    model, _ = load(cfg)
+    assert model.eval_constant(cinit) is True
+    other, _ = load("MC_KRaft_volatile_vote.cfg")
+    assert other.eval_constant(cinit) is False
