@@ -721,10 +721,17 @@ HandleFetchResponse(m) ==
                                                   EndOffsetForEpoch(log[i], m.divergingEpoch)))
                        ELSE log[i]
                   ELSE log[i] \o m.records
+                \* After a truncation the log is known to be a prefix of the leader's only
+                \* if it is empty or ends in the diverging epoch (truncation may take
+                \* several rounds); only then is the leader's high watermark taken.
+                matched == \/ m.divergingEpoch = Nil
+                           \/ ~TruncateOnDivergence
+                           \/ newLog = <<>>
+                           \/ LastEpoch(newLog) = m.divergingEpoch
             IN
             /\ log' = [log EXCEPT ![i] = newLog]
             /\ highWatermark' = [highWatermark EXCEPT ![i] =
-                                   Max(@, Min(m.highWatermark, Len(newLog)))]
+                                   IF matched THEN Max(@, Min(m.highWatermark, Len(newLog))) ELSE @]
             /\ UNCHANGED <<serverVars, volatileVars, messages, historyVars>>
        ELSE UNCHANGED <<serverVars, logVars, volatileVars, messages, historyVars>>
 

@@ -360,3 +360,23 @@ def test_fetch_offset_beyond_the_end_of_its_epoch_diverges(model: Model) -> None
     assert (field(resp, "divergingEpoch"), field(resp, "divergingEndOffset")) == (1, 1)
     s = one(model, "HandleFetchResponse", [resp], s)
     assert at(model, s, "log", 2) == (entry(1),)
+
+
+def test_high_watermark_waits_until_the_truncated_log_is_known_to_match(model: Model) -> None:
+    """A follower without an entry of the diverging epoch truncates but keeps its high
+    watermark: its shorter log may still diverge from the leader's."""
+    s = follower_of_1(model)
+    own = make_record([("epoch", 3), ("kind", "data"), ("value", 1)])
+    s = replace(model, s,
+                currentEpoch=per_replica({1: 4, 2: 4, 3: 0}),
+                log=per_replica({1: (entry(1), entry(2), entry(4)), 2: (entry(1), own), 3: ()}),
+                highWatermark=per_replica({1: 3, 2: 0, 3: 0}),
+                elections=frozenset({(1, 1), (2, 1), (3, 1), (4, 1)}))
+    s, req = fetch(model, s)
+    assert (field(req, "fetchOffset"), field(req, "lastFetchedEpoch")) == (2, 3)
+    s = one(model, "HandleFetchRequest", [req], s)
+    resp = next(m for m in messages_of(model, s, "FetchResponse") if field(m, "dest") == 2)
+    assert (field(resp, "divergingEpoch"), field(resp, "divergingEndOffset"), field(resp, "highWatermark")) == (2, 2, 3)
+    s = one(model, "HandleFetchResponse", [resp], s)
+    assert at(model, s, "log", 2) == (entry(1),)
+    assert at(model, s, "highWatermark", 2) == 0
