@@ -136,7 +136,10 @@ def _summary(console: Console, config: SimConfig, seeds: list[int], total: RunSt
     table.add_row("commits (committed entries)", str(total.commits))
     table.add_row("client appends", str(total.client_appends))
     table.add_row("messages sent / dropped", f"{total.messages_sent} / {total.messages_dropped}")
-    table.add_row("crashes / disk losses / partitions", f"{total.crashes} / {total.disk_losses} / {total.partitions}")
+    table.add_row(
+        "crashes / shutdowns / disk losses / partitions",
+        f"{total.crashes} / {total.shutdowns} / {total.disk_losses} / {total.partitions}",
+    )
     table.add_row("bug switch", config.bug or "none")
     table.add_row("faults", ",".join(sorted(config.faults)) or "none")
     table.add_row("wall time", f"{elapsed:.1f} s ({total.events / elapsed if elapsed else 0:.0f} events/s)")

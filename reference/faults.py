@@ -6,6 +6,9 @@ from collections.abc import Iterable
 
 FAULTS: dict[str, str] = {
     "crash": "a replica crashes (unflushed writes lost) and restarts later with its durable state",
+    "shutdown": "a replica (most often the leader) shuts down gracefully: a leader resigns "
+    "(EndQuorumEpoch to the other voters, preferred successors first) and stays up for a short "
+    "grace period to handle the responses; the replica then stops (nothing lost) and restarts later",
     "partition": "symmetric partitions (two sides cannot talk) and asymmetric ones (one direction "
     "of a link is cut), healed after a while",
     "loss": "messages are dropped at random",
@@ -20,7 +23,16 @@ FAULTS: dict[str, str] = {
     "to break the safety invariants",
 }
 
-DEFAULT_FAULTS: tuple[str, ...] = ("crash", "partition", "loss", "duplicate", "reorder", "delay", "disk-loss")
+DEFAULT_FAULTS: tuple[str, ...] = (
+    "crash",
+    "shutdown",
+    "partition",
+    "loss",
+    "duplicate",
+    "reorder",
+    "delay",
+    "disk-loss",
+)
 
 
 class UnknownFaultError(ValueError):

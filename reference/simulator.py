@@ -23,13 +23,25 @@ from reference.faults import DEFAULT_FAULTS, parse_faults
 from reference.invariants import SafetyChecker, Violation
 from reference.messages import FETCH_REQUEST, VOTE_REQUEST, Message
 from reference.persist import persist
-from reference.replica import ClientAppend, Deliver, Input, Ready, Replica, ReplicaOptions, Tick
+from reference.replica import (
+    ClientAppend,
+    Deliver,
+    Input,
+    Ready,
+    Replica,
+    ReplicaOptions,
+    Shutdown,
+    Tick,
+)
 from reference.spec_constants import FOREIGN_CLUSTER_ID, FOREIGN_REQUEST_TYPES, spec_constants
 from reference.states import LEADER
 from reference.storage import MemoryStorage
 from reference.trace_writer import TraceWriter
 
-_DELIVER, _TICK, _CLIENT, _FAULT, _RESTART, _HEAL = range(6)
+_DELIVER, _TICK, _CLIENT, _FAULT, _RESTART, _HEAL, _STOP = range(7)
+
+# Probability that a graceful shutdown picks the current leader (when one is up).
+_SHUTDOWN_LEADER_PROBABILITY = 0.7
 
 
 @dataclass(frozen=True)
@@ -132,6 +144,7 @@ class RunStats:
     messages_delivered: int = 0
     messages_dropped: int = 0
     crashes: int = 0
+    shutdowns: int = 0
     disk_losses: int = 0
     partitions: int = 0
     sim_time_ms: int = 0
@@ -161,6 +174,8 @@ class _Node:
     replica: Replica | None
     rng: random.Random
     tick_at: int | None = None
+    # While a resigned leader's graceful shutdown is under way: the epoch it resigned.
+    resigned_epoch: int | None = None
 
 
 class Simulation:
@@ -272,6 +287,8 @@ class Simulation:
                 self._restart(self.nodes[nid], disk_lost=bool(payload))
             elif kind == _HEAL:
                 self._heal(payload)
+            elif kind == _STOP:
+                self._stop(self.nodes[nid], payload)
             if self.failures:
                 reason = "invariant violated"
                 break
@@ -343,6 +360,8 @@ class Simulation:
             node.id,
             self.checker.after_step(node.id, replica.role, replica.current_epoch, replica.high_watermark, ready.log_ops),
         )
+        if node.resigned_epoch is not None and replica.current_epoch > node.resigned_epoch:
+            self._push(self.now, _STOP, node.id, replica)
         self._schedule_tick(node)
 
     def _check(self, rid: int, violations: list[Violation]) -> None:
@@ -379,6 +398,8 @@ class Simulation:
         kinds = []
         if "crash" in self.faults:
             kinds.append("crash")
+        if "shutdown" in self.faults:
+            kinds.append("shutdown")
         if "partition" in self.faults:
             kinds += ["partition", "one-way"]
         if "disk-loss" in self.faults and self.config.observers:
@@ -401,6 +422,8 @@ class Simulation:
             up = [n for n in self.nodes.values() if n.replica is not None]
             if up:
                 self._crash(rng.choice(up), disk_lost=False)
+        elif kind == "shutdown":
+            self._shutdown()
         elif kind == "disk-loss":
             up = [self.nodes[o] for o in self.config.observer_ids if self.nodes[o].replica is not None]
             if up:
@@ -464,11 +487,54 @@ class Simulation:
 
     def _crash(self, node: _Node, disk_lost: bool) -> None:
         node.storage.crash()
+        self.stats.crashes += 1
+        self._take_down(node, disk_lost)
+
+    def _take_down(self, node: _Node, disk_lost: bool) -> None:
+        """The node is down (messages to it dropped, no timers) until its restart."""
         node.replica = None
         node.tick_at = None
-        self.stats.crashes += 1
+        node.resigned_epoch = None
         downtime = self.fault_rng.randint(50, 2 * self.config.fetch_timeout_ms)
         self._push(self.now + downtime, _RESTART, node.id, disk_lost)
+
+    def _shutdown(self) -> None:
+        """Graceful shutdown, most often of the leader. A leader gets the ``Shutdown``
+        input (the spec's ``Resign``: EndQuorumEpoch to the other voters) and stays up for
+        a grace period, handling the EndQuorumEpoch responses and anything else, until it
+        knows a later epoch or the period ends; then it stops. The spec has no shutdown
+        action for other roles (``Resign`` needs a leader), so any other replica just stops.
+        Nothing is lost either way: every write was flushed when its step was persisted."""
+        rng = self.fault_rng
+        up = [n for n in self.nodes.values() if n.replica is not None and n.resigned_epoch is None]
+        if not up:
+            return
+        leaders = [n for n in up if n.replica is not None and n.replica.role == LEADER]
+        if leaders and rng.random() < _SHUTDOWN_LEADER_PROBABILITY:
+            node = rng.choice(leaders)
+        else:
+            node = rng.choice(up)
+        replica = node.replica
+        assert replica is not None
+        self.stats.shutdowns += 1
+        if replica.role != LEADER:
+            self._stop(node, replica)
+            return
+        node.resigned_epoch = replica.current_epoch
+        self._step(node, Shutdown())
+        # Within one request timeout, and shorter than the election timeout (no new candidacy).
+        longest = max(1, min(self.config.request_timeout_ms, self.config.election_timeout_ms - 1))
+        grace = rng.randint(longest // 4, longest)
+        self._push(self.now + grace, _STOP, node.id, replica)
+
+    def _stop(self, node: _Node, replica: Replica) -> None:
+        """End a graceful shutdown of ``replica`` (ignored when that replica is no longer
+        running: it crashed or already stopped meanwhile)."""
+        if node.replica is not replica:
+            return
+        if node.storage.has_unflushed():
+            raise RuntimeError(f"replica {node.id}: unflushed writes at a graceful shutdown")
+        self._take_down(node, disk_lost=False)
 
     def _restart(self, node: _Node, disk_lost: bool) -> None:
         if disk_lost:

@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 
 from conformance.cli import main as kraftcheck
+from conformance.validate.corpus import first_divergence
+from conformance.validate.mutations import read_lines
 from reference.faults import DEFAULT_FAULTS
 from reference.simulator import SimConfig, run_seed
 
@@ -22,7 +24,15 @@ def test_validator_accepts_reference_traces(tmp_path: Path, capsys: pytest.Captu
 
 @pytest.mark.parametrize("bug", ["vote-without-log-check", "second-leader-same-epoch"])
 def test_validator_rejects_bug_traces(tmp_path: Path, bug: str, capsys: pytest.CaptureFixture[str]) -> None:
-    result = run_seed(SimConfig(steps=600, out_dir=tmp_path, bug=bug), 1)
-    assert result.trace_path is not None
-    assert kraftcheck(["validate", "--no-progress", str(result.trace_path)]) == 1
+    """The first seed where the bug changes the run is rejected (the clean run is accepted)."""
+    for seed in range(1, 31):
+        clean = run_seed(SimConfig(steps=600, out_dir=tmp_path / "clean"), seed)
+        buggy = run_seed(SimConfig(steps=600, out_dir=tmp_path / "buggy", bug=bug), seed)
+        assert clean.trace_path is not None and buggy.trace_path is not None
+        if first_divergence(read_lines(clean.trace_path), read_lines(buggy.trace_path)) is not None:
+            break
+    else:
+        pytest.fail(f"bug {bug} never changed a run in seeds 1..30")
+    assert kraftcheck(["validate", "--no-progress", str(clean.trace_path)]) == 0
+    assert kraftcheck(["validate", "--no-progress", str(buggy.trace_path)]) == 1
     capsys.readouterr()
