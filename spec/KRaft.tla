@@ -613,8 +613,10 @@ HandleEndQuorumEpochResponse(m) ==
 AdvancedHighWatermark(l, reo) ==
     LET lg == log[l]
         EndOf(v) == IF v = l THEN Len(lg) ELSE reo[v]
-        \* offsets k (1-based) reached by a majority form a prefix of the log
-        h == Cardinality({k \in DOMAIN lg : IsMajority({v \in Voters : EndOf(v) >= k})})
+        \* the largest end offset a majority has reached is one of the voters' own end
+        \* offsets (the least of them is always reached), capped by the leader's log
+        Reached == {n \in {EndOf(v) : v \in Voters} : IsMajority({v \in Voters : EndOf(v) >= n})}
+        h == Min(Len(lg), CHOOSE n \in Reached : \A x \in Reached : x <= n)
     IN IF h > highWatermark[l] /\ (~CommitRequiresCurrentEpoch \/ lg[h].epoch = currentEpoch[l])
        THEN h ELSE highWatermark[l]
 
