@@ -39,4 +39,5 @@ def run(args: argparse.Namespace) -> int:
     if issues:
         print(f"{len(issues)} issue(s) found", file=sys.stderr)
         return 1
+    print(f"{args.spec}: no Apalache compatibility issue found", file=sys.stderr)
     return 0
