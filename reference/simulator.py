@@ -1,8 +1,9 @@
 """Deterministic discrete-event simulator of a KRaft cluster with fault injection.
 
 Virtual clock, one seeded ``random.Random`` per concern (network and faults, client,
-each replica), in-memory storage with crash semantics, and a network that may lose,
-duplicate, reorder and delay messages and be partitioned. After every protocol step
+each replica), in-memory storage with crash semantics, graceful shutdowns (a leader
+resigns with EndQuorumEpoch before stopping), and a network that may lose, duplicate,
+reorder and delay messages and be partitioned. After every protocol step
 the safety invariants (``reference.invariants``) are checked; a failing seed is
 reported with the command that reproduces it. Every step is traced (``traces/FORMAT.md``).
 
