@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from reference.messages import (
     FENCED_LEADER_EPOCH,
@@ -22,19 +22,24 @@ if TYPE_CHECKING:
     from reference.replica import Replica
 
 
-def _error_response(r: Replica, m: Message, error: str) -> None:
+def _respond(r: Replica, m: Message, **fields: Any) -> None:
+    """Send the FetchResponse to ``m``: it echoes the fetch position and carries the
+    replica's epoch; ``fields`` adds the rest (leader, error, high watermark, records...)."""
     r.send(
         Message(
             type=FETCH_RESPONSE,
             source=r.id,
             dest=m.source,
-            errorCode=error,
             epoch=r.current_epoch,
-            leaderId=r.leader_id,
             fetchOffset=m.fetchOffset,
             lastFetchedEpoch=m.lastFetchedEpoch,
+            **fields,
         )
     )
+
+
+def _error_response(r: Replica, m: Message, error: str) -> None:
+    _respond(r, m, errorCode=error, leaderId=r.leader_id)
 
 
 def fetch_position_valid(r: Replica, fetch_offset: int, last_fetched_epoch: int) -> bool:
@@ -62,20 +67,8 @@ def handle_fetch_request(r: Replica, m: Message) -> None:
     r.endorse(m.source)
     if not fetch_position_valid(r, m.fetchOffset, m.lastFetchedEpoch):
         epoch, end = r.log.end_offset_for_epoch(m.lastFetchedEpoch)
-        r.send(
-            Message(
-                type=FETCH_RESPONSE,
-                source=r.id,
-                dest=m.source,
-                epoch=r.current_epoch,
-                leaderId=r.id,
-                highWatermark=r.high_watermark,
-                fetchOffset=m.fetchOffset,
-                lastFetchedEpoch=m.lastFetchedEpoch,
-                divergingEpoch=epoch,
-                divergingEndOffset=end,
-            )
-        )
+        _respond(r, m, leaderId=r.id, highWatermark=r.high_watermark,
+                 divergingEpoch=epoch, divergingEndOffset=end)
         return
     r.replica_end_offset[m.source] = m.fetchOffset
     if m.source in r.voters:
@@ -83,19 +76,8 @@ def handle_fetch_request(r: Replica, m: Message) -> None:
         if last_fetch is not None:
             last_fetch[m.source] = r.now
     r.update_leader_high_watermark()
-    r.send(
-        Message(
-            type=FETCH_RESPONSE,
-            source=r.id,
-            dest=m.source,
-            epoch=r.current_epoch,
-            leaderId=r.id,
-            highWatermark=r.high_watermark,
-            fetchOffset=m.fetchOffset,
-            lastFetchedEpoch=m.lastFetchedEpoch,
-            records=r.log.slice_from(m.fetchOffset),
-        )
-    )
+    _respond(r, m, leaderId=r.id, highWatermark=r.high_watermark,
+             records=r.log.slice_from(m.fetchOffset))
 
 
 def handle_fetch_response(r: Replica, m: Message) -> None:
