@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-SPEC_DIR = Path(__file__).resolve().parent.parent / "spec"
-MANIFEST = SPEC_DIR / "models.json"
+from conformance.spec_location import spec_dir
+
 MODES = ("exhaustive", "simulate")
 VERDICTS = ("ok", "violation")
 
@@ -72,8 +72,14 @@ class Result:
         return self.verdict == "violation" and self.failed == self.entry.property
 
 
-def load_manifest(path: Path = MANIFEST) -> list[Entry]:
-    """The entries of the manifest; errors name the file and the entry."""
+def load_manifest(path: Path | None = None) -> list[Entry]:
+    """The entries of the manifest (default: the spec folder's ``models.json``); errors name
+    the file and the entry."""
+    if path is None:
+        try:
+            path = spec_dir() / "models.json"
+        except FileNotFoundError as exc:
+            raise ManifestError(str(exc)) from None
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
@@ -196,7 +202,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m conformance.spec_suite",
                                 description="Model-check the spec's configs listed in spec/models.json "
                                 "and compare each outcome with the expected one.")
-    p.add_argument("--manifest", type=Path, default=MANIFEST, help="the manifest (default spec/models.json)")
+    p.add_argument("--manifest", type=Path, default=None, help="the manifest (default: models.json of the spec folder)")
     p.add_argument("--only", action="append", default=[], metavar="NAME", help="run only this model (repeatable)")
     p.add_argument("--sim-traces", type=int, metavar="N", help="simulation: walks per model (overrides the manifest)")
     p.add_argument("--sim-depth", type=int, metavar="D", help="simulation: states per walk (overrides the manifest)")
@@ -221,7 +227,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     unknown = set(args.only) - {e.name for e in entries}
     if unknown:
-        print(f"spec_suite: error: no model named {', '.join(sorted(unknown))} in {args.manifest}", file=sys.stderr)
+        print(f"spec_suite: error: no model named {', '.join(sorted(unknown))} in {args.manifest or 'the manifest'}", file=sys.stderr)
         return 2
     runner = run_api if args.via == "api" else run_cli
     results: list[Result] = []

@@ -19,6 +19,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from conformance.apalache import ApalacheError
+from conformance.spec_location import SPEC_MODULE, spec_dir
 from conformance.tla.syntax import TlaError
 from conformance.validate.artifacts import artifacts_dir, write_artifacts
 from conformance.validate.coverage import Coverage
@@ -27,8 +28,6 @@ from conformance.validate.runner import ValidatorConfig, validate_files
 from conformance.validate.trace_reader import iter_trace_files
 from conformance.validate.validator import TraceValidator, ValidatorOptions
 from conformance.validate.verdict import TraceReport, exit_code
-
-DEFAULT_SPEC = "spec/KRaft.tla"
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -39,7 +38,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "the spec, step by step. Exit 1 on a violation, 2 on bad input, 3 if inconclusive, 0 if all conform.",
     )
     p.add_argument("paths", nargs="+", metavar="PATH", help="trace files or directories")
-    p.add_argument("--spec", default=DEFAULT_SPEC, help=f"the TLA+ spec (default {DEFAULT_SPEC})")
+    p.add_argument("--spec", default=None, help="the TLA+ spec (default: KRaft.tla of the project's spec folder)")
     p.add_argument("--config", help="a TLC .cfg whose CONSTANTS override the trace headers' values")
     p.add_argument("--engine", choices=("embedded", "apalache"), default="embedded")
     p.add_argument("--jobs", type=int, default=1, help="worker processes (each compiles the spec once)")
@@ -54,7 +53,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _config(args: argparse.Namespace) -> ValidatorConfig:
-    spec = Path(args.spec)
+    spec = Path(args.spec) if args.spec else spec_dir() / SPEC_MODULE
     if not spec.is_file():
         raise ValueError(f"--spec {spec}: no such file")
     constants, overrides = {}, {}

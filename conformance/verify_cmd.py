@@ -24,22 +24,10 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from conformance.spec_location import spec_dir
+
 VIOLATION_CODES = {1, 12}
 INCOMPLETE_CODE = 3  # check: a limit stopped exploration; validate: a trace was inconclusive
-
-
-def spec_dir() -> Path:
-    """The folder holding the project's spec: ``$KRAFTCHECK_SPEC_DIR``, ``./spec``, or the
-    ``spec/`` beside the installed source tree."""
-    env = os.environ.get("KRAFTCHECK_SPEC_DIR")
-    candidates = [Path(env)] if env else []
-    candidates += [Path.cwd() / "spec", Path(__file__).resolve().parents[1] / "spec"]
-    for folder in candidates:
-        if (folder / "KRaft.tla").is_file():
-            return folder
-    searched = ", ".join(str(c) for c in candidates)
-    raise FileNotFoundError(f"cannot find the KRaft spec (KRaft.tla); searched: {searched}; "
-                            "set KRAFTCHECK_SPEC_DIR or pass --spec-dir")
 
 
 @dataclass

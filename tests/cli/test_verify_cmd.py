@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from conformance.cli import build_parser, main
-from conformance.verify_cmd import spec_dir
+from conformance.spec_location import spec_dir
 
 SPEC = Path(__file__).resolve().parents[2] / "spec"
 
@@ -60,11 +60,46 @@ def test_skip_leaves_a_stage_out(tmp_path: Path) -> None:
     assert [c[0] for c in calls] == ["simulate", "validate"]
 
 
-def test_missing_spec_is_a_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("KRAFTCHECK_SPEC_DIR", str(tmp_path / "nowhere"))
+def _spec_folder(where: Path) -> Path:
+    where.mkdir(parents=True)
+    (where / "KRaft.tla").write_text("---- MODULE KRaft ----\n====\n")
+    return where
+
+
+def test_spec_folder_lookup(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from conformance import spec_location
+
+    source_tree = _spec_folder(tmp_path / "checkout" / "spec")
+    monkeypatch.setattr(spec_location, "SOURCE_TREE_SPEC", source_tree)
     monkeypatch.chdir(tmp_path)
-    assert spec_dir() != tmp_path / "nowhere"  # falls back to the source tree's spec/
-    assert (spec_dir() / "KRaft.tla").is_file()
+    assert spec_dir() == source_tree  # from elsewhere: the spec/ beside the source tree
+    here = _spec_folder(tmp_path / "spec")
+    assert spec_dir() == here  # ./spec comes first
+    mine = _spec_folder(tmp_path / "mine")
+    monkeypatch.setenv("KRAFTCHECK_SPEC_DIR", str(mine))
+    assert spec_dir() == mine  # the environment comes before both
+    monkeypatch.setenv("KRAFTCHECK_SPEC_DIR", str(tmp_path / "nowhere"))
+    with pytest.raises(FileNotFoundError, match="nowhere"):
+        spec_dir()  # an explicit setting that holds no spec is an error, not a fallback
+
+
+def test_no_spec_anywhere_names_the_places_searched(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from conformance import spec_location
+
+    monkeypatch.setattr(spec_location, "SOURCE_TREE_SPEC", tmp_path / "gone")
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(FileNotFoundError) as err:
+        spec_dir()
+    assert str(tmp_path / "spec") in str(err.value)
+    assert str(tmp_path / "gone") in str(err.value)
+
+
+def test_missing_spec_fails_verify_with_exit_2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("KRAFTCHECK_SPEC_DIR", str(tmp_path / "nowhere"))
+    calls: list[list[str]] = []
+    args = build_parser().parse_args(["verify", "--out", str(tmp_path / "out")])
+    assert args.func(args, main=_fake({}, calls)) == 2
+    assert calls == []
 
 
 def test_small_real_run_simulates_and_validates(tmp_path: Path) -> None:
