@@ -17,6 +17,7 @@ Random simulation (``simulate``) lives in ``simulation.py`` and is re-exported h
 from __future__ import annotations
 
 import time
+from operator import itemgetter
 
 from conformance.tla.cfg import ModelConfig
 from conformance.tla.checking import (
@@ -42,6 +43,9 @@ from conformance.tla.syntax import TlaError
 __all__ = ["EXIT_CODES", "CheckResult", "StateCheck", "TraceStep", "check", "iter_changed", "simulate"]
 
 
+_BY_FINGERPRINT = itemgetter(0)
+
+
 class Search:
     """The state of one breadth-first search (sequential; see ``parallel.py`` for more workers)."""
 
@@ -62,8 +66,9 @@ class Search:
         self.depth = 0
         self.trace: list[TraceStep] = []
 
-    def _new_state(self, state: State, parent: int, level: int) -> None:
-        fp = self.identity(state)
+    def _new_state(self, state: State, parent: int, level: int, fp: int | None = None) -> None:
+        if fp is None:
+            fp = self.identity(state)
         if fp in self.seen:
             return
         self.limit_check()
@@ -84,13 +89,18 @@ class Search:
             raise Stop("limit", None, f"stopped after {len(self.seen)} distinct states (--max-states)")
 
     def run(self) -> None:
-        for state in self.model.init_states(self.plan.init):
-            self.generated += 1
-            self._new_state(state, -1, 1)
+        # States enter the queue ordered by their structural fingerprint, so a run (and the
+        # counts it reports when it stops early) does not depend on Python's per-process
+        # hashing of strings, which sets the enumeration order of sets.
+        inits = [(self.identity(state), state) for state in self.model.init_states(self.plan.init)]
+        self.generated += len(inits)
+        inits.sort(key=_BY_FINGERPRINT)
+        for fp, state in inits:
+            self._new_state(state, -1, 1, fp)
         level_end = len(self.seen)
         level = 1
         tick = 0
-        model, nxt, checks = self.model, self.plan.next, self.checks
+        model, nxt, checks, identity = self.model, self.plan.next, self.checks, self.identity
         has_props = bool(self.plan.action_properties)
         while len(self.queue):
             index, state = self.queue.pop()
@@ -106,16 +116,19 @@ class Search:
             any_successor = False
             try:
                 subs = checks.subscripts(state) if has_props else None
+                successors = []
                 for label, succ in model.successors(state, nxt):
                     any_successor = True
                     self.generated += 1
-                    if not checks.action_allowed(state, succ):
-                        continue
+                    if checks.action_allowed(state, succ):
+                        successors.append((identity(succ), label, succ))
+                successors.sort(key=_BY_FINGERPRINT)
+                for fp, label, succ in successors:
                     prop = checks.violated_property(state, succ, subs) if has_props else None
                     if prop is not None:
                         self.trace = self._property_trace(index, state, label, succ, prop)
                         raise Stop("violation", prop, f"Action property {prop} is violated.")
-                    self._new_state(succ, index, level + 1)
+                    self._new_state(succ, index, level + 1, fp)
             except TlaError:
                 if not self.trace:
                     self.trace = self._replay(self.seen.path_to(index), state)
