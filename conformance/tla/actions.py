@@ -79,8 +79,10 @@ class ActionCompiler:
         self.c = compiler
         self.var_names = tuple(var_names)
         self.init = init
-        self._def_cache: dict[int, Step] = {}
-        self._split_cache: dict[int, SplitStep] = {}
+        # Keyed by id() of a definition object; each entry keeps that object alive (and is
+        # checked against it), so an id can never be reused for another definition.
+        self._def_cache: dict[int, tuple[Any, Step]] = {}
+        self._split_cache: dict[int, tuple[Any, SplitStep]] = {}
 
     # classification -------------------------------------------------------------------
 
@@ -409,19 +411,19 @@ class ActionCompiler:
     def _body_step(self, key_obj: Any, body: S.Expr, scope: Scope) -> Step:
         key = id(key_obj)
         cached = self._def_cache.get(key)
-        if cached is None:
-            # recursion guard: a recursive action refers back through this cell
-            cell: list[Step] = []
+        if cached is not None and cached[0] is key_obj:
+            return cached[1]
+        # recursion guard: a recursive action refers back through this cell
+        cell: list[Step] = []
 
-            def forward(s: Any, t: list, e: tuple) -> Iterator[None]:
-                return cell[0](s, t, e)
+        def forward(s: Any, t: list, e: tuple) -> Iterator[None]:
+            return cell[0](s, t, e)
 
-            self._def_cache[key] = forward
-            step = self.step(body, scope)
-            cell.append(step)
-            self._def_cache[key] = step
-            cached = step
-        return cached
+        self._def_cache[key] = (key_obj, forward)
+        step = self.step(body, scope)
+        cell.append(step)
+        self._def_cache[key] = (key_obj, step)
+        return step
 
     # split level (labels) ---------------------------------------------------------------------
 
@@ -501,8 +503,8 @@ class ActionCompiler:
     def _split_body(self, target: Any) -> SplitStep:
         key = id(target)
         cached = self._split_cache.get(key)
-        if cached is not None:
-            return cached
+        if cached is not None and cached[0] is target:
+            return cached[1]
         if isinstance(target, LazySlot):
             assert target.unit is not None and target.scope is not None
             body, scope = target.unit.body, target.scope
@@ -519,10 +521,10 @@ class ActionCompiler:
         def forward(s: Any, t: list, e: tuple, lab: RawLabel) -> Iterator[RawLabel]:
             return cell[0](s, t, e, lab)
 
-        self._split_cache[key] = forward
+        self._split_cache[key] = (target, forward)
         step = self.split(body, scope)
         cell.append(step)
-        self._split_cache[key] = step
+        self._split_cache[key] = (target, step)
         return step
 
     def enabled(self, node: S.Expr, scope: Scope) -> EvalFn:

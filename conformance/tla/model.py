@@ -219,11 +219,12 @@ class Model:
 
     def init_states(self, init: str | S.Expr = "Init") -> Iterator[State]:
         key = ("init", init if isinstance(init, str) else id(init))
-        step = self._step_cache.get(key)
-        if step is None:
+        hit = self._step_cache.get(key)
+        if hit is None or hit[0] is not init:
             expr, _, _ = self._action_root(init)
-            step = self._inits.step(expr, Scope(self.root, 0))
-            self._step_cache[key] = step
+            # the entry keeps ``init`` alive, so its id is never reused for another expression
+            hit = self._step_cache[key] = (init, self._inits.step(expr, Scope(self.root, 0)))
+        step = hit[1]
         name = init if isinstance(init, str) else "Init"
         n = len(self.variables)
         t = [UNASSIGNED] * n
@@ -234,12 +235,12 @@ class Model:
                    ) -> Iterator[tuple[ActionLabel, State]]:
         key = ("next", next if isinstance(next, str) else id(next))
         hit = self._step_cache.get(key)
-        if hit is None:
+        if hit is None or hit[0] is not next:
             expr, name, loc = self._action_root(next)
             split = self._actions.split(expr, Scope(self.root, 0))
-            hit = (split, (name, (), (), loc))
-            self._step_cache[key] = hit
-        split, top = hit
+            # the entry keeps ``next`` alive, so its id is never reused for another expression
+            hit = self._step_cache[key] = (next, split, (name, (), (), loc))
+        _, split, top = hit
         if len(state) != len(self.variables):
             self._check_state(state)
         t = [UNASSIGNED] * len(self.variables)
