@@ -777,47 +777,34 @@ class Compiler:
 
     def def_body(self, entry: DefEntry) -> C:
         """The compiled body of a module-level definition (compiled once)."""
-        if entry.state == "done":
-            assert entry.body is not None
-            return entry.body
-        if entry.state == "compiling":
-            cell = entry.cell
-
-            def forward(s: Any, t: Any, e: tuple) -> Any:
-                return cell[0](s, t, e)
-
-            return C(forward, rec=True, envmin=0)
-        entry.state = "compiling"
-        try:
-            body = self._compile_unit_body(entry.unit, Scope(entry.ctx, entry.ctx.base))
-        except BaseException:
-            entry.state = "new"
-            raise
-        entry.cell.append(body.fn)
-        entry.body = body
-        entry.state = "done"
-        return body
+        return self._body_once(entry, Scope(entry.ctx, entry.ctx.base))
 
     def local_body(self, d: LocalDef) -> C:
-        if d.state == "done":
-            assert d.body is not None
-            return d.body
-        if d.state == "compiling":
-            cell = d.cell
+        """The compiled body of a LET operator with parameters or LET function (once)."""
+        return self._body_once(d, d.scope)
+
+    def _body_once(self, holder: DefEntry | LocalDef, scope: Scope) -> C:
+        """Compile ``holder``'s unit once; a recursive reference met while compiling it
+        gets a forward closure that calls the body once it exists."""
+        if holder.state == "done":
+            assert holder.body is not None
+            return holder.body
+        if holder.state == "compiling":
+            cell = holder.cell
 
             def forward(s: Any, t: Any, e: tuple) -> Any:
                 return cell[0](s, t, e)
 
             return C(forward, rec=True, envmin=0)
-        d.state = "compiling"
+        holder.state = "compiling"
         try:
-            body = self._compile_unit_body(d.unit, d.scope)
+            body = self._compile_unit_body(holder.unit, scope)
         except BaseException:
-            d.state = "new"
+            holder.state = "new"
             raise
-        d.cell.append(body.fn)
-        d.body = body
-        d.state = "done"
+        holder.cell.append(body.fn)
+        holder.body = body
+        holder.state = "done"
         return body
 
     def _compile_unit_body(self, unit: S.OpDef | S.FnDef, scope: Scope) -> C:
