@@ -395,16 +395,8 @@ class ValueTypeChecker:
 
     def _container(self, value: Any, t: Type) -> tuple[Type, Any] | None:
         vt = type(value)
-        if isinstance(t, TSet):
-            if vt is not frozenset:
-                return (t, value)
-            for x in value:
-                bad = self.mismatch(x, t.elem)
-                if bad is not None:
-                    return bad
-            return None
-        if isinstance(t, TSeq):
-            if vt is not tuple:
+        if isinstance(t, (TSet, TSeq)):
+            if vt is not (frozenset if isinstance(t, TSet) else tuple):
                 return (t, value)
             for x in value:
                 bad = self.mismatch(x, t.elem)
