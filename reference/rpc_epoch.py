@@ -15,7 +15,7 @@ from reference.messages import (
     NONE,
     Message,
 )
-from reference.rpc_vote import cluster_id_mismatch
+from reference.rpc_common import cluster_id_mismatch, respond
 from reference.states import FOLLOWER, LEADER, UNATTACHED, VOTED
 
 if TYPE_CHECKING:
@@ -23,16 +23,7 @@ if TYPE_CHECKING:
 
 
 def _respond(r: Replica, m: Message, kind: str, error: str = NONE) -> None:
-    r.send(
-        Message(
-            type=kind,
-            source=r.id,
-            dest=m.source,
-            errorCode=error,
-            epoch=r.current_epoch,
-            leaderId=r.leader_id,
-        )
-    )
+    respond(r, m, kind, errorCode=error, leaderId=r.leader_id)
 
 
 def handle_begin_quorum_epoch_request(r: Replica, m: Message) -> None:

@@ -15,7 +15,7 @@ from reference.messages import (
     UNKNOWN_LEADER_EPOCH,
     Message,
 )
-from reference.rpc_vote import cluster_id_mismatch
+from reference.rpc_common import cluster_id_mismatch, respond
 from reference.states import FOLLOWER, LEADER
 
 if TYPE_CHECKING:
@@ -23,19 +23,9 @@ if TYPE_CHECKING:
 
 
 def _respond(r: Replica, m: Message, **fields: Any) -> None:
-    """Send the FetchResponse to ``m``: it echoes the fetch position and carries the
-    replica's epoch; ``fields`` adds the rest (leader, error, high watermark, records...)."""
-    r.send(
-        Message(
-            type=FETCH_RESPONSE,
-            source=r.id,
-            dest=m.source,
-            epoch=r.current_epoch,
-            fetchOffset=m.fetchOffset,
-            lastFetchedEpoch=m.lastFetchedEpoch,
-            **fields,
-        )
-    )
+    """The FetchResponse to ``m``: it echoes the fetch position; ``fields`` adds the rest
+    (leader, error, high watermark, records...)."""
+    respond(r, m, FETCH_RESPONSE, fetchOffset=m.fetchOffset, lastFetchedEpoch=m.lastFetchedEpoch, **fields)
 
 
 def _error_response(r: Replica, m: Message, error: str) -> None:

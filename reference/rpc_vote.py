@@ -12,29 +12,15 @@ from reference.messages import (
     VOTE_RESPONSE,
     Message,
 )
+from reference.rpc_common import cluster_id_mismatch, respond
 from reference.states import CANDIDATE
 
 if TYPE_CHECKING:
     from reference.replica import Replica
 
 
-def cluster_id_mismatch(r: Replica, m: Message) -> bool:
-    """A request carrying a cluster id (non-empty) that differs from the cached one."""
-    return m.clusterId != "" and m.clusterId != r.cluster_id
-
-
 def _respond(r: Replica, m: Message, granted: bool, error: str = NONE) -> None:
-    r.send(
-        Message(
-            type=VOTE_RESPONSE,
-            source=r.id,
-            dest=m.source,
-            errorCode=error,
-            epoch=r.current_epoch,
-            leaderId=r.leader_id,
-            voteGranted=granted,
-        )
-    )
+    respond(r, m, VOTE_RESPONSE, errorCode=error, leaderId=r.leader_id, voteGranted=granted)
 
 
 def handle_vote_request(r: Replica, m: Message) -> None:

@@ -1,0 +1,21 @@
+"""What every RPC handler of the replica shares: the cluster-id check and the response
+envelope (from this replica to the requester, carrying this replica's epoch)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from reference.messages import Message
+
+if TYPE_CHECKING:
+    from reference.replica import Replica
+
+
+def cluster_id_mismatch(r: Replica, m: Message) -> bool:
+    """A request carrying a cluster id (non-empty) that differs from the cached one."""
+    return m.clusterId != "" and m.clusterId != r.cluster_id
+
+
+def respond(r: Replica, m: Message, kind: str, **fields: Any) -> None:
+    """Send the ``kind`` response to request ``m``; ``fields`` are the type's own fields."""
+    r.send(Message(type=kind, source=r.id, dest=m.source, epoch=r.current_epoch, **fields))
