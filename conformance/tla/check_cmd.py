@@ -119,6 +119,11 @@ def _run(args: argparse.Namespace) -> int:
             config.check_deadlock = False
         model = Model.load(spec, constants=config.constants, overrides=config.overrides,
                            search_path=args.search_path)
+        undeclared = model.undeclared_constants()
+        if undeclared:
+            raise TlaError(f"the model assigns {', '.join(undeclared)}, which "
+                           f"{spec.name} neither declares nor defines",
+                           config.loc_of(undeclared[0]))
         typecheck = _typecheck(args, model)
     except TlaError as exc:
         return _input_error(args, str(exc))

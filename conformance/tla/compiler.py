@@ -31,12 +31,15 @@ from conformance.tla.astwalk import walk
 from conformance.tla.syntax import EvalError, Loc, TlaError, UnsupportedError
 from conformance.tla.values import (
     Fn,
+    ModelValue,
     Value,
     fn_domain,
     fn_items,
     format_value,
     make_fn,
     make_record,
+    punnable,
+    same_value,
     sort_key,
 )
 
@@ -124,18 +127,21 @@ def derived(fn: EvalFn, *parts: C, envmin: int = NOENV, pure: bool = True) -> C:
     return C(fn, vs, primed, envmin, is_pure, rec)
 
 
-def cached(c: C) -> C:
-    """``c`` evaluated at most once when it is constant.
+def cached(c: C, depth: int = 0) -> C:
+    """``c`` (compiled at scope depth ``depth``) evaluated at most once when it is constant.
 
     A constant is folded right away when it evaluates without error; otherwise (say it
     reads a constant without a value, or fails in a branch never taken) it is evaluated
-    on first use, so the error surfaces only if the expression is really needed.
+    on first use, so the error surfaces only if the expression is really needed. It is
+    evaluated in an environment of ``depth`` unread slots: binders inside ``c`` put their
+    variables at the slots they were compiled for.
     """
     if not c.constant or c.value is not _MISSING:
         return c
     fn = c.fn
+    pad = (None,) * depth
     try:
-        folded = fn((), None, ())
+        folded = fn((), None, pad)
     except (TlaError, RecursionError):
         pass
     else:
@@ -145,7 +151,7 @@ def cached(c: C) -> C:
     def once(s: Any, t: Any, e: tuple) -> Any:
         if box:
             return box[0]
-        v = fn((), None, ())
+        v = fn((), None, pad)
         box.append(v)
         return v
 
@@ -174,7 +180,7 @@ def _memo_part(v: Any) -> Any:
 def _memo_same(stored: tuple, args: tuple) -> bool:
     """A hit's arguments are really the call's (an identity key can meet an equal integer)."""
     for x, y in zip(stored, args, strict=True):
-        if x is not y and (type(x) is not type(y) or x != y):
+        if x is not y and (x != y or not same_value(x, y)):
             return False
     return True
 
@@ -195,7 +201,7 @@ def memoized(f: EvalFn, arity: int) -> EvalFn:
                            else id(a))
             if hit is not None:
                 b = hit[0]
-                if b is a or (type(b) is ta and b == a):
+                if b is a or (b == a and same_value(b, a)):
                     return hit[1]
             v = f(s, t, e)
             if len(memo) >= MEMO_LIMIT:
@@ -254,7 +260,7 @@ def env_memoized(f: EvalFn, prefix: int, fs: list[EvalFn], reads_state: bool,
             hit = table.get(key)
             if hit is not None:
                 b = hit[0]
-                if b is a or (type(b) is type(a) and b == a):
+                if b is a or (b == a and same_value(b, a)):
                     return hit[1]
             v = f(s, t, (*pre, a))
             if len(table) >= MEMO_LIMIT:
@@ -341,6 +347,7 @@ class SubstEntry:
     name: str
     expr: S.Expr
     scope: Scope
+    primed: bool = True  # False: an instance parameter's argument, compiled as it is
     compiled: C | None = None
 
 
@@ -382,12 +389,24 @@ class Slot:
 
 @dataclass(frozen=True)
 class LazySlot:
-    """A zero-arity LET definition, held in the environment as a ``Lazy``."""
+    """A zero-arity LET definition, or a parameter passed by name (``alias``), held in
+    the environment as a ``Lazy``."""
 
     index: int
     body: C
     unit: S.OpDef | None = None
     scope: Scope | None = None  # the scope the definition was compiled in
+    alias: tuple[S.Expr, Scope] | None = None  # a by-name parameter: (argument, its scope)
+
+
+@dataclass(frozen=True)
+class Alias:
+    """Under a prime: a name standing for an expression (a by-name parameter's argument
+    or a LET definition's body), compiled again there so that it reads the next state."""
+
+    expr: S.Expr
+    scope: Scope
+    primed: bool = True  # False: an instance parameter's argument, compiled as it is
 
 
 @dataclass(frozen=True)
@@ -416,7 +435,7 @@ class ConstLocal:
     body: C
 
 
-Local = Slot | LazySlot | OpSlot | LocalDef | ConstLocal
+Local = Slot | LazySlot | OpSlot | LocalDef | ConstLocal | Alias
 
 
 @dataclass(frozen=True)
@@ -435,6 +454,23 @@ class Scope:
         new = dict(self.names)
         new[name] = local
         return Scope(self.ctx, self.depth + grow, new)
+
+    def primed_view(self) -> Scope:
+        """This scope as seen under a prime: names whose value was computed in the current
+        state (LET definitions, by-name parameters) stand for their expressions again."""
+        new: dict[str, Local] | None = None
+        for name, local in self.names.items():
+            if isinstance(local, LazySlot):
+                if local.alias is not None:
+                    alias = Alias(*local.alias)
+                elif local.unit is not None and local.scope is not None:
+                    alias = Alias(local.unit.body, local.scope)
+                else:
+                    continue
+                if new is None:
+                    new = dict(self.names)
+                new[name] = alias
+        return self if new is None else Scope(self.ctx, self.depth, new)
 
 
 class Lazy:
@@ -626,6 +662,9 @@ class Compiler:
         self.enabled: Callable[[S.Expr, Scope], EvalFn] | None = None
         # memoised bodies of operators whose result depends on their arguments only
         self._memos: dict[int, tuple[S.OpDef, EvalFn]] = {}
+        # the by-name parameters of each operator (keyed by id, the entry keeps it alive)
+        self._by_name: dict[int, tuple[S.OpDef, frozenset[str]]] = {}
+        self._inlining: set[int] = set()  # operators whose body is being substituted
 
     # errors --------------------------------------------------------------------
 
@@ -650,7 +689,7 @@ class Compiler:
             and node.name not in scope.names and node.name not in scope.ctx.names
         ):
             c.boolean = True
-        return cached(c)
+        return cached(c, scope.depth)
 
     def exprs(self, nodes: Iterable[S.Expr], scope: Scope) -> list[C]:
         return [self.expr(n, scope) for n in nodes]
@@ -725,9 +764,15 @@ class Compiler:
         if isinstance(target, ConstLocal):
             self._check_arity(name, 0, args, loc)
             return target.body
+        if isinstance(target, Alias):
+            self._check_arity(name, 0, args, loc)
+            return self.expr(target.expr,
+                             target.scope.primed_view() if target.primed else target.scope)
         if isinstance(target, OpSlot):
             self._check_arity(name, target.arity, args, loc)
             return self._call_op_slot(target, args, loc, scope)
+        if isinstance(target, (LocalDef, DefEntry)) and self.by_name(target, args):
+            return self._call_by_name(target, args, loc, scope)
         if isinstance(target, LocalDef):
             return self._call_def(target.unit, self.local_body(target), target.scope.depth,
                                   args, loc, scope)
@@ -747,8 +792,8 @@ class Compiler:
                 raise UnsupportedError(
                     f"substitution of the operator constant {name} is not supported", loc
                 )
-            if not body.env:
-                return body
+            if not body.env and depth == scope.depth:
+                return body  # called at the depth it was compiled for
             f = body.fn
             return derived(lambda s, t, e: f(s, t, e[:depth]), body)
         raise EvalError(f"{name} is an instance, not a value (use {name}!Op)", loc)
@@ -839,7 +884,8 @@ class Compiler:
                 and self._memo_eligible(unit, body):
             f = self._memo_of(unit, f)
         if not params:
-            if not body.env:
+            # the body's binders expect an environment of exactly ``prefix`` slots
+            if body.value is not _MISSING or (not body.env and prefix == scope.depth):
                 return body
             if prefix == 0:
                 return derived(lambda s, t, e: f(s, t, ()), body)
@@ -874,6 +920,114 @@ class Compiler:
             res.fn = lambda s, t, e: f(s, t, (*e[:prefix], a0(s, t, e), a1(s, t, e)))
         else:
             res.fn = lambda s, t, e: f(s, t, e[:prefix] + tuple([a(s, t, e) for a in fs]))
+        return res
+
+    # parameters passed by name -------------------------------------------------------------
+
+    def by_name(self, target: DefEntry | LocalDef, args: Sequence[S.Expr]) -> bool:
+        """Whether this application must substitute its arguments (TLA+'s semantics of
+        operator application) rather than pass their values: when the body primes a
+        parameter, takes it as an assignment target, or hands it on to an operator that
+        does. Passing values is the same otherwise, and cheaper."""
+        unit = target.unit
+        if not args or not isinstance(unit, S.OpDef):
+            return False
+        if isinstance(target, DefEntry) and target.ctx.base:
+            return False  # a parameterised instance's definition: its prefix is its own
+        return bool(self.by_name_params(unit, target.ctx if isinstance(target, DefEntry)
+                                        else target.scope.ctx))
+
+    def by_name_params(self, unit: S.OpDef, ctx: Ctx) -> frozenset[str]:
+        """The zero-arity parameters of ``unit`` that must be passed by name."""
+        hit = self._by_name.get(id(unit))
+        if hit is not None and hit[0] is unit:
+            return hit[1]
+        self._by_name[id(unit)] = (unit, frozenset())  # a recursive use: assume none
+        params = {p.name for p in unit.params if p.arity == 0}
+        lets = {d.name: d for n in walk(unit.body) if isinstance(n, S.Let)
+                for d in n.defs if isinstance(d, S.OpDef)}
+        found = set(_by_name_uses(unit.body, params,
+                                  lambda n: self._callee_params(n, ctx, lets)))
+        result = frozenset(found)
+        self._by_name[id(unit)] = (unit, result)
+        return result
+
+    def _callee_params(self, node: S.OpApp, ctx: Ctx, lets: Mapping[str, S.OpDef]
+                       ) -> tuple[bool, ...] | None:
+        """For each argument of ``node`` (a call), whether the callee takes it by name;
+        None when the callee is unknown here (then assume by name)."""
+        local = lets.get(node.name)
+        if local is not None:
+            if len(local.params) != len(node.args):
+                return None
+            by = self.by_name_params(local, ctx)
+            return tuple(p.name in by for p in local.params)
+        entry = ctx.names.get(node.name)
+        if isinstance(entry, DefEntry):
+            unit = entry.unit
+            if not isinstance(unit, S.OpDef) or len(unit.params) != len(node.args):
+                return tuple(False for _ in node.args)
+            by = self.by_name_params(unit, entry.ctx)
+            return tuple(p.name in by for p in unit.params)
+        if entry is None:
+            # a built-in or standard operator, or an operator parameter (whose arguments
+            # an operator or LAMBDA argument receives as values)
+            return tuple(False for _ in node.args)
+        return None
+
+    def by_name_scope(self, target: DefEntry | LocalDef, args: Sequence[S.Expr], loc: Loc,
+                      scope: Scope, volatile: bool = False, init: bool = False
+                      ) -> tuple[Scope, list[EvalFn], list[C]]:
+        """The scope of ``target``'s body for this call (the caller's environment followed
+        by one slot per parameter) and the builders of those slots' values."""
+        unit = target.unit
+        assert isinstance(unit, S.OpDef)
+        self._check_arity(unit.name, len(unit.params), args, loc)
+        if isinstance(target, DefEntry):
+            ctx, names = target.ctx, {}
+        else:
+            ctx, names = target.scope.ctx, dict(target.scope.names)
+        by = self.by_name_params(unit, ctx)
+        builders: list[EvalFn] = []
+        parts: list[C] = []
+        for i, (p, a) in enumerate(zip(unit.params, args, strict=True)):
+            slot = scope.depth + i
+            if p.arity:
+                c = self.op_arg(a, p.arity, scope)
+                names[p.name] = OpSlot(slot, p.arity)
+                builders.append(c.fn)
+            else:
+                c = self.expr(a, scope)
+                if p.name in by:
+                    names[p.name] = LazySlot(slot, c, alias=(a, scope))
+                    memo = not (volatile and (c.vars if init else c.primed))
+                    builders.append(_lazy_builder(c.fn, Lazy if memo else Thunk))
+                else:
+                    names[p.name] = Slot(slot)
+                    builders.append(c.fn)
+            parts.append(c)
+        return Scope(ctx, scope.depth + len(unit.params), names), builders, parts
+
+    def _call_by_name(self, target: DefEntry | LocalDef, args: Sequence[S.Expr], loc: Loc,
+                      scope: Scope) -> C:
+        unit = target.unit
+        assert isinstance(unit, S.OpDef)
+        if id(unit) in self._inlining:
+            raise UnsupportedError(
+                f"recursive operator {unit.name} whose parameter is primed or assigned", loc)
+        inner, builders, parts = self.by_name_scope(target, args, loc, scope)
+        self._inlining.add(id(unit))
+        try:
+            body = self.expr(unit.body, inner)
+        finally:
+            self._inlining.discard(id(unit))
+        fb = body.fn
+
+        def call(s: Any, t: Any, e: tuple) -> Any:
+            return fb(s, t, (*e, *[b(s, t, e) for b in builders]))
+
+        res = derived(call, body.below(scope.depth), *parts)
+        res.boolean = body.boolean
         return res
 
     def _memo_eligible(self, unit: S.OpDef, body: C, state_ok: bool = False) -> bool:
@@ -1016,7 +1170,7 @@ class Compiler:
             fn = _generated("eq", _EQ_LITERAL_SRC, {"A": a, "B": b},
                             {"T": type(v), "NEG": negate})
         else:
-            fn = _generated("eq", _EQ_SRC, {"A": a, "B": b}, {"NEG": negate})
+            fn = _generated("eq", _EQ_SRC, {"A": a, "B": b}, {"NEG": negate, "same": same_value})
         return derived(fn, a, b)
 
     def _b_in(self, args: Sequence[S.Expr], loc: Loc, scope: Scope) -> C:
@@ -1065,7 +1219,7 @@ class Compiler:
                 raise located(err, loc) from None
 
         fn = _generated("isin", _IN_SRC, {"A": a, "B": b},
-                        {"slow": slow, "in_finite": L.in_finite, "NEG": negate})
+                        {"slow": slow, "punnable": punnable, "same": same_value, "NEG": negate})
         return derived(fn, a, b)
 
     def _is_set_constructor(self, node: S.Expr, scope: Scope) -> bool:
@@ -1459,10 +1613,14 @@ class Compiler:
         independent = all(d.envmin < scope.depth or d.envmin == NOENV for d in domains)
         if independent and not any(b.tuple_pattern for b in bounds):
             dfs = [step[0] for step in steps]
+            # the k-th domain was compiled after k names were bound: it reads none of
+            # them, but its own binders expect their slots after k unread ones
+            pads = [(None,) * k for k in range(len(dfs))]
 
             def product(s: Any, t: Any, e: tuple) -> Iterator[tuple]:
                 # no domain depends on a name bound before it: a plain cartesian product
-                for combo in itertools.product(*[df(s, t, e) for df in dfs]):
+                for combo in itertools.product(*[df(s, t, e + p)
+                                                 for df, p in zip(dfs, pads, strict=True)]):
                     yield e + combo
 
             return inner, product, domains
@@ -1526,9 +1684,7 @@ class Compiler:
 
     def _c_Choose(self, node: S.Choose, scope: Scope) -> C:
         if node.domain is None:
-            return self.raiser(UnsupportedError(
-                f"unbounded CHOOSE {', '.join(node.names)} cannot be evaluated", node.loc
-            ))
+            return self._unbounded_choose(node, scope)
         bound = S.Bound(node.names, node.tuple_pattern, node.domain, node.loc)
         inner, expand, domains = self.bounds((bound,), scope, ordered=True)
         body = self.expr(node.body, inner)
@@ -1546,6 +1702,33 @@ class Compiler:
         res = derived(choose, body, *domains)
         res.envmin = min(domains[0].envmin, body.below(scope.depth).envmin)
         return res
+
+    def _unbounded_choose(self, node: S.Choose, scope: Scope) -> C:
+        """TLC's one unbounded form, ``CHOOSE x : x \\notin S``: a model value outside
+        ``S``, the same one for equal sets (it is named after ``S``); any other form is
+        refused."""
+        body = node.body
+        if not (len(node.names) == 1 and not node.tuple_pattern and isinstance(body, S.OpApp)
+                and body.name == "\\notin" and isinstance(body.args[0], S.Name)
+                and body.args[0].name == node.names[0]
+                and not _mentions(body.args[1], node.names[0])):
+            return self.raiser(UnsupportedError(
+                f"unbounded CHOOSE {', '.join(node.names)} cannot be evaluated (TLC evaluates "
+                f"only CHOOSE x : x \\notin S)", node.loc))
+        domain = self.expr(body.args[1], scope)
+        f = domain.fn
+        loc = node.loc
+
+        def outside(s: Any, t: Any, e: tuple) -> Any:
+            st = f(s, t, e)
+            if type(st) is not frozenset:
+                try:
+                    st = L.enumerate_set(st)
+                except TlaError as err:
+                    raise located(err, loc) from None
+            return ModelValue(f"(CHOOSE x : x \\notin {format_value(st)})")
+
+        return derived(outside, domain)
 
     # sets --------------------------------------------------------------------------------------
 
@@ -1975,7 +2158,7 @@ class Compiler:
     # actions as expressions --------------------------------------------------------------------
 
     def _c_Prime(self, node: S.Prime, scope: Scope) -> C:
-        inner = self.expr(node.expr, scope)
+        inner = self.expr(node.expr, scope.primed_view())
         if inner.primed:
             raise EvalError("a primed expression inside a primed expression", node.loc)
         f = inner.fn
@@ -2044,17 +2227,37 @@ class Compiler:
 
     # instances ---------------------------------------------------------------------------------
 
-    def instance_target(self, path: Sequence[str], name: str, loc: Loc, scope: Scope
-                        ) -> tuple[Entry, Scope]:
-        """The entry ``name`` of the instance reached by ``path`` from ``scope``."""
+    def instance_target(self, path: Sequence[str], name: str, loc: Loc, scope: Scope,
+                        path_args: Sequence[Sequence[S.Expr]] = ()) -> tuple[Entry, Scope]:
+        """The entry ``name`` of the instance reached by ``path`` from ``scope``.
+
+        A parameterised instance ``I(a)`` gets a context of its own for this reference:
+        its parameters stand for the arguments (compiled in ``scope``) and its definitions
+        start from the caller's environment (their base is ``scope.depth``)."""
         ctx = scope.ctx
-        for inst_name in path:
+        for k, inst_name in enumerate(path):
             entry = ctx.names.get(inst_name)
             if not isinstance(entry, InstEntry):
                 raise EvalError(f"{inst_name} is not an instance in module {ctx.module}", loc)
-            if entry.unit.params:
-                raise UnsupportedError(
-                    f"parameterised instance {inst_name} is not supported", loc)
+            iargs = path_args[k] if k < len(path_args) else ()
+            if entry.unit.params or iargs:
+                if len(entry.unit.params) != len(iargs):
+                    raise EvalError(f"instance {inst_name} takes {len(entry.unit.params)} "
+                                    f"argument(s), got {len(iargs)}", loc)
+                if any(p.arity for p in entry.unit.params):
+                    raise UnsupportedError(
+                        f"instance {inst_name} with operator parameters is not supported", loc)
+                if k > 0:
+                    raise UnsupportedError(
+                        f"parameterised instance {inst_name} inside another instance is not "
+                        f"supported", loc)
+                builder = entry.outer.builder
+                assert builder is not None
+                outer = Scope(entry.outer, scope.depth,
+                              {p.name: Alias(a, scope, primed=False)
+                               for p, a in zip(entry.unit.params, iargs, strict=True)})
+                ctx = builder.instance_ctx(entry.unit, outer)
+                continue
             if entry.ctx is None:
                 builder = entry.outer.builder
                 assert builder is not None
@@ -2070,7 +2273,8 @@ class Compiler:
         return target, Scope(ctx, ctx.base)
 
     def _c_InstanceOpApp(self, node: S.InstanceOpApp, scope: Scope) -> C:
-        target, iscope = self.instance_target(node.path, node.name, node.loc, scope)
+        target, iscope = self.instance_target(node.path, node.name, node.loc, scope,
+                                              node.path_args)
         if isinstance(target, ConstEntry) and target.name.startswith("__std__"):
             op = next(L.STANDARD[m][node.name] for m in sorted(iscope.ctx.std)
                       if node.name in L.STANDARD[m])
@@ -2182,7 +2386,7 @@ def eq(s, t, e):
     a = {A}
     b = {B}
     if a == b:
-        return (type(a) is type(b) or not (type(a) is bool or type(b) is bool)) is not NEG
+        return (a is b or same(a, b)) is not NEG
     return NEG
 """
 
@@ -2201,8 +2405,8 @@ def isin(s, t, e):
             found = x in st
         except TypeError:
             return NEG
-        if found and (x is True or x is False or type(x) is int and (x == 0 or x == 1)):
-            found = in_finite(x, st)
+        if found and type(x) is not str and punnable(x):
+            found = any(y == x and same(x, y) for y in st)
         return found is not NEG
     return slow(x, st) is not NEG
 """
@@ -2281,6 +2485,54 @@ def _key_builder(bounds: Sequence[S.Bound]) -> Callable[[tuple], Any]:
         return tuple(out)
 
     return key
+
+
+_ACTION_NODES = (S.Prime, S.Unchanged, S.ActionBox)
+
+
+def _by_name_uses(body: S.Expr, params: set[str],
+                  callee: Callable[[S.OpApp], tuple[bool, ...] | None]) -> Iterator[str]:
+    """The parameters among ``params`` that ``body`` primes (inside ``'``, ``UNCHANGED``,
+    ``[A]_v``, ``ENABLED``), uses as the left side of ``=`` or ``\\in`` (an assignment in
+    an initial predicate or action), or passes on to an operator taking them by name."""
+    if not params:
+        return
+    for node in walk(body):
+        if isinstance(node, _ACTION_NODES) or (isinstance(node, S.Temporal)
+                                                and node.op == "ENABLED"):
+            for sub in walk(node):
+                if isinstance(sub, S.Name) and sub.name in params:
+                    yield sub.name
+        elif isinstance(node, S.OpApp) and any(isinstance(a, S.Name) and a.name in params
+                                               for a in node.args):
+            takes = callee(node)
+            for k, a in enumerate(node.args):
+                if isinstance(a, S.Name) and a.name in params and (takes is None or takes[k]):
+                    yield a.name
+    for node in _conjunct_positions(body):
+        if isinstance(node, S.OpApp) and node.name in ("=", "\\in") and len(node.args) == 2:
+            first = node.args[0]
+            if isinstance(first, S.Name) and first.name in params:
+                yield first.name
+
+
+def _conjunct_positions(node: S.Expr) -> Iterator[S.Expr]:
+    """The sub-expressions an initial predicate or action evaluates as conjuncts (where
+    ``x = e`` assigns): through ``/\\``, ``\\/``, ``\\E``, LET, IF and CASE branches."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        if isinstance(n, (S.And, S.Or)):
+            stack.extend(n.items)
+        elif (isinstance(n, S.Quant) and n.kind == "E") or isinstance(n, S.Let):
+            stack.append(n.body)
+        elif isinstance(n, S.If):
+            stack.extend((n.then, n.else_))
+        elif isinstance(n, S.Case):
+            stack.extend(a.value for a in n.arms)
+            if n.other is not None:
+                stack.append(n.other)
 
 
 def _walk_expr(node: Any) -> Iterator[Any]:

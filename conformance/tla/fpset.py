@@ -46,7 +46,7 @@ class Fingerprinter:
     """Computes 64-bit fingerprints of values and states, with a bounded memo."""
 
     def __init__(self, memo_limit: int = 2_000) -> None:
-        self._memo: dict[Any, int] = {}
+        self._memo: dict[int, tuple[Any, int]] = {}
         self._atoms: dict[Any, int] = {}
         self._memo_limit = memo_limit
 
@@ -65,10 +65,12 @@ class Fingerprinter:
                 fp = _digest(v, b"str") if t is str else _digest(v.name, b"model")
                 atoms[v] = fp
             return fp
+        # keyed by identity (the entry keeps the value alive, so its id is not reused):
+        # a structural key would confuse [a |-> FALSE] with [a |-> 0] (Python: False == 0)
         memo = self._memo
-        fp = memo.get(v)
-        if fp is not None:
-            return fp
+        hit = memo.get(id(v))
+        if hit is not None:
+            return hit[1]
         val = self.value
         if t is tuple:
             h = _TAG_TUPLE ^ len(v)
@@ -88,7 +90,7 @@ class Fingerprinter:
             raise TypeError(f"cannot fingerprint a {t.__name__}")
         if len(memo) >= self._memo_limit:
             memo.clear()
-        memo[v] = h
+        memo[id(v)] = (v, h)
         return h
 
     def state(self, values: Iterable[Any]) -> int:

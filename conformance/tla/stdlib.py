@@ -29,6 +29,8 @@ from conformance.tla.values import (
     format_value,
     make_fn,
     make_record,
+    punnable,
+    same_value,
     sort_key,
     sorted_values,
     type_name,
@@ -117,9 +119,7 @@ def want_seq(v: Any, what: str = "operand") -> tuple:
 
 def values_equal(a: Any, b: Any) -> bool:
     """TLA+ equality (booleans are never equal to integers)."""
-    if a == b:
-        return type(a) is type(b) or not (type(a) is bool or type(b) is bool)
-    return False
+    return a == b and (a is b or same_value(a, b))
 
 
 # ---------------------------------------------------------------------------
@@ -133,9 +133,8 @@ def in_finite(x: Any, s: frozenset) -> bool:
         found = x in s
     except TypeError:
         return False
-    if found and (x is True or x is False or ((x == 0 or x == 1) and type(x) is int)):
-        tx = type(x)
-        return any(type(y) is tx and y == x for y in s)
+    if found and punnable(x):
+        return any(y == x and same_value(x, y) for y in s)
     return found
 
 
