@@ -38,7 +38,6 @@ from conformance.tla.values import (
     format_value,
     make_fn,
     make_record,
-    punnable,
     same_value,
     sort_key,
 )
@@ -1219,7 +1218,7 @@ class Compiler:
                 raise located(err, loc) from None
 
         fn = _generated("isin", _IN_SRC, {"A": a, "B": b},
-                        {"slow": slow, "punnable": punnable, "same": same_value, "NEG": negate})
+                        {"slow": slow, "in_finite": L.in_finite, "NEG": negate})
         return derived(fn, a, b)
 
     def _is_set_constructor(self, node: S.Expr, scope: Scope) -> bool:
@@ -2405,8 +2404,8 @@ def isin(s, t, e):
             found = x in st
         except TypeError:
             return NEG
-        if found and type(x) is not str and punnable(x):
-            found = any(y == x and same(x, y) for y in st)
+        if found and (x is True or x is False or type(x) is int and (x == 0 or x == 1)):
+            found = in_finite(x, st)
         return found is not NEG
     return slow(x, st) is not NEG
 """

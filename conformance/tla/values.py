@@ -21,10 +21,11 @@ Always build functions with ``make_fn`` so that the normalisation above holds.
 Python's ``True == 1`` and ``False == 0`` (also inside tuples, sets and functions) would
 make ``[a |-> FALSE]`` equal to ``[a |-> 0]``. TLC fails on any comparison of a boolean
 with an integer, so a spec TLC accepts never compares them, but it may well hold both in
-different states. Hence: anything that identifies values across evaluations (state
-fingerprints, memo tables) keys them by identity or checks ``same_value``, and the
-equality and membership operators raise TLC's error when Python equality holds only
-because of a boolean/integer pun (``same_value`` tells them).
+different states. Hence anything that identifies values across evaluations (state
+fingerprints, memo tables) checks ``same_value`` on a hit, and equality is FALSE when
+Python equality holds only because of such a pun (TLC fails there). Membership tells a
+boolean element from an integer one; a pun nested inside an element (``<<0>> \\in
+{<<FALSE>>}``, which TLC rejects) is not looked for.
 """
 
 from __future__ import annotations
@@ -104,8 +105,13 @@ def same_value(a: Any, b: Any) -> bool:
     ta = type(a)
     if ta is not type(b):
         return False
+    if ta is int or ta is str or ta is bool:
+        return True
     if ta is tuple:
-        return all(x is y or same_value(x, y) for x, y in zip(a, b, strict=True))
+        for x, y in zip(a, b, strict=True):  # noqa: SIM110 - a loop is faster here
+            if x is not y and not same_value(x, y):
+                return False
+        return True
     if ta is Fn:
         bm = b.map
         for k, x in a.map.items():

@@ -16,7 +16,7 @@ import pytest
 
 from conformance.cli import main
 from conformance.tla import itf
-from conformance.tla.cfg import read_config
+from conformance.tla.cfg import parse_config, read_config
 from conformance.tla.explorer import CheckResult, check, simulate
 from conformance.tla.model import Model
 from conformance.tla.values import fn_apply
@@ -46,21 +46,21 @@ def brute_bfs(
     level: dict[Any, int] = {}
     queue: deque[S] = deque()
     generated = 0
+    # as TLC: a state outside the model (CONSTRAINT, ACTION_CONSTRAINT) is generated but
+    # neither stored nor expanded
     for s in inits:
         generated += 1
-        if key(s) not in level:
+        if in_model(s) and key(s) not in level:
             level[key(s)] = 1
-            if in_model(s):
-                queue.append(s)
+            queue.append(s)
     while queue:
         s = queue.popleft()
         for t in succ(s):
             generated += 1
-            if not allowed(s, t) or key(t) in level:
+            if not (in_model(t) and allowed(s, t)) or key(t) in level:
                 continue
             level[key(t)] = level[key(s)] + 1
-            if in_model(t):
-                queue.append(t)
+            queue.append(t)
     return Brute(generated, len(level), max(level.values()), level)
 
 
@@ -309,8 +309,8 @@ def counter_succ(s: tuple[int, int]) -> list[tuple[int, int]]:
 def test_constraints_bound_the_exploration() -> None:
     brute = brute_bfs([(0, 0)], counter_succ, in_model=lambda s: s[0] + s[1] <= 4,
                       allowed=lambda s, t: t[1] - s[1] <= 2)
-    outside = [s for s in brute.level if s[0] + s[1] > 4]
-    assert outside  # states beyond the constraint are counted, not expanded
+    assert all(s[0] + s[1] <= 4 for s in brute.level)  # states beyond it are not stored
+    assert brute.generated > brute.distinct + 10  # ... but they are generated
     r = run_check("Counter")
     assert (r.verdict, r.states_generated, r.distinct_states, r.depth) == (
         "ok", brute.generated, brute.distinct, brute.depth)
@@ -574,3 +574,21 @@ def test_terminated_check_removes_its_spill_folder(tmp_path: Path, workers: str)
     proc.send_signal(signal.SIGTERM)
     assert proc.wait(timeout=60) == 128 + signal.SIGTERM
     assert list(spill.glob("kraftcheck-queue-*")) == []
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_state_outside_the_constraint_is_checked_against_the_invariants(
+        tmp_path: Path, workers: int) -> None:
+    # As TLC: the state x = 3 fails the CONSTRAINT, is not stored, but still violates Inv.
+    (tmp_path / "Out.tla").write_text("---- MODULE Out ----\nEXTENDS Naturals\nVARIABLE x\n"
+                                      "Init == x = 0\nNext == x' = x + 1\nInv == x < 3\n"
+                                      "Bound == x < 3\n====\n")
+    config = parse_config("INIT Init\nNEXT Next\nINVARIANT Inv\nCONSTRAINT Bound\n")
+    r = check(Model.load(tmp_path / "Out.tla"), config, progress=False, workers=workers)
+    assert r.verdict == "violation" and r.property == "Inv"
+    assert [step.state[0] for step in r.trace] == [0, 1, 2, 3]
+    assert r.distinct_states == 3  # x = 3 was never stored
+    ok = check(Model.load(tmp_path / "Out.tla"),
+               parse_config("INIT Init\nNEXT Next\nCONSTRAINT Bound\nCHECK_DEADLOCK FALSE\n"),
+               progress=False, workers=workers)
+    assert (ok.verdict, ok.distinct_states, ok.states_generated, ok.depth) == ("ok", 3, 4, 3)
