@@ -1,9 +1,12 @@
 """Reader of TLC model configuration files (``.cfg``).
 
 The supported sections are those of TLC: ``CONSTANT(S)`` (values ``N = 3``,
-``S = {a, b}``, model values ``a = a``, overrides ``X <- Def``), ``INIT``/``NEXT``,
-``SPECIFICATION``, ``INVARIANT(S)``, ``PROPERTY``/``PROPERTIES``, ``CONSTRAINT(S)``,
-``ACTION_CONSTRAINT(S)``, ``SYMMETRY``, ``VIEW`` and ``CHECK_DEADLOCK``. Comments are
+``S = {a, b}``, ``T = <<1, "x">>``, ``R = [a |-> 1, b |-> {c}]``, model values ``a = a``,
+overrides ``X <- Def`` and ``X <- [Mod] Def``), ``INIT``/``NEXT``, ``SPECIFICATION``,
+``INVARIANT(S)``, ``PROPERTY``/``PROPERTIES``, ``CONSTRAINT(S)``, ``ACTION_CONSTRAINT(S)``,
+``SYMMETRY``, ``VIEW``, ``ALIAS``, ``POSTCONDITION`` and ``CHECK_DEADLOCK``. A
+module-scoped override ``X <- [Mod] Def`` (replace ``X`` of module ``Mod`` only) is kept
+in ``overrides`` under the key ``Mod!X``. Comments are
 ``\\*`` to the end of the line and ``(* ... *)`` (nested). In a constant value a bare
 identifier stands for the model value of that name, as in TLC.
 
@@ -16,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from conformance.tla.syntax import Loc, ParseError
-from conformance.tla.values import ModelValue, Value
+from conformance.tla.values import ModelValue, Value, make_record
 
 # Section keyword -> canonical section name.
 SECTIONS: dict[str, str] = {
@@ -35,10 +38,13 @@ SECTIONS: dict[str, str] = {
     "ACTION_CONSTRAINTS": "ACTION_CONSTRAINT",
     "SYMMETRY": "SYMMETRY",
     "VIEW": "VIEW",
+    "ALIAS": "ALIAS",
+    "POSTCONDITION": "POSTCONDITION",
+    "POSTCONDITIONS": "POSTCONDITION",
     "CHECK_DEADLOCK": "CHECK_DEADLOCK",
 }
 
-_UNSUPPORTED_SECTIONS = {"POSTCONDITION", "ALIAS", "TYPE", "TYPE_CONSTRAINT"}
+_UNSUPPORTED_SECTIONS = {"TYPE", "TYPE_CONSTRAINT"}
 
 
 @dataclass
@@ -57,6 +63,8 @@ class ModelConfig:
     action_constraints: list[str] = field(default_factory=list)
     symmetry: str | None = None
     view: str | None = None
+    alias: str | None = None
+    postconditions: list[str] = field(default_factory=list)
     check_deadlock: bool = True
     locs: dict[str, Loc] = field(default_factory=dict)
 
@@ -72,7 +80,7 @@ class _Token:
     loc: Loc
 
 
-_SYMBOLS = ("<-", "<<", ">>", "{", "}", ",", "=", "(", ")", "[", "]", "-")
+_SYMBOLS = ("<-", "|->", "<<", ">>", "{", "}", ",", "=", "(", ")", "[", "]", "-")
 
 
 def _tokenize(text: str, file: str) -> list[_Token]:
@@ -222,7 +230,25 @@ class _Parser:
                     items.append(self.value())
             self.expect_sym(close)
             return frozenset(items) if close == "}" else tuple(items)
+        if t.kind == "sym" and t.text == "[":
+            return self.record(t)
         raise ParseError(f"expected a value, found {t.text or 'end of file'!r}", t.loc)
+
+
+    def record(self, opening: _Token) -> Value:
+        """``[f1 |-> v1, ...]`` after its ``[``: a record value."""
+        fields: list[tuple[str, Value]] = []
+        while True:
+            name = self.ident("a record field name")
+            if any(f == name.text for f, _ in fields):
+                raise ParseError(f"record field {name.text} given twice", name.loc)
+            self.expect_sym("|->")
+            fields.append((name.text, self.value()))
+            if not (self.tok.kind == "sym" and self.tok.text == ","):
+                break
+            self.next()
+        self.expect_sym("]")
+        return make_record(fields)
 
 
 def parse_config(text: str, file: str = "<cfg>") -> ModelConfig:
@@ -256,7 +282,7 @@ def parse_config(text: str, file: str = "<cfg>") -> ModelConfig:
 
 
 _SINGLE = {"INIT": "init", "NEXT": "next", "SPECIFICATION": "specification",
-           "SYMMETRY": "symmetry", "VIEW": "view"}
+           "SYMMETRY": "symmetry", "VIEW": "view", "ALIAS": "alias"}
 
 
 def _assign_names(cfg: ModelConfig, section: str, kw: _Token, names: list[_Token]) -> None:
@@ -271,7 +297,8 @@ def _assign_names(cfg: ModelConfig, section: str, kw: _Token, names: list[_Token
         setattr(cfg, attr, names[0].text)
         return
     target = {"INVARIANT": cfg.invariants, "PROPERTY": cfg.properties,
-              "CONSTRAINT": cfg.constraints, "ACTION_CONSTRAINT": cfg.action_constraints}[section]
+              "CONSTRAINT": cfg.constraints, "ACTION_CONSTRAINT": cfg.action_constraints,
+              "POSTCONDITION": cfg.postconditions}[section]
     target.extend(n.text for n in names)
 
 
@@ -280,10 +307,15 @@ def _constants(p: _Parser, cfg: ModelConfig) -> None:
         name = p.ident("a constant name")
         op = p.next()
         if op.kind == "sym" and op.text == "<-":
-            if p.tok.kind == "sym" and p.tok.text == "[":
-                raise ParseError("module-scoped overrides X <- [M] Def are not supported", p.tok.loc)
+            key = name.text
+            if p.tok.kind == "sym" and p.tok.text == "[":  # X <- [Mod] Def
+                p.next()
+                key = f"{p.ident('a module name').text}!{name.text}"
+                p.expect_sym("]")
             target = p.ident("a definition name")
-            cfg.overrides[name.text] = target.text
+            if key in cfg.overrides:
+                raise ParseError(f"{name.text} overridden twice", name.loc)
+            cfg.overrides[key] = target.text
         elif op.kind == "sym" and op.text == "=":
             if name.text in cfg.constants or name.text in cfg.overrides:
                 raise ParseError(f"constant {name.text} assigned twice", name.loc)

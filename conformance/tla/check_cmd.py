@@ -192,6 +192,13 @@ def print_report(result: CheckResult, simulated: bool = False, out: Any = None) 
         prev = None
         for k, step in enumerate(result.trace, start=1):
             print(_step_header(k, step.action, result), file=out)
+            alias = result.alias[k - 1] if k <= len(result.alias) else None
+            if alias is not None:  # ALIAS: its record in place of the state, every field
+                for name, value in alias:
+                    print(f"/\\ {name} = {format_value(value)}", file=out)
+                print(file=out)
+                prev = step.state
+                continue
             changed = list(iter_changed(prev, step.state, result.variables))
             for var, value in changed:
                 print(f"/\\ {var} = {format_value(value)}", file=out)

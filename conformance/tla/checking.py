@@ -48,6 +48,8 @@ class CheckResult:
     seconds: float = 0.0
     trace: list[TraceStep] = field(default_factory=list)
     error_loc: Loc | None = None
+    # under ALIAS: per trace step, the alias record's fields (None: print the state)
+    alias: list[tuple[tuple[str, Value], ...] | None] = field(default_factory=list)
 
     @builtins.property
     def exit_code(self) -> int:
@@ -214,3 +216,81 @@ def iter_changed(prev: State | None, cur: State, variables: tuple[str, ...]) -> 
         if prev is None or prev[i] != cur[i]:
             yield var, cur[i]
 
+
+
+# ---------------------------------------------------------------------------
+# Models without behaviours, POSTCONDITION and ALIAS
+# ---------------------------------------------------------------------------
+
+
+def behaviourless(config: ModelConfig) -> bool:
+    """Whether the cfg names no behaviour spec (no SPECIFICATION, INIT or NEXT): then, as
+    TLC does, only the ASSUMEs (checked when the model is loaded) and the POSTCONDITIONs
+    are evaluated. A section that needs behaviours is an error."""
+    if config.specification is not None or config.init is not None or config.next is not None:
+        return False
+    for what, names in (("INVARIANT", config.invariants), ("PROPERTY", config.properties),
+                        ("CONSTRAINT", config.constraints),
+                        ("ACTION_CONSTRAINT", config.action_constraints),
+                        ("VIEW", [config.view] if config.view else []),
+                        ("SYMMETRY", [config.symmetry] if config.symmetry else []),
+                        ("ALIAS", [config.alias] if config.alias else [])):
+        if names:
+            raise TlaError(f"{what} {names[0]} needs a behaviour spec (SPECIFICATION, or INIT "
+                           "and NEXT)", config.loc_of(names[0]))
+    return True
+
+
+def finish_run(model: Model, config: ModelConfig, result: CheckResult) -> None:
+    """After a search: evaluate the POSTCONDITIONs when it found no error (with the
+    search's figures for ``TLCGet("stats")``), and the ALIAS on the counterexample."""
+    try:
+        if result.verdict == "ok":
+            _postconditions(model, config, result)
+    except TlaError as exc:
+        result.verdict, result.message, result.error_loc = "error", str(exc), exc.loc
+    if config.alias is not None and result.trace:
+        result.alias = alias_trace(model, config.alias, [step.state for step in result.trace])
+
+
+def _postconditions(model: Model, config: ModelConfig, result: CheckResult) -> None:
+    runtime = model.runtime
+    runtime.stats = {"generated": result.states_generated, "distinct": result.distinct_states,
+                     "queue": result.queue_left, "diameter": result.depth,
+                     "duration": int(result.seconds)}
+    try:
+        for name in config.postconditions:
+            if not model.has_definition(name):
+                raise TlaError(f"POSTCONDITION {name} is not defined in module "
+                               f"{model.module.name}", config.loc_of(name))
+            value = model.eval_constant(name)
+            if type(value) is not bool:
+                raise TlaError(f"POSTCONDITION {name} evaluated to {format_value(value)}, not a "
+                               "boolean", model.definition(name).loc)
+            if not value:
+                result.verdict, result.property = "violation", name
+                result.message = f"Postcondition {name} is violated."
+                return
+    finally:
+        runtime.stats = None
+
+
+def alias_trace(model: Model, alias: str, states: list[State]
+                ) -> list[tuple[tuple[str, Value], ...] | None]:
+    """The ALIAS record on each step s -> t of a trace (the last state is paired with
+    itself); a step where it fails or is not a record keeps its state (None), as TLC."""
+    if not model.has_definition(alias):
+        return [None] * len(states)
+    out: list[tuple[tuple[str, Value], ...] | None] = []
+    for k, s in enumerate(states):
+        t = states[k + 1] if k + 1 < len(states) else s
+        try:
+            value = model.eval_action(alias, s, t)
+        except TlaError:
+            out.append(None)
+            continue
+        if isinstance(value, Fn) and all(type(key) is str for key in value.map):
+            out.append(tuple(value.map.items()))
+        else:
+            out.append(None)
+    return out

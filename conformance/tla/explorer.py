@@ -30,6 +30,8 @@ from conformance.tla.checking import (
     StateIdentity,
     Stop,
     TraceStep,
+    behaviourless,
+    finish_run,
     iter_changed,
     label_step,
 )
@@ -219,6 +221,8 @@ def check(model: Model, config: ModelConfig, *, max_states: int | None = None,
     result = CheckResult("ok", tuple(model.variables))
     search: Search | None = None
     try:
+        if behaviourless(config):
+            raise Stop("ok", None, None)
         plan = resolve_plan(model, config)
         search = Search(model, config, plan, max_states, time_limit, prog, typecheck, queue_memory)
         if workers > 1 and fork_available():
@@ -239,4 +243,5 @@ def check(model: Model, config: ModelConfig, *, max_states: int | None = None,
             result.trace = search.trace
             search.queue.close()  # also removes the spill folder
     result.seconds = time.monotonic() - start
+    finish_run(model, config, result)
     return result

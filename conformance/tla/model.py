@@ -107,12 +107,16 @@ class Model:
     # setup ----------------------------------------------------------------------------
 
     def _apply_overrides(self, overrides: Mapping[str, str]) -> None:
-        for name, target in overrides.items():
+        for key, target in overrides.items():
             entry = self.root.names.get(target)
             if not isinstance(entry, DefEntry):
                 raise EvalError(
-                    f"override {name} <- {target}: {target} is not a definition of module "
+                    f"override {key} <- {target}: {target} is not a definition of module "
                     f"{self.module.name}", self.module.loc)
+            if "!" in key:
+                self._apply_module_override(key, entry)
+                continue
+            name = key
             found = False
             for ctx in self._builder.root_contexts:
                 if name in ctx.names:
@@ -122,6 +126,26 @@ class Model:
                 raise EvalError(
                     f"override {name} <- {target}: {name} is not declared or defined in module "
                     f"{self.module.name}", self.module.loc)
+
+    def _apply_module_override(self, key: str, entry: DefEntry) -> None:
+        """``X <- [Mod] Def`` (key ``Mod!X``): X of module Mod, wherever it is visible
+        (modules extending Mod, its instances, also those built later), becomes Def."""
+        module, name = key.split("!", 1)
+        builder = self._builder
+        try:
+            mod = self.loader.load(module)
+        except TlaError as err:
+            raise EvalError(f"override {name} <- [{module}] {entry.name}: {err.message}",
+                            self.module.loc) from None
+        if not any(getattr(u, "name", None) == name for u in mod.units
+                   if isinstance(u, (S.OpDef, S.FnDef, S.ConstantDecl))):
+            raise EvalError(f"override {name} <- [{module}] {entry.name}: module {module} "
+                            f"neither declares nor defines {name}", self.module.loc)
+        tables = [c.names for c in builder.contexts]
+        for ctx in builder.contexts:
+            if ctx.module == module and name in ctx.names:
+                builder.replace_entry(ctx.names[name], entry, tables)
+        builder.module_overrides.setdefault(module, {})[name] = entry
 
     def _bind_definitions(self) -> None:
         """A value given to a defined (not declared) zero-arity operator replaces its
@@ -148,8 +172,10 @@ class Model:
             self._require_constant_level(c, unit.loc, "an ASSUME")
             v = c.fn((), None, ())
             if v is not True:
-                raise EvalError(f"ASSUME is {'FALSE' if v is False else 'not a boolean'}",
-                                unit.loc)
+                what = "false" if v is False else "not a boolean"
+                raise EvalError(f"Assumption line {unit.loc.line}, col {unit.loc.col} of module "
+                                f"{Path(unit.loc.file).stem} is {what} (ASSUME is "
+                                f"{'FALSE' if v is False else 'not a boolean'})", unit.loc)
 
     def missing_constants(self) -> list[str]:
         """Declared constants with neither a value nor an override."""

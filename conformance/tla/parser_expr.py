@@ -67,6 +67,15 @@ _PREFIX_TEMPORAL = {"always": "[]", "eventually": "<>", "enabled": "ENABLED"}
 _INFIX_TEMPORAL = {"leads_to": "~>", "cdot": "\\cdot"}
 _SPECIAL_INFIX = frozenset({"land", "lor", "times", *_INFIX_TEMPORAL})
 _QUANTIFIERS = {"forall": "A", "exists": "E", "temporal_forall": "AA", "temporal_exists": "EE"}
+# Nodes that bind identifiers: a label below one of them names an expression with free
+# bound variables (``Op!lbl`` to it is refused).
+_BINDERS = frozenset({
+    "bounded_quantification", "unbounded_quantification", "choose", "set_filter", "set_map",
+    "function_literal", "let_in", "lambda", "function_definition",
+})
+# Where a label's search for binders stops.
+_DEFINITION_NODES = frozenset({"operator_definition", "module"})
+
 _NAMED_SETS = {
     "boolean_set": "BOOLEAN",
     "string_set": "STRING",
@@ -86,8 +95,12 @@ class Builder:
     def __init__(self, source: Source, comments: CommentIndex) -> None:
         self.source = source
         self.comments = comments
+        # labels of the operator definitions being built (innermost last)
+        self._labels: list[dict[str, ast.Expr | None]] = []
+        self._singles: list[list[ast.Expr]] = []  # the items of one-item bulleted lists
         self._expr: dict[str, Callable[[Node], ast.Expr]] = {
             "parentheses": self._parentheses,
+            "subexpression": self._subexpression,
             "label": self._label,
             "identifier_ref": self._name,
             "nat_number": self._nat,
@@ -166,7 +179,17 @@ class Builder:
         body = node.child_by_field_name("expression")
         if body is None:
             raise self.unsupported(node, "label")
-        return self.expr(body)
+        out = self.expr(body)
+        name = node.child_by_field_name("name")
+        if self._labels and name is not None:
+            bound = any(c.type not in ("identifier", "label_as") and c.id != body.id
+                        for c in node.named_children if not c.is_extra)  # lbl(x) :: e
+            parent = node.parent
+            while parent is not None and parent.type not in _DEFINITION_NODES:
+                bound = bound or parent.type in _BINDERS
+                parent = parent.parent
+            self._labels[-1][self.text(name)] = None if bound else out
+        return out
 
     def _name(self, node: Node) -> ast.Expr:
         return ast.Name(self.loc(node), self.text(node))
@@ -233,9 +256,29 @@ class Builder:
         op = node.child_by_field_name("op")
         if prefix is None or op is None:  # pragma: no cover
             raise self.unsupported(node)
+        path, pargs = self._prefixed_path(prefix, node)
+        loc = self.loc(node)
+        if op.type == "identifier_ref":
+            return ast.InstanceOpApp(loc, path, self.text(op), (), pargs)
+        if op.type == "bound_op":
+            app = self._bound_op(op)
+            assert isinstance(app, ast.OpApp)
+            return ast.InstanceOpApp(loc, path, app.name, app.args, pargs)
+        if op.type == "bound_nonfix_op":
+            app = self._bound_nonfix_op(op)
+            assert isinstance(app, ast.OpApp)
+            return ast.InstanceOpApp(loc, path, app.name, app.args, pargs)
+        raise self.unsupported(op, "subexpression reference")
+
+    def _prefixed_path(self, prefix: Node, at: Node) -> tuple[tuple[str, ...], tuple[tuple[ast.Expr, ...], ...]]:
+        """The components of ``A!B(x)!1!`` and their arguments (empty when none has any)."""
         path: list[str] = []
         path_args: list[tuple[ast.Expr, ...]] = []
         for component in operands(prefix):
+            if component.type == "subexpr_tree_nav":  # Op!1!lbl
+                path.append(self._selector(component, at))
+                path_args.append(())
+                continue
             if component.type != "subexpr_component":
                 raise self.unsupported(component, "subexpression reference")
             inner = operands(component)
@@ -249,19 +292,28 @@ class Builder:
                 path_args.append(app.args)
             else:
                 raise self.unsupported(component, "subexpression reference")
-        loc = self.loc(node)
-        pargs = tuple(path_args) if any(path_args) else ()
-        if op.type == "identifier_ref":
-            return ast.InstanceOpApp(loc, tuple(path), self.text(op), (), pargs)
-        if op.type == "bound_op":
-            app = self._bound_op(op)
-            assert isinstance(app, ast.OpApp)
-            return ast.InstanceOpApp(loc, tuple(path), app.name, app.args, pargs)
-        if op.type == "bound_nonfix_op":
-            app = self._bound_nonfix_op(op)
-            assert isinstance(app, ast.OpApp)
-            return ast.InstanceOpApp(loc, tuple(path), app.name, app.args, pargs)
-        raise self.unsupported(op, "subexpression reference")
+        return tuple(path), (tuple(path_args) if any(path_args) else ())
+
+    def _selector(self, nav: Node, at: Node) -> str:
+        """A positional selector of a subexpression reference: ``"1"``, ``"2"`` ... or
+        ``":"``; the others (``<<``, ``>>``, ``@``, ``(e)``) are refused."""
+        kids = [c for c in nav.children if not c.is_extra]
+        if len(kids) == 1 and kids[0].type == "child_id":
+            return self.text(kids[0])
+        if len(kids) == 1 and kids[0].type == "colon":
+            return ":"
+        excerpt = self.text(at).split("\n", 1)[0].strip()[:40]
+        raise UnsupportedError(f"unsupported subexpression selector `!{self.text(nav)}` in "
+                               f"`{excerpt}` (only !1, !2 ..., !: and labels are supported)",
+                               self.loc(at))
+
+    def _subexpression(self, node: Node) -> ast.Expr:
+        """``Op!1``, ``Op!lbl!2``, ``Op!:``: kept as a reference resolved when compiled."""
+        kids = operands(node)
+        if len(kids) != 2 or kids[0].type != "subexpr_prefix" or kids[1].type != "subexpr_tree_nav":
+            raise self.unsupported(node, "subexpression reference")  # pragma: no cover
+        ref = self._prefixed_path(kids[0], node)
+        return ast.InstanceOpApp(self.loc(node), ref[0], self._selector(kids[1], node), (), ref[1])
 
     def _infix(self, node: Node) -> ast.Expr:
         # Walk down the left spine of an operator chain (a + b - c ...) iteratively, so
@@ -353,9 +405,13 @@ class Builder:
                 raise self.unsupported(item)
             items.extend(self.expr(e) for e in operands(item))
         if len(items) == 1:
+            if self._singles:  # ``Op!1`` selects the item of a one-item list
+                self._singles[-1].append(items[0])
             return items[0]
         loc = self.loc(node)
-        return ast.And(loc, tuple(items)) if node.type == "conj_list" else ast.Or(loc, tuple(items))
+        if node.type == "conj_list":
+            return ast.And(loc, tuple(items), bullet=True)
+        return ast.Or(loc, tuple(items), bullet=True)
 
     def _if(self, node: Node) -> ast.Expr:
         parts = [node.child_by_field_name(f) for f in ("if", "then", "else")]
@@ -578,13 +634,22 @@ class Builder:
             if name is None or body is None:  # pragma: no cover
                 raise self.unsupported(node)
             op_name = self.text(name) if name.type == "identifier" else self.symbol(name)
+            self._labels.append({})
+            self._singles.append([])
+            try:
+                expr = self.expr(body)
+            finally:
+                labels = self._labels.pop()
+                singles = self._singles.pop()
             return ast.OpDef(
                 self.loc(node),
                 op_name,
                 self.params(node),
-                self.expr(body),
+                expr,
                 local,
                 self.annotation(annotated),
+                tuple(labels.items()),
+                tuple(singles),
             )
         if node.type == "function_definition":
             name = node.child_by_field_name("name")

@@ -182,5 +182,9 @@ def resolve_plan(model: Model, config: ModelConfig) -> CheckPlan:
     if config.symmetry is not None:
         _require(model, config, config.symmetry, "SYMMETRY")
         plan.symmetry = config.symmetry
+    if config.alias is not None:
+        _require(model, config, config.alias, "ALIAS")
+    for post in config.postconditions:
+        _require(model, config, post, "POSTCONDITION")
     return plan
 

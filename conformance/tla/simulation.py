@@ -17,6 +17,8 @@ from conformance.tla.checking import (
     StateIdentity,
     Stop,
     TraceStep,
+    behaviourless,
+    finish_run,
     label_step,
 )
 from conformance.tla.model import Model
@@ -46,6 +48,8 @@ def simulate(model: Model, config: ModelConfig, *, depth: int, traces: int, seed
     walk: list[TraceStep] = []
     number = 0
     try:
+        if behaviourless(config):
+            raise Stop("ok", None, None)
         plan = resolve_plan(model, config)
         ident = StateIdentity(model, plan, config)
         checks = Checks(model, plan, typecheck)
@@ -96,4 +100,5 @@ def simulate(model: Model, config: ModelConfig, *, depth: int, traces: int, seed
     result.distinct_states = len(seen)
     result.depth = max_depth
     result.seconds = time.monotonic() - start
+    finish_run(model, config, result)
     return result

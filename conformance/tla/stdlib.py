@@ -519,9 +519,28 @@ class Runtime:
     def __init__(self, seed: int = 0, out: TextIO | None = None) -> None:
         self.random = random.Random(seed)
         self.out = out
+        # the figures of a finished search, while its POSTCONDITION is evaluated
+        self.stats: dict[str, int] | None = None
 
     def write(self, text: str) -> None:
         print(text, file=self.out if self.out is not None else sys.stdout)
+
+
+_STATS_KEYS = ("generated", "distinct", "queue", "diameter", "duration")
+
+
+def tlc_get(rt: Runtime, key: Any) -> Any:
+    """``TLCGet("stats")`` (a record) or one of its fields by name, after a search: only
+    a POSTCONDITION sees them (during the search the figures are still changing)."""
+    if rt.stats is None:
+        raise UnsupportedError("TLCGet is supported only in a POSTCONDITION (the search "
+                               "figures exist once the search is over)")
+    if key == "stats":
+        return make_record([(k, rt.stats[k]) for k in _STATS_KEYS])
+    if isinstance(key, str) and key in _STATS_KEYS:
+        return rt.stats[key]
+    raise UnsupportedError(f"TLCGet({show(key)}) is not supported (only \"stats\" and its "
+                           f"fields {', '.join(_STATS_KEYS)})")
 
 
 def tlc_print(rt: Runtime, out: Any, val: Any) -> Any:
@@ -662,6 +681,7 @@ _TLC: dict[str, StdOp] = {
     "RandomElement": StdOp(random_element, 1, runtime=True, pure=False),
     "SortSeq": StdOp(sort_seq, 2, op_args=(1,)),
     "Any": StdOp(any_set, 0),
+    "TLCGet": StdOp(tlc_get, 1, runtime=True, pure=False),
 }
 
 _BAGS: dict[str, StdOp] = {

@@ -126,11 +126,13 @@ class InstanceOpApp(Expr):
 @dataclass(frozen=True, slots=True)
 class And(Expr):
     items: tuple[Expr, ...]
+    bullet: bool = False  # written as a bulleted list (``/\ a /\ b``), not ``a /\ b``
 
 
 @dataclass(frozen=True, slots=True)
 class Or(Expr):
     items: tuple[Expr, ...]
+    bullet: bool = False  # written as a bulleted list
 
 
 @dataclass(frozen=True, slots=True)
@@ -391,6 +393,11 @@ class OpDef(Unit):
     body: Expr
     local: bool
     annotation: str | None
+    # ``lbl :: e`` in the body, for ``Op!lbl``: the labelled expression, or None when the
+    # label stands under a bound variable (such references are refused)
+    labels: tuple[tuple[str, Expr | None], ...] = ()
+    # the items of one-item bulleted lists (``/\ e`` parses as ``e``; ``Op!1`` selects ``e``)
+    single_items: tuple[Expr, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

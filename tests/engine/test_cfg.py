@@ -79,7 +79,7 @@ def test_specification_and_default_deadlock_check() -> None:
         ("CONSTANT N = 1\n  N = 2\n", 2, 3, "assigned twice"),
         ("CHECK_DEADLOCK maybe\n", 1, 16, "TRUE or FALSE"),
         ("(* open comment\nINIT I\n", 1, 1, "unterminated comment"),
-        ("ALIAS Al\n", 1, 1, "not supported"),
+        ("TYPE_CONSTRAINT Tc\n", 1, 1, "not supported"),
         ("CONSTANT N = 1 ; \n", 1, 16, "unexpected character"),
     ],
 )

@@ -295,7 +295,7 @@ def test_pluscal_masking_respects_strings_and_line_comments() -> None:
 def test_comments_inside_expressions_are_skipped() -> None:
     assert strip(
         module("A == /\\ x \\* first\n     (* between *)\n     /\\ y").units[0]
-    ) == ast.OpDef(L, "A", (), And(L, (n("x"), n("y"))), False, None)
+    ) == ast.OpDef(L, "A", (), And(L, (n("x"), n("y")), bullet=True), False, None)
 
 
 @pytest.mark.parametrize(
@@ -504,12 +504,13 @@ def test_unicode_operator_spellings() -> None:
 
 def test_bulleted_lists_nest_by_column() -> None:
     text = "/\\ a\n/\\ \\/ b\n   \\/ /\\ c\n      /\\ d\n/\\ e"
-    assert e(text) == And(L, (n("a"), Or(L, (n("b"), And(L, (n("c"), n("d"))))), n("e")))
+    assert e(text) == And(L, (n("a"), Or(L, (n("b"), And(L, (n("c"), n("d")), bullet=True)),
+                                         bullet=True), n("e")), bullet=True)
 
 
 def test_bulleted_list_ends_where_the_column_goes_left() -> None:
     text = "\\/ /\\ a\n   /\\ b\n\\/ c"
-    assert e(text) == Or(L, (And(L, (n("a"), n("b"))), n("c")))
+    assert e(text) == Or(L, (And(L, (n("a"), n("b")), bullet=True), n("c")), bullet=True)
 
 
 def test_single_item_bulleted_lists_collapse() -> None:
@@ -722,7 +723,8 @@ def test_unknown_string_escape_is_an_error() -> None:
     [
         ("A == 1.5", 6, "real"),
         ("A == Real", 6, "real"),
-        ("A == B!1", 6, "subexpression"),
+        ("A == B!(1)", 6, "subexpression"),
+        ("A == B!>>!1", 6, "subexpression"),
         ("A == B!<<", 6, "subexpression"),
     ],
 )

@@ -38,6 +38,10 @@ class ContextBuilder:
         self.assumes: list[tuple[S.Assume, Ctx]] = []
         self.root_contexts: list[Ctx] = []  # root and extended modules (overrides apply)
         self._extended: dict[str, tuple[Ctx, dict[str, Entry], frozenset[str]]] = {}
+        self.contexts: list[Ctx] = []  # every context built so far
+        # cfg overrides X <- [Mod] Def: module -> name -> the entry replacing it (also
+        # applied to the contexts of instances built later)
+        self.module_overrides: dict[str, dict[str, Entry]] = {}
 
     # root binding: declarations create globals -----------------------------
 
@@ -112,12 +116,25 @@ class ContextBuilder:
             if not unit.local:
                 exported_names.update(imported)
                 exported_std |= ictx.std
+        for name, entry in self.module_overrides.get(module.name, {}).items():
+            self.replace_entry(ctx.names.get(name), entry, [ctx.names, exported_names])
         ctx.exported = frozenset(exported_names)
+        self.contexts.append(ctx)
         result = (ctx, exported_names, L.standard_closure(exported_std))
         if root:
             self.root_contexts.append(ctx)
             self._extended[module.name] = result
         return result
+
+    @staticmethod
+    def replace_entry(old: Entry | None, new: Entry, tables: list[dict[str, Entry]]) -> None:
+        """Replace the entry ``old`` (the same object) by ``new`` in ``tables``."""
+        if old is None:
+            return
+        for table in tables:
+            for name, entry in list(table.items()):
+                if entry is old:
+                    table[name] = new
 
     def _declare(self, unit: S.Unit) -> Entry:
         if isinstance(unit, S.VariableDecl):

@@ -85,6 +85,8 @@ class OperatorCompiler:
         # the by-name parameters of each operator (keyed by id, the entry keeps it alive)
         self._by_name: dict[int, tuple[S.OpDef, frozenset[str]]] = {}
         self._inlining: set[int] = set()  # operators whose body is being substituted
+        # Op!sel references: (the definition entry, kept alive; the selected definition)
+        self._subexpr_cache: dict[tuple[int, tuple[str, ...]], tuple[Any, Any]] = {}
 
     # errors --------------------------------------------------------------------
 

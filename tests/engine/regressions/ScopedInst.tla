@@ -1,0 +1,5 @@
+---- MODULE ScopedInst ----
+EXTENDS Naturals
+Bound == 5
+Twice == Bound * 2
+====

@@ -1,0 +1,4 @@
+---- MODULE ScopedLib ----
+Max == 3
+Lim == Max
+====
