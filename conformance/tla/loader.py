@@ -2,7 +2,8 @@
 
 Standard modules (``syntax.STANDARD_MODULES``) are provided natively by the engine and are
 never read from disk. Other modules are looked up as ``<name>.tla`` in the search path,
-which starts with the given folders and grows with the folder of every file loaded.
+which starts with the given folders and grows with the folder of every file loaded; its
+last folder holds the community and proof modules the engine bundles (``modules/``).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from conformance.tla.modules import FOLDER as BUNDLED_MODULES
 from conformance.tla.parser import (
     parse_expression,
     parse_module_text,
@@ -27,6 +29,7 @@ class ModuleLoader:
         self.search_path: list[Path] = []
         for folder in search_path:
             self._add_folder(Path(folder))
+        self._bundled = BUNDLED_MODULES.resolve()
         self._cache: dict[str, Module] = {}
         self._references: dict[str, tuple[tuple[str, Loc], ...]] = {}
         self._requested_at: dict[str, Loc] = {}  # first EXTENDS/INSTANCE naming a module
@@ -52,7 +55,7 @@ class ModuleLoader:
                 f"module {name} is a standard module provided by the engine, not read from disk",
                 requested_at,
             )
-        for folder in self.search_path:
+        for folder in [*self.search_path, self._bundled]:
             candidate = folder / f"{name}.tla"
             if candidate.is_file():
                 return self.load_file(candidate)
@@ -62,6 +65,7 @@ class ModuleLoader:
     def load_file(self, path: Path | str) -> Module:
         """Parse a module file and add its folder to the search path (first, when new)."""
         file = Path(path)
+        bundled = file.resolve().parent == self._bundled
         cached = self._cache.get(file.stem)
         if cached is not None and _same_file(cached.file, file):
             return cached
@@ -71,7 +75,8 @@ class ModuleLoader:
             raise TlaError(f"cannot read {file}: {exc.strerror or exc}") from None
         except UnicodeDecodeError as exc:
             raise TlaError(f"{file} is not UTF-8 text: {exc.reason}") from None
-        self._add_folder(file.parent, first=True)
+        if not bundled:  # the bundled folder stays last
+            self._add_folder(file.parent, first=True)
         module, references = parse_module_with_references(text, str(file))
         if module.name != file.stem:
             raise TlaError(

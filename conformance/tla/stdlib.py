@@ -702,6 +702,89 @@ _BAGS: dict[str, StdOp] = {
     "\\sqsubseteq": StdOp(sub_bag_eq, 2),
 }
 
+# ---------------------------------------------------------------------------
+# Community modules implemented natively (their operators need Python: model values
+# from strings, bit operations, random choices)
+# ---------------------------------------------------------------------------
+
+
+def assert_eq(rt: Runtime, a: Any, b: Any) -> bool:
+    """``AssertEq(a, b)``: ``a = b``, printing both values when they differ."""
+    if values_equal(a, b):
+        return True
+    rt.write(f"AssertEq: {format_value(a)} # {format_value(b)}")
+    return False
+
+
+def tlc_model_value(name: Any) -> ModelValue:
+    if type(name) is not str:
+        raise EvalError(f"TLCModelValue expects a string, got {show(name)}")
+    return ModelValue(name)
+
+
+def _nat(v: Any, what: str) -> int:
+    n = want_int(v, what)
+    if n < 0:
+        raise EvalError(f"{what} must be a natural number, got {n}")
+    return n
+
+
+def bit_and(a: Any, b: Any) -> int:
+    return _nat(a, "operand of &") & _nat(b, "operand of &")
+
+
+def bit_or(a: Any, b: Any) -> int:
+    return _nat(a, "operand of |") | _nat(b, "operand of |")
+
+
+def bit_xor(a: Any, b: Any) -> int:
+    return _nat(a, "operand of ^^") ^ _nat(b, "operand of ^^")
+
+
+def shift_right(n: Any, pos: Any) -> int:
+    return _nat(n, "first argument of shiftR") >> _nat(pos, "second argument of shiftR")
+
+
+def random_subset(rt: Runtime, k: Any, s: Any) -> frozenset:
+    """``RandomSubset(k, S)``: a random subset of ``S`` with ``k`` elements."""
+    items = sorted_values(enumerate_set(want_set(s, "argument of RandomSubset")))
+    n = _nat(k, "first argument of RandomSubset")
+    if n > len(items):
+        raise EvalError(f"RandomSubset: {n} elements asked of a set of {len(items)}")
+    return frozenset(rt.random.sample(items, n))
+
+
+def random_set_of_subsets(rt: Runtime, k: Any, n: Any, s: Any) -> frozenset:
+    """``RandomSetOfSubsets(k, n, S)``: ``k`` random subsets of ``S`` (fewer when two
+    coincide), each element in each with probability ``n / Cardinality(S)``."""
+    items = sorted_values(enumerate_set(want_set(s, "argument of RandomSetOfSubsets")))
+    count, mean = _nat(k, "first argument"), _nat(n, "second argument")
+    if items and mean > len(items):
+        raise EvalError(f"RandomSetOfSubsets: {mean} elements on average asked of a set of "
+                        f"{len(items)}")
+    p = mean / len(items) if items else 0.0
+    return frozenset(frozenset(x for x in items if rt.random.random() < p) for _ in range(count))
+
+
+_TLCEXT: dict[str, StdOp] = {
+    "AssertEq": StdOp(assert_eq, 2, runtime=True, pure=False),
+    "TLCModelValue": StdOp(tlc_model_value, 1),
+    "TLCNoOp": StdOp(lambda v: v, 1),
+    "TLCCache": StdOp(lambda v, closure: v, 2),
+}
+
+_BITWISE: dict[str, StdOp] = {
+    "&": StdOp(bit_and, 2),
+    "|": StdOp(bit_or, 2),
+    "^^": StdOp(bit_xor, 2),
+    "shiftR": StdOp(shift_right, 2),
+}
+
+_RANDOMIZATION: dict[str, StdOp] = {
+    "RandomSubset": StdOp(random_subset, 2, runtime=True, pure=False),
+    "RandomSetOfSubsets": StdOp(random_set_of_subsets, 3, runtime=True, pure=False),
+}
+
 STANDARD: dict[str, dict[str, StdOp]] = {
     "Naturals": _NATURALS,
     "Integers": _INTEGERS,
@@ -709,6 +792,9 @@ STANDARD: dict[str, dict[str, StdOp]] = {
     "FiniteSets": _FINITE_SETS,
     "TLC": _TLC,
     "Bags": _BAGS,
+    "TLCExt": _TLCEXT,
+    "Bitwise": _BITWISE,
+    "Randomization": _RANDOMIZATION,
 }
 """Operators of each standard module, by name."""
 
@@ -720,6 +806,9 @@ STANDARD_EXTENDS: dict[str, tuple[str, ...]] = {
     "FiniteSets": ("Naturals", "Sequences"),
     "TLC": ("Naturals", "Sequences", "FiniteSets"),
     "Bags": ("Naturals", "FiniteSets", "TLC"),
+    "TLCExt": ("TLC", "Naturals", "Sequences"),
+    "Bitwise": ("Naturals",),
+    "Randomization": ("Naturals", "FiniteSets"),
 }
 
 

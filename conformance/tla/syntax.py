@@ -465,7 +465,8 @@ class Module:
 
 
 STANDARD_MODULES = frozenset(
-    {"Naturals", "Integers", "Sequences", "FiniteSets", "TLC", "Bags"}
+    {"Naturals", "Integers", "Sequences", "FiniteSets", "TLC", "Bags", "TLCExt", "Bitwise",
+     "Randomization"}
 )
 """Modules the engine provides natively (never read from disk)."""
 

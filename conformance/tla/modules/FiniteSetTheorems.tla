@@ -1,0 +1,5 @@
+-------------------- MODULE FiniteSetTheorems --------------------
+(* A proof library: its theorems and proofs are skipped by the model checker, as TLC
+   skips them, so only the module it builds on is provided. *)
+EXTENDS FiniteSets
+============================================================
