@@ -15,7 +15,7 @@ from conformance.tla.fpset import Fingerprinter
 from conformance.tla.model import ActionLabel, Model, State
 from conformance.tla.plan import CheckPlan
 from conformance.tla.syntax import Loc, TlaError
-from conformance.tla.values import Fn, ModelValue, Value, format_value, make_fn
+from conformance.tla.values import Fn, ModelValue, Value, format_value, make_fn, same_value
 
 StateCheck = Callable[[State, int], str | None]
 """An extra per-state check (e.g. type annotations): state, state number -> error or None."""
@@ -138,6 +138,8 @@ class StateIdentity:
         self.view = plan.view
         self.fpr = Fingerprinter()
         self.perms = _permutations(model, plan, config.loc_of(plan.symmetry)) if plan.symmetry else []
+        # whether equal fingerprints mean equal states (no VIEW, no SYMMETRY)
+        self.exact = self.view is None and not self.perms
 
     def __call__(self, state: State) -> int:
         base: tuple[Any, ...] = state if self.view is None else (self.model.eval_state(self.view, state),)
@@ -155,12 +157,28 @@ class StateIdentity:
 
 
 class Checks:
-    """Invariants, constraints and ``[][A]_v`` properties of a plan, evaluated on a model."""
+    """Invariants, constraints and ``[][A]_v`` properties of a plan, evaluated on a model
+    (each compiled once into a function of the state or of the step)."""
 
     def __init__(self, model: Model, plan: CheckPlan, extra: StateCheck | None) -> None:
         self.model = model
         self.plan = plan
         self.extra = extra
+        self._invariants = [(name, model.state_function(inv)) for name, inv in plan.invariants]
+        self._constraints = [(c, model.state_function(c)) for c in plan.constraints]
+        self._action_constraints = [(c, model.action_function(c)) for c in plan.action_constraints]
+        self._subs = [model.state_function(p.sub) for p in plan.action_properties]
+        self._props = [(p.name, model.action_function(p.action)) for p in plan.action_properties]
+        self._passed_outside: set[int] = set()  # exact fingerprints of dropped states checked
+
+    def outside_ok(self, state: State, number: int, exact_fp: int | None) -> None:
+        """``state_ok`` for a state outside the model (it is dropped after the check, so it
+        may come again): one that passed, known by its exact fingerprint, is not re-checked."""
+        if exact_fp is not None and exact_fp in self._passed_outside:
+            return
+        self.state_ok(state, number)
+        if exact_fp is not None:
+            self._passed_outside.add(exact_fp)
 
     def _bool(self, value: Value, what: str, name: str) -> bool:
         if type(value) is not bool:
@@ -175,33 +193,43 @@ class Checks:
             problem = self.extra(state, number)
             if problem is not None:
                 raise Stop("violation", "type annotations", problem)
-        for name, inv in self.plan.invariants:
-            if not self._bool(self.model.eval_state(inv, state), "invariant", name):
+        for name, inv in self._invariants:
+            value = inv(state)
+            if value is not True and not self._bool(value, "invariant", name):
                 raise Stop("violation", name, f"Invariant {name} is violated.")
 
     def in_model(self, state: State) -> bool:
         """Whether ``state`` satisfies every CONSTRAINT."""
-        return all(self._bool(self.model.eval_state(c, state), "CONSTRAINT", c) for c in self.plan.constraints)
+        for name, con in self._constraints:
+            value = con(state)
+            if value is not True and not self._bool(value, "CONSTRAINT", name):
+                return False
+        return True
 
     def action_allowed(self, s: State, t: State) -> bool:
         """Whether the step s -> t satisfies every ACTION_CONSTRAINT."""
-        return all(self._bool(self.model.eval_action(c, s, t), "ACTION_CONSTRAINT", c)
-                   for c in self.plan.action_constraints)
+        for name, con in self._action_constraints:
+            value = con(s, t)
+            if value is not True and not self._bool(value, "ACTION_CONSTRAINT", name):
+                return False
+        return True
 
     def subscripts(self, s: State) -> list[Value]:
         """The subscripts ``v`` of the ``[][A]_v`` properties in state ``s``."""
-        return [self.model.eval_state(prop.sub, s) for prop in self.plan.action_properties]
+        return [sub(s) for sub in self._subs]
 
     def violated_property(self, s: State, t: State, subs: list[Value] | None = None) -> str | None:
         """The first ``[][A]_v`` property the step s -> t violates; ``subs`` are the
         subscripts in ``s`` when already computed."""
         if subs is None:
             subs = self.subscripts(s)
-        for prop, before in zip(self.plan.action_properties, subs, strict=True):
-            if before == self.model.eval_state(prop.sub, t):
+        for (name, action), sub, before in zip(self._props, self._subs, subs, strict=True):
+            after = sub(t)
+            if before == after and same_value(before, after):  # v' = v: a stuttering step
                 continue
-            if not self._bool(self.model.eval_action(prop.action, s, t), "property", prop.name):
-                return prop.name
+            value = action(s, t)
+            if value is not True and not self._bool(value, "property", name):
+                return name
         return None
 
 

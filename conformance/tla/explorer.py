@@ -87,11 +87,12 @@ class Search:
         self.queue.push((index, state))
 
     def _dropped_state(self, state: State, parent: int, parent_state: State | None,
-                       label: ActionLabel | None) -> None:
+                       label: ActionLabel | None, fp: int | None = None) -> None:
         """A state outside the model (CONSTRAINT or ACTION_CONSTRAINT): checked against the
-        invariants, then forgotten."""
+        invariants, then forgotten. ``fp``: its fingerprint, when already computed."""
+        exact = fp if self.identity.exact else None
         try:
-            self.checks.state_ok(state, len(self.seen) + 1)
+            self.checks.outside_ok(state, len(self.seen) + 1, exact)
         except Stop:
             if parent < 0 or label is None:
                 self.trace = [TraceStep("Init", (), None, state)]
@@ -116,7 +117,7 @@ class Search:
             if self.checks.in_model(state):
                 self._new_state(state, -1, 1, fp)
             else:
-                self._dropped_state(state, -1, None, None)
+                self._dropped_state(state, -1, None, None, fp)
         level_end = len(self.seen)
         level = 1
         tick = 0
@@ -145,7 +146,7 @@ class Search:
                 successors.sort(key=_BY_FINGERPRINT)
                 for fp, label, succ, kept in successors:
                     if not kept:
-                        self._dropped_state(succ, index, state, label)
+                        self._dropped_state(succ, index, state, label, fp)
                         continue
                     prop = checks.violated_property(state, succ, subs) if has_props else None
                     if prop is not None:

@@ -247,9 +247,30 @@ class Model:
 
     def state_function(self, what: str | S.Expr) -> Callable[[State], Value]:
         """``eval_state`` of ``what`` as a function of the state, compiled once (for callers
-        evaluating the same invariant or view on many states)."""
+        evaluating the same invariant or view on many states; the state is not checked)."""
         fn = self._compiled(what).fn
-        return lambda state: fn(state, None, ())
+        loc = self._expr_of(what).loc
+
+        def on_state(state: State) -> Value:
+            try:
+                return fn(state, None, ())
+            except RecursionError:
+                raise _too_deep(loc) from None
+
+        return on_state
+
+    def action_function(self, what: str | S.Expr) -> Callable[[State, State], Value]:
+        """``eval_action`` of ``what`` as a function of the two states, compiled once."""
+        fn = self._compiled(what).fn
+        loc = self._expr_of(what).loc
+
+        def on_step(state: State, next_state: State) -> Value:
+            try:
+                return fn(state, next_state, ())
+            except RecursionError:
+                raise _too_deep(loc) from None
+
+        return on_step
 
     def _check_state(self, state: State) -> None:
         if len(state) != len(self.variables):

@@ -59,7 +59,7 @@ def _expand(item: Item) -> Outcome:
             if not (checks.in_model(succ) and checks.action_allowed(state, succ)):
                 # outside the model: checked against the invariants, then dropped
                 try:
-                    checks.state_ok(succ, 0)
+                    checks.outside_ok(succ, 0, ident(succ) if ident.exact else None)
                 except Stop as stop:
                     return ("stop", index, stop.verdict, stop.prop, stop.message, label, succ)
                 continue

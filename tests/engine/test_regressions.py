@@ -150,3 +150,35 @@ def test_no_boolean_integer_pun_in_operators(expr: str, expected: bool) -> None:
     m = Model(parse_module_text(f"---- MODULE T ----\nEXTENDS Naturals\n{body}\n====\n", "T.tla"),
               ModuleLoader([]))
     assert m.eval_constant(expr) is expected
+
+
+def test_action_property_subscript_tells_false_from_zero(tmp_path: Path) -> None:
+    # By hand: the step <<0>> -> <<FALSE>> changes the subscript x (TLA+: <<0>> # <<FALSE>>),
+    # so [][FALSE]_x is violated by it (Python's <<0>> == <<FALSE>> once hid the step).
+    (tmp_path / "Pun.tla").write_text(
+        "---- MODULE Pun ----\nVARIABLE x\nInit == x = <<0>>\n"
+        "Next == x = <<0>> /\\ x' = <<FALSE>>\nProp == [][FALSE]_x\n====\n")
+    config = parse_config("INIT Init\nNEXT Next\nPROPERTY Prop\nCHECK_DEADLOCK FALSE\n")
+    r = check(Model.load(tmp_path / "Pun.tla"), config, progress=False)
+    assert r.verdict == "violation" and r.property == "Prop"
+    assert [s.state for s in r.trace] == [((0,),), ((False,),)]
+
+
+def test_states_outside_the_model_are_checked_each_time_they_differ(tmp_path: Path) -> None:
+    # By hand: x counts 0..3 under CONSTRAINT x < 2; the dropped states x = 2 (from x = 1)
+    # passes Inv (x # 3) and comes once; with y toggling, a dropped state recurs with the
+    # same values (checked once) and x = 3 is never reached: no error, 4 distinct states
+    # (x, y) in {0, 1} x {0, 1}. Seeded: with CONSTRAINT x < 3 the state x = 3 is reached
+    # outside the model and Inv fails there.
+    (tmp_path / "Drop.tla").write_text(
+        "---- MODULE Drop ----\nEXTENDS Naturals\nVARIABLES x, y\nInit == x = 0 /\\ y = 0\n"
+        "Next == \\/ x' = x + 1 /\\ y' = y\n        \\/ y' = 1 - y /\\ x' = x\n"
+        "Inv == x # 3\n====\n")
+    ok = parse_config("INIT Init\nNEXT Next\nINVARIANT Inv\nCONSTRAINT C2\n")
+    model_text = (tmp_path / "Drop.tla").read_text().replace("Inv ==", "C2 == x < 2\nC3 == x < 3\nInv ==")
+    (tmp_path / "Drop.tla").write_text(model_text)
+    r = check(Model.load(tmp_path / "Drop.tla"), ok, progress=False)
+    assert (r.verdict, r.distinct_states) == ("ok", 4)
+    bad = parse_config("INIT Init\nNEXT Next\nINVARIANT Inv\nCONSTRAINT C3\n")
+    r = check(Model.load(tmp_path / "Drop.tla"), bad, progress=False)
+    assert r.verdict == "violation" and r.trace[-1].state[0] == 3
