@@ -63,6 +63,10 @@ def _eval(defs: str, expr: str) -> object:
     ("Op == IF FALSE THEN 1 ELSE 2 + 3", "Op!3!2", 3),
     ("Op == /\\ 1 = 1\n      /\\ 2 = 3\n      /\\ 4 = 4", "Op!2", False),
     ("Op == /\\ 1 + 2 > 9", "Op!1", False),  # a one-item list: !1 is its item
+    ("Op == /\\ 1 + 2 > 9", "Op!1!1", 3),
+    ("Op == /\\ 1 + 2 > 9", "Op!1!1!2", 2),
+    ("Op == /\\ \\/ 1 + 2 > 9", "Op!1!1", False),  # two one-item lists
+    ("Op == /\\ \\/ 1 + 2 > 9", "Op!1!1!2", 9),
     ("Op == 1 = 1 /\\ 2 = 3", "Op!1", True),
     ("Op == /\\ a:: 2 * 3\n      /\\ TRUE", "Op!a", 6),
     ("Op == /\\ a:: 2 * 3\n      /\\ TRUE", "Op!a!1", 2),

@@ -143,6 +143,7 @@ def select_subexpression(unit: S.OpDef, selectors: Sequence[str], loc: Loc) -> S
     bound variables (labels under a quantifier, operands of binders) is refused."""
     where = unit.name
     e = unit.body
+    opened: dict[int, int] = {}  # one-item lists already entered, by the id of their item
     for k, sel in enumerate(selectors):
         where = f"{where}!{sel}"
         if sel == ":":
@@ -160,15 +161,20 @@ def select_subexpression(unit: S.OpDef, selectors: Sequence[str], loc: Loc) -> S
                                        f"variable; such references are not supported", loc)
             e = found
             continue
-        e = _operand(e, int(sel), unit, where, loc)
+        e = _operand(e, int(sel), unit, where, loc, opened)
     return e
 
 
-def _operand(e: S.Expr, n: int, unit: S.OpDef, where: str, loc: Loc) -> S.Expr:
-    """The ``n``-th operand of ``e`` (1-based) as TLA+'s ``!n`` selects it."""
+def _operand(e: S.Expr, n: int, unit: S.OpDef, where: str, loc: Loc,
+             opened: dict[int, int]) -> S.Expr:
+    """The ``n``-th operand of ``e`` (1-based) as TLA+'s ``!n`` selects it. A one-item
+    list (a single bullet) parses as its item itself: ``opened`` counts the list layers
+    around ``e`` already entered, so ``!1`` enters each layer once before selecting in ``e``."""
     items: tuple[S.Expr, ...] | None = None
-    if any(e is x for x in unit.single_items):
-        items = (e,)  # ``/\ e``: a one-item list
+    layers = sum(1 for x in unit.single_items if x is e)
+    if opened.get(id(e), 0) < layers:
+        opened[id(e)] = opened.get(id(e), 0) + 1
+        items = (e,)
     elif isinstance(e, (S.And, S.Or)):
         if e.bullet or len(e.items) == 2:
             items = e.items
