@@ -236,3 +236,24 @@ def test_invariant_without_behaviour_spec_is_an_error() -> None:
     r = run("AssumeOnly", config)
     assert r.verdict == "error" and "needs a behaviour spec" in (r.message or "")
     assert r.error_loc is not None and r.error_loc.file == "A.cfg"
+
+
+# ---------------------------------------------------------------- SYMMETRY and VIEW
+
+
+def test_symmetry_by_hand() -> None:
+    r = run("SymHolder")
+    assert (r.verdict, r.distinct_states, r.states_generated, r.depth) == ("ok", 2, 5, 2)
+    plain = read_config(SPECS / "SymHolder.cfg")
+    plain.symmetry = None
+    r = run("SymHolder", plain)
+    assert (r.verdict, r.distinct_states, r.states_generated) == ("ok", 4, 7)
+
+
+def test_view_by_hand() -> None:
+    r = run("ViewCounter")
+    assert (r.verdict, r.distinct_states, r.states_generated, r.depth) == ("ok", 3, 4, 3)
+    bounded = read_config(SPECS / "ViewCounter.cfg")
+    bounded.view = None
+    model = Model.load(SPECS / "ViewCounter.tla")
+    assert check(model, bounded, max_states=50, progress=False).verdict == "limit"
