@@ -9,7 +9,9 @@ Semantics follow TLC: invariants are checked on every new distinct state (initia
 states too); a state failing a CONSTRAINT is counted (and checked) but not expanded; a
 transition failing an ACTION_CONSTRAINT is counted as generated and otherwise ignored;
 ``[][A]_v`` properties are checked on every transition; a deadlock is an expanded state
-with no successor at all (unless CHECK_DEADLOCK FALSE / ``--no-deadlock``).
+with no successor at all (unless CHECK_DEADLOCK FALSE / ``--no-deadlock``). Liveness
+properties are checked after a complete search on the state graph the search reports to
+a ``LivenessRecorder`` (``conformance.tla.liveness``; one worker).
 
 Random simulation (``simulate``) lives in ``simulation.py`` and is re-exported here.
 """
@@ -32,6 +34,8 @@ from conformance.tla.checking import (
     label_step,
 )
 from conformance.tla.fpset import FingerprintSet
+from conformance.tla.liveness import LivenessRecorder, liveness_recorder
+from conformance.tla.liveness.recorder import MESSAGE as LIVENESS_MESSAGE
 from conformance.tla.model import ActionLabel, Model, State
 from conformance.tla.parallel import fork_available, run_parallel
 from conformance.tla.plan import CheckPlan, resolve_plan
@@ -65,6 +69,7 @@ class Search:
         self.generated = 0
         self.depth = 0
         self.trace: list[TraceStep] = []
+        self.live: LivenessRecorder | None = None  # records the state graph for liveness
 
     def _new_state(self, state: State, parent: int, level: int, fp: int | None = None) -> None:
         if fp is None:
@@ -95,7 +100,10 @@ class Search:
         inits = [(self.identity(state), state) for state in self.model.init_states(self.plan.init)]
         self.generated += len(inits)
         inits.sort(key=_BY_FINGERPRINT)
+        live = self.live
         for fp, state in inits:
+            if live is not None:
+                live.initial(fp)
             self._new_state(state, -1, 1, fp)
         level_end = len(self.seen)
         level = 1
@@ -129,6 +137,8 @@ class Search:
                         self.trace = self._property_trace(index, state, label, succ, prop)
                         raise Stop("violation", prop, f"Action property {prop} is violated.")
                     self._new_state(succ, index, level + 1, fp)
+                if live is not None:
+                    live.expanded(self.seen.fps[index], state, [(fp, succ) for fp, _, succ in successors])
             except TlaError:
                 if not self.trace:
                     self.trace = self._replay(self.seen.path_to(index), state)
@@ -198,10 +208,17 @@ def check(model: Model, config: ModelConfig, *, max_states: int | None = None,
     try:
         plan = resolve_plan(model, config)
         search = Search(model, config, plan, max_states, time_limit, prog, typecheck, queue_memory)
-        if workers > 1 and fork_available():
+        search.live = liveness_recorder(model, plan, search.identity, search.checks.action_allowed)
+        if workers > 1 and fork_available() and search.live is None:
             run_parallel(search, workers, queue_memory)
         else:
             search.run()
+        if search.live is not None:
+            found = search.live.check()
+            if found is not None:
+                search.trace = search.live.trace(found.lasso)
+                result.loop = found.lasso.loop
+                raise Stop("violation", found.obligation.prop, LIVENESS_MESSAGE)
     except Stop as stop:
         result.verdict, result.property, result.message = stop.verdict, stop.prop, stop.message
     except TlaError as exc:
