@@ -167,7 +167,7 @@ def find_violation(graph: BehaviourGraph, goal: Goal, fairness: Sequence[Fair]) 
     bits = graph.state_bits
     everything = range(len(graph))
     stay = set(everything) if goal.stay is None else {v for v in everything if goal.stay(bits[v])}
-    starts = graph.initial if goal.initial_only else everything
+    starts = graph.initial if goal.initial_only else _forward(graph, set(graph.initial), set(everything))
     triggers = {v for v in starts if v in stay and goal.trigger(bits[v])}
     if not triggers:
         return None
@@ -180,7 +180,7 @@ def find_violation(graph: BehaviourGraph, goal: Goal, fairness: Sequence[Fair]) 
         return None
     leads = backward_reach(graph, accepted.keys(), stay) & triggers
     prefix = bfs_path(graph, graph.initial, lambda v: v in leads, everything)
-    assert prefix is not None, "every node of the graph is reachable"
+    assert prefix is not None, "the triggers are reachable"
     middle = bfs_path(graph, [prefix[-1][0]], lambda v: v in accepted, stay)
     assert middle is not None
     steps = prefix + middle[1:]
