@@ -31,22 +31,44 @@ class Violation:
 
 
 class _Evaluator:
-    """The atoms of a table compiled on a model: state bits and edge bits."""
+    """The atoms of a table compiled on a model: state bits and edge bits.
 
-    def __init__(self, model: Model, table: AtomTable) -> None:
-        self.state_fns = [self._compile(model, a) for a in table.state]
-        self.edge_fns = [self._compile(model, a) for a in table.edge]
+    Fairness of the whole next-state action (``WF_v(Next)`` with the spec's own ``Next``)
+    is read off the transitions instead of evaluating ``Next`` again: every transition
+    is a ``Next`` step, so ``<<Next>>_v`` is "``v`` changes" and ``ENABLED <<Next>>_v``
+    is "some successor changes ``v``" (given the successors; exact when no
+    ACTION_CONSTRAINT hides successors)."""
 
-    @staticmethod
-    def _compile(model: Model, atom: Atom) -> Callable[[State, State | None], bool]:
+    def __init__(self, model: Model, table: AtomTable, plan: CheckPlan) -> None:
+        self.model = model
+        self.own_next = not plan.action_constraints and isinstance(plan.next, str)
+        self.next_name = plan.next if isinstance(plan.next, str) else None
+        self.state_fns = [self._compile(a) for a in table.state]
+        self.edge_fns = [self._compile(a) for a in table.edge]
+        self.enabled_subs = [self._next_sub(a) if a.kind == "enabled" else None for a in table.state]
+
+    def _next_sub(self, atom: Atom) -> Callable[[State], Value] | None:
+        """The subscript's function when ``atom`` is about the spec's own next-state action."""
+        e = atom.expr
+        if (self.own_next and not atom.env and atom.sub is not None and isinstance(e, (S.Name, S.OpApp))
+                and e.name == self.next_name and not (isinstance(e, S.OpApp) and e.args)):
+            fn, _ = self.model.bound_function(atom.sub)
+            return lambda s: fn(s, None, ())
+        return None
+
+    def _compile(self, atom: Atom) -> Callable[[State, State | None], bool]:
         expr = atom.expr
+        if atom.kind == "step":
+            sub = self._next_sub(atom)
+            if sub is not None:
+                return lambda s, t: t is not None and sub(s) != sub(t)
         if atom.kind == "enabled":
             assert atom.sub is not None
             expr = S.Temporal(expr.loc, "ENABLED", (S.ActionBox(expr.loc, atom.expr, atom.sub, False),))
         elif atom.kind in ("step", "not_box"):
             assert atom.sub is not None
             expr = S.ActionBox(expr.loc, atom.expr, atom.sub, atom.kind == "not_box")
-        fn, _ = model.bound_function(expr, [n for n, _ in atom.env])
+        fn, _ = self.model.bound_function(expr, [n for n, _ in atom.env])
         env = tuple(v for _, v in atom.env)
         negate = atom.kind == "not_box"
         loc = atom.expr.loc
@@ -60,10 +82,18 @@ class _Evaluator:
 
         return evaluate
 
-    def state_bits(self, s: State) -> int:
+    def state_bits(self, s: State, successors: Sequence[State] | None = None) -> int:
+        """The state atoms of ``s``; ``successors`` (all of them), when known, spare
+        evaluating ``ENABLED`` of the spec's own next-state action."""
         bits = 0
         for i, fn in enumerate(self.state_fns):
-            if fn(s, None):
+            sub = self.enabled_subs[i]
+            if sub is not None and successors is not None:
+                here = sub(s)
+                hit = any(sub(t) != here for t in successors)
+            else:
+                hit = fn(s, None)
+            if hit:
                 bits |= 1 << i
         return bits
 
@@ -99,7 +129,7 @@ class LivenessRecorder:
         for name, expr in plan.liveness:
             self.obligations.extend(norm.obligations(name, expr))
         self.goals: list[Goal] = [goal_for(o.form, *(self.table.bit(a) for a in o.atoms)) for o in self.obligations]
-        self.eval = _Evaluator(model, self.table)
+        self.eval = _Evaluator(model, self.table, plan)
         self.graph = BehaviourGraph()
         self.node_of: dict[int, int] = {}
         self.states: list[State] = []
@@ -114,7 +144,7 @@ class LivenessRecorder:
     def expanded(self, fp: int, state: State, successors: Sequence[tuple[int, State]]) -> None:
         if fp in self.node_of:
             return
-        node = self.graph.add_node(self.eval.state_bits(state))
+        node = self.graph.add_node(self.eval.state_bits(state, [succ for _, succ in successors]))
         self.node_of[fp] = node
         self.states.append(state)
         edge_bits = self.eval.edge_bits
