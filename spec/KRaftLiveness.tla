@@ -13,6 +13,9 @@ EXTENDS MC_KRaft
 \* state that is cut off.
 InBounds == StateBounds'
 
+\* @type: (Int, Int) => $entry;
+Data(e, v) == [epoch |-> e, kind |-> "data", value |-> v]
+
 \* Messages a recovery from a fault needs at least (a new election, with room to spare).
 RecoveryMessages == 6
 
@@ -45,18 +48,26 @@ RacingTimeout(i) ==
     /\ ~\E l \in Voters : role[l] = "Leader" /\ currentEpoch[l] >= currentEpoch[i]
     /\ BecomeCandidate(i)
 
-\* The network of the liveness models loses the messages of an epoch older than their
-\* receiver's (a behaviour of the lossy network): otherwise duplicates of old
-\* VoteRequests answered with refusals in the current epoch make candidates of a
-\* two-voter cluster step down forever.  Fresh messages are delivered in any order.
-Fresh(m) == m.epoch >= currentEpoch[m.dest]
+\* The network of the liveness models loses outdated messages (a behaviour of the lossy
+\* network): those of an epoch older than their receiver's (otherwise duplicates of old
+\* VoteRequests, refused in the current epoch, make the candidates of a two-voter
+\* cluster step down forever) and Fetch requests below the offset the leader already
+\* knows of their sender (otherwise duplicates of old fetches cycle forever).  The
+\* other messages are delivered in any order, and again.
+Fresh(m) ==
+    /\ m.epoch >= currentEpoch[m.dest]
+    /\ (m.type = "FetchRequest" /\ role[m.dest] = "Leader") =>
+          m.fetchOffset >= replicaEndOffset[m.dest][m.source]
+
+\* A client sends each record once per leader epoch.
+NewRecord(i, v) == \A k \in DOMAIN log[i] : log[i][k] /= Data(currentEpoch[i], v)
 
 \* The steps of the liveness models besides the election timers (no resignation, no
 \* foreign requests), each within the bounds.
 Others ==
     \/ \E i, j \in Replicas : SendFetchRequest(i, j) /\ InBounds
     \/ \E i, j \in Voters : SendBeginQuorumEpoch(i, j) /\ InBounds
-    \/ \E i \in Voters, v \in Values : ClientAppend(i, v) /\ InBounds
+    \/ \E i \in Voters, v \in Values : NewRecord(i, v) /\ ClientAppend(i, v) /\ InBounds
     \/ \E i \in Replicas : Fault(i) /\ InBounds
     \/ \E m \in messages : Fresh(m) /\ Receive(m) /\ InBounds
 
@@ -86,9 +97,6 @@ EventuallyLeader == <>HasLeader
 
 \* Once faults stop, some leader stays.
 EventuallyStableLeader == <>[]HasLeader
-
-\* @type: (Int, Int) => $entry;
-Data(e, v) == [epoch |-> e, kind |-> "data", value |-> v]
 
 \* Leader l of epoch e holds the client record v it appended.
 Appended(l, e, v) ==

@@ -49,7 +49,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("--workers", type=int, default=1, metavar="N",
                    help="worker processes of the exhaustive search (default 1): forked processes "
                    "expand each breadth-first level in chunks while this one keeps the seen states; "
-                   "pays off only with idle cores (the states travel between processes); "
+                   "pays off only with idle cores (the states travel between processes); liveness "
+                   "properties and "
                    "--simulate always uses 1")
     p.add_argument("--typecheck", action=argparse.BooleanOptionalAction, default=None,
                    help="check every new state against the @type: annotations of the variables "
