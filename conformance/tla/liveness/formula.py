@@ -22,7 +22,7 @@ form                  violated by a fair behaviour that ...
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -52,11 +52,11 @@ class Atom:
         return (self.kind, id(self.expr), id(self.sub), self.env)
 
 
-def _bit(i: int) -> Any:
+def _bit(i: int) -> Callable[[int], bool]:
     return lambda b: bool(b >> i & 1)
 
 
-def _not_bit(i: int) -> Any:
+def _not_bit(i: int) -> Callable[[int], bool]:
     return lambda b: not b >> i & 1
 
 
