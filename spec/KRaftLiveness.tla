@@ -62,22 +62,25 @@ Fresh(m) ==
 \* A client sends each record once per leader epoch.
 NewRecord(i, v) == \A k \in DOMAIN log[i] : log[i][k] /= Data(currentEpoch[i], v)
 
-\* The steps of the liveness models besides the election timers (no resignation, no
-\* foreign requests), each within the bounds.
+\* The steps of the liveness models, each within the bounds (named, so that a
+\* counterexample names its steps); no resignation, no foreign requests.
+TimeoutStep(i) == Timeout(i) /\ InBounds
+RacingTimeoutStep(i) == RacingTimeout(i) /\ InBounds
+FetchStep(i, j) == SendFetchRequest(i, j) /\ InBounds
+BeginEpochStep(i, j) == SendBeginQuorumEpoch(i, j) /\ InBounds
+AppendStep(i, v) == NewRecord(i, v) /\ ClientAppend(i, v) /\ InBounds
+FaultStep(i) == Fault(i) /\ InBounds
+DeliverStep(m) == Fresh(m) /\ Receive(m) /\ InBounds
+
 Others ==
-    \/ \E i, j \in Replicas : SendFetchRequest(i, j) /\ InBounds
-    \/ \E i, j \in Voters : SendBeginQuorumEpoch(i, j) /\ InBounds
-    \/ \E i \in Voters, v \in Values : NewRecord(i, v) /\ ClientAppend(i, v) /\ InBounds
-    \/ \E i \in Replicas : Fault(i) /\ InBounds
-    \/ \E m \in messages : Fresh(m) /\ Receive(m) /\ InBounds
+    \/ \E i, j \in Replicas : FetchStep(i, j)
+    \/ \E i, j \in Voters : BeginEpochStep(i, j)
+    \/ \E i \in Voters, v \in Values : AppendStep(i, v)
+    \/ \E i \in Replicas : FaultStep(i)
+    \/ \E m \in messages : DeliverStep(m)
 
-LiveNext ==
-    \/ \E i \in Voters : Timeout(i) /\ InBounds
-    \/ Others
-
-RacingNext ==
-    \/ \E i \in Voters : RacingTimeout(i) /\ InBounds
-    \/ Others
+LiveNext == (\E i \in Voters : TimeoutStep(i)) \/ Others
+RacingNext == (\E i \in Voters : RacingTimeoutStep(i)) \/ Others
 
 \* Weak fairness of the whole step relation: the system does not stop while a step
 \* (a delivery, a send, a timer, a fault) is possible.
