@@ -26,11 +26,16 @@ Fault(i) ==
     /\ Cardinality(messages) + RecoveryMessages <= MaxMessages
     /\ Restart(i)
 
-\* Voter i's election can still be won: it is a candidate and no voter refused it.
+\* The voters that refused voter i's request in its current epoch.
+Refusers(i) ==
+    {m.source : m \in {m \in messages : /\ m.type = "VoteResponse" /\ m.dest = i
+                                        /\ m.epoch = currentEpoch[i] /\ ~m.voteGranted}}
+
+\* Voter i's election can still be won: it is a candidate and the voters that did not
+\* refuse it still make a majority.
 Campaigning(i) ==
     /\ role[i] = "Candidate"
-    /\ ~\E m \in messages : m.type = "VoteResponse" /\ m.dest = i /\ m.epoch = currentEpoch[i]
-                            /\ ~m.voteGranted
+    /\ IsMajority(Voters \ Refusers(i))
 
 \* An election timer fires only when no leader of the voter's epoch or a later one is
 \* alive (as PatientVoters), no voter (itself included) still campaigns in that epoch
