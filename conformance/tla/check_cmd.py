@@ -49,7 +49,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("--workers", type=int, default=1, metavar="N",
                    help="worker processes of the exhaustive search (default 1): forked processes "
                    "expand each breadth-first level in chunks while this one keeps the seen states; "
-                   "pays off only with idle cores (the states travel between processes); "
+                   "pays off only with idle cores (the states travel between processes); liveness "
+                   "properties and "
                    "--simulate always uses 1")
     p.add_argument("--typecheck", action=argparse.BooleanOptionalAction, default=None,
                    help="check every new state against the @type: annotations of the variables "
@@ -159,9 +160,11 @@ def _write_itf(path: Path, result: CheckResult, spec: Path) -> None:
     meta = {"source": str(spec), "verdict": result.verdict}
     if result.property:
         meta["property"] = result.property
+    steps = result.trace if result.loop is None else result.trace[:-1]  # a lasso's last step repeats a state
     state_meta = [{"action": step.action, "params": {k: itf.encode(v) for k, v in step.params}}
-                  for step in result.trace]
-    itf.write_trace(path, result.variables, result.trace_states(), meta, state_meta)
+                  for step in steps]
+    itf.write_trace(path, result.variables, result.trace_states()[:len(steps)], meta, state_meta,
+                    loop=result.loop)
 
 
 def _step_header(k: int, action: str, result: CheckResult) -> str:
@@ -173,6 +176,17 @@ def _step_header(k: int, action: str, result: CheckResult) -> str:
     if step.params:
         params = "(" + ", ".join(f"{n} = {format_value(v)}" for n, v in step.params) + ")"
     return f"State {k}: <{action}{params} line {step.loc.line}, col {step.loc.col} of module {module}>"
+
+
+def _loop_line(k: int, result: CheckResult) -> str:
+    """The last line of a liveness lasso: TLC's ``State k: Stuttering`` or ``Back to state
+    N: <action>``."""
+    assert result.loop is not None
+    step = result.trace[k - 1]
+    if step.action == "Stuttering":
+        return f"State {k}: Stuttering"
+    action = _step_header(k, step.action, result).split(": ", 1)[1]
+    return f"Back to state {result.loop + 1}: {action}"
 
 
 def print_report(result: CheckResult, simulated: bool = False, out: Any = None) -> None:
@@ -188,9 +202,14 @@ def print_report(result: CheckResult, simulated: bool = False, out: Any = None) 
         what = "Simulation" if simulated else "Model checking"
         print(f"{what} completed. No error has been found.", file=out)
     if result.trace:
-        print("Error: The behavior up to this point is:", file=out)
+        lasso = result.loop is not None
+        print("Error: The following behavior constitutes a counter-example:" if lasso
+              else "Error: The behavior up to this point is:", file=out)
         prev = None
         for k, step in enumerate(result.trace, start=1):
+            if lasso and k == len(result.trace):
+                print(_loop_line(k, result), file=out)
+                break
             print(_step_header(k, step.action, result), file=out)
             changed = list(iter_changed(prev, step.state, result.variables))
             for var, value in changed:

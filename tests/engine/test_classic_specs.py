@@ -240,18 +240,24 @@ def test_action_property_violation() -> None:
     assert r.trace[-1].action == "Drop"
 
 
-def test_action_property_that_holds_and_unsupported_liveness(tmp_path: Path) -> None:
+def test_action_property_that_holds_and_liveness(tmp_path: Path) -> None:
     spec = tmp_path / "Monotone.tla"
     spec.write_text((SPECS / "Monotone.tla").read_text().replace(
-        "Bounded == [](n <= 4)", "Bounded == [](n <= 4)\nNoBigJump == [][n' <= n + 2]_n\nLive == <>(n = 4)"))
+        "Bounded == [](n <= 4)", "Bounded == [](n <= 4)\nNoBigJump == [][n' <= n + 2]_n\nLive == <>(n = 4)\n"
+        "Odd == <>[]<>(n = 4)"))
     (tmp_path / "Monotone.cfg").write_text("SPECIFICATION Spec\nPROPERTIES Bounded NoBigJump\n")
     r = check(Model.load(spec), read_config(tmp_path / "Monotone.cfg"), progress=False)
     brute = brute_bfs([0], monotone_succ)
     assert (r.verdict, r.states_generated, r.distinct_states) == ("ok", brute.generated, brute.distinct)
+    # without fairness the behaviour may stutter forever in its initial state
     (tmp_path / "Monotone.cfg").write_text("SPECIFICATION Spec\nPROPERTY Live\n")
     r = check(Model.load(spec), read_config(tmp_path / "Monotone.cfg"), progress=False)
+    assert (r.verdict, r.property, r.loop) == ("violation", "Live", 0)
+    assert [step.action for step in r.trace] == ["Init", "Stuttering"]
+    (tmp_path / "Monotone.cfg").write_text("SPECIFICATION Spec\nPROPERTY Odd\n")
+    r = check(Model.load(spec), read_config(tmp_path / "Monotone.cfg"), progress=False)
     assert r.verdict == "error" and r.exit_code == 1
-    assert "PROPERTY Live" in (r.message or "") and "Monotone.tla:" in (r.message or "")
+    assert "PROPERTY Odd" in (r.message or "") and "Monotone.tla:" in (r.message or "")
 
 
 # ---------------------------------------------------------------------------
