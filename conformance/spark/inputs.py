@@ -8,7 +8,8 @@ path is on a file system the executor can open.
 
 Balance: Spark packs files into read partitions largest first, up to a byte budget per partition
 (``spark.sql.files.maxPartitionBytes``, each file also counting ``openCostInBytes``); the budget
-is set so that the small traces fill about ``partitions`` partitions of equal size.
+is set so that the small traces fill about ``partitions`` partitions of equal size. Empty files,
+which Spark's file scan skips, get rows of their own (and an ERROR verdict).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
-from urllib.parse import urlparse
+from urllib.parse import unquote, urlparse
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
@@ -60,7 +61,23 @@ def read_traces(spark: SparkSession, paths: list[str], partitions: int, max_byte
         large = (listing.where(~small_filter).select("path", "length", F.lit(None).cast("binary").alias("content"))
                  .repartition(min(streamed, max(1, partitions))))
         frame = frame.unionByName(large)
+    listed = [hadoop_path(uri) for uri in listing.inputFiles()]
+    if len(listed) > count:  # Spark's file scan skips empty files: give them rows of their own
+        everything = spark.createDataFrame([(p,) for p in listed], "path string")
+        empty = everything.join(listing.select("path"), "path", "left_anti").select(
+            "path", F.lit(0).cast("long").alias("length"), F.lit(b"").cast("binary").alias("content"))
+        frame = frame.unionByName(empty)
+        count = len(listed)
     return TraceInputs(frame, count, streamed)
+
+
+def hadoop_path(uri: str) -> str:
+    """A listed file's URI (``file:///a%20b``) as Spark's ``path`` column spells it (``file:/a b``)."""
+    parsed = urlparse(uri)
+    path = unquote(parsed.path)
+    if parsed.scheme == "file":
+        return f"file:{path}"
+    return f"{parsed.scheme}://{parsed.netloc}{path}" if parsed.scheme else path
 
 
 def local_path(uri: str) -> str | None:
