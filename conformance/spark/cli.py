@@ -111,14 +111,7 @@ def run_simulate_cmd(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace, what: str) -> int:
-    try:
-        from pyspark.errors import AnalysisException
-    except ImportError:
-        Console(stderr=True).print("kraftcheck spark: PySpark is not installed (pip install 'kraftcheck[spark]')")
-        return 2
-
     from conformance.apalache import ApalacheError
-    from conformance.spark.session import spark_session
     from conformance.tla.syntax import TlaError
 
     console, err = Console(), Console(stderr=True)
@@ -129,6 +122,12 @@ def _run(args: argparse.Namespace, what: str) -> int:
         config.build().disjuncts()  # a bad spec is bad input, before Spark starts
     except (ValueError, OSError, TlaError, KeyError, ApalacheError) as exc:
         return _bad_input(exc, err, what)
+    try:
+        from pyspark.errors import AnalysisException
+    except ImportError:
+        return _bad_input(ImportError("PySpark is not installed (pip install 'kraftcheck[spark]')"), err, what)
+    from conformance.spark.session import spark_session
+
     spark = spark_session(args.master, f"kraftcheck spark {what}")
     try:
         if what == "validate":
