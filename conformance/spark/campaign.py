@@ -16,8 +16,9 @@ from rich.console import Console
 from conformance.spark.progress import Counters, DriverProgress
 from conformance.spark.tables import (
     Outcome,
+    coverage_frame,
     coverage_of,
-    coverage_table,
+    coverage_rows,
     outcome,
     result_schema,
     verdicts,
@@ -81,7 +82,6 @@ def run_campaign(spark: SparkSession, rows: RDD[tuple[Any, ...]], out: str, disj
     results = spark.createDataFrame(rows, result_schema(with_seed)).persist(StorageLevel.MEMORY_AND_DISK)
     with DriverProgress(what, total, counters, console, progress):
         verdicts(results, with_seed).write.mode("overwrite").parquet(output(out, "verdicts"))
-    coverage = coverage_table(spark, results, disjuncts)
-    coverage.coalesce(1).write.mode("overwrite").parquet(output(out, "coverage"))
-    collected = spark.read.parquet(output(out, "coverage")).collect()
-    return CampaignResult(outcome(results), coverage_of(collected, disjuncts), results, counters.builds.value)
+    coverage = coverage_rows(results, disjuncts)
+    coverage_frame(spark, coverage).write.mode("overwrite").parquet(output(out, "coverage"))
+    return CampaignResult(outcome(results), coverage_of(coverage, disjuncts), results, counters.builds.value)

@@ -92,45 +92,43 @@ def verdicts(results: DataFrame, with_seed: bool) -> DataFrame:
     return results.select(*VERDICT_COLUMNS, *(("seed",) if with_seed else ()))
 
 
-def coverage_table(spark: SparkSession, results: DataFrame, disjuncts: Sequence[Disjunct]) -> DataFrame:
-    """Hits and first trace per action and per disjunct of Next, summed over ``results`` in Spark;
-    every action and disjunct of the spec has a row (hits 0 when never reached)."""
-    from pyspark.sql import functions as F
-    from pyspark.sql.types import LongType, StringType, StructField, StructType
+CoverageRow = tuple[str, str | None, int, str | None]  # action, disjunct, hits, first_trace
 
-    expected_rows: list[tuple[str, str, str | None, int]] = []
-    for action in actions_of(disjuncts):  # each action's row, then its disjuncts' rows
-        expected_rows.append((f"action:{action}", action, None, len(expected_rows)))
-        expected_rows += [(d.key, d.action, d.key, len(expected_rows) + i)
-                          for i, d in enumerate(x for x in disjuncts if x.action == action)]
-    schema = StructType([StructField("key", StringType(), False), StructField("e_action", StringType(), False),
-                         StructField("e_disjunct", StringType(), True), StructField("rank", LongType(), False)])
-    expected = spark.createDataFrame(expected_rows, schema)
-    reached = (
-        results.select("trace", "order", F.explode("coverage").alias("key", "n"))
+
+def coverage_rows(results: DataFrame, disjuncts: Sequence[Disjunct]) -> list[CoverageRow]:
+    """Hits and first trace per action and per disjunct of Next, summed over ``results`` in Spark;
+    every action of the spec (then its disjuncts) has a row, with 0 hits when never reached."""
+    from pyspark.sql import functions as F
+
+    reached = {
+        r["key"]: (int(r["hits"]), r["first_trace"])
+        for r in results.select("trace", "order", F.explode("coverage").alias("key", "n"))
         .where(F.col("n") > 0)
         .groupBy("key")
         .agg(F.sum("n").alias("hits"), F.min_by("trace", "order").alias("first_trace"))
-    )
-    is_action = F.col("key").startswith("action:")
-    return (
-        expected.join(reached, "key", "full_outer")
-        .select(
-            F.coalesce("e_action", F.when(is_action, F.expr("substring(key, 8)"))
-                       .otherwise(F.substring_index("key", "@", 1))).alias("action"),
-            F.when(is_action, F.lit(None)).otherwise(F.col("key")).alias("disjunct"),
-            F.coalesce("hits", F.lit(0)).cast("long").alias("hits"),
-            "first_trace",
-            "rank",
-        )
-        .orderBy(F.col("rank").asc_nulls_last(), "action", "disjunct")
-        .drop("rank")
-    )
+        .collect()
+    }
+    rows: list[CoverageRow] = []
+    for action in actions_of(disjuncts):
+        rows.append((action, None, *reached.pop(f"action:{action}", (0, None))))
+        rows += [(d.action, d.key, *reached.pop(d.key, (0, None))) for d in disjuncts if d.action == action]
+    for key, (hits, first) in sorted(reached.items()):  # reached, yet not a disjunct of the spec's Next
+        action = key.removeprefix("action:") if key.startswith("action:") else key.split("@", 1)[0]
+        rows.append((action, None if key.startswith("action:") else key, hits, first))
+    return rows
 
 
-def coverage_of(rows: Sequence[Any], disjuncts: list[Disjunct]) -> Coverage:
-    """The validator's ``Coverage`` from the collected coverage table."""
-    counts = {(f"action:{r['action']}" if r["disjunct"] is None else r["disjunct"]): int(r["hits"]) for r in rows}
+def coverage_frame(spark: SparkSession, rows: list[CoverageRow]) -> DataFrame:
+    from pyspark.sql.types import LongType, StringType, StructField, StructType
+
+    schema = StructType([StructField("action", StringType(), False), StructField("disjunct", StringType(), True),
+                         StructField("hits", LongType(), False), StructField("first_trace", StringType(), True)])
+    return spark.createDataFrame(rows, schema).coalesce(1)
+
+
+def coverage_of(rows: Sequence[CoverageRow], disjuncts: list[Disjunct]) -> Coverage:
+    """The validator's ``Coverage`` from the coverage table's rows."""
+    counts = {(f"action:{action}" if disjunct is None else disjunct): hits for action, disjunct, hits, _ in rows}
     return Coverage.from_counts(disjuncts, counts)
 
 
