@@ -81,7 +81,9 @@ def run(args: argparse.Namespace) -> int:
     inp = ProofInput(args.spec, args.config, args.inv, args.safety, args.init, bounds, args.timeout,
                      tuple(args.search_path))
     try:
-        results = prove(inp, jobs=max(1, args.jobs))
+        results = prove(inp, jobs=max(1, args.jobs), done=lambda r: print(
+            f"  ... {r.obligation.title(args.inv, args.safety, args.init or 'Init')}: {r.verdict} "
+            f"({r.seconds:.1f}s)", file=sys.stderr, flush=True))
     except TlaError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1

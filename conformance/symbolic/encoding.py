@@ -77,6 +77,7 @@ class SSeq:
 @dataclass(frozen=True)
 class SSet:
     slots: tuple[tuple[z3.BoolRef, SV], ...]
+    union_of: tuple[SSet, ...] = ()  # a union keeps its operands: membership reuses theirs
 
 
 SV: TypeAlias = z3.BoolRef | z3.ArithRef | Atom | SFun | SSeq | SSet
@@ -214,6 +215,7 @@ _EQ_MEMO_LIMIT = 200_000
 def clear_memo() -> None:
     """Forget the memoised equalities (their values are kept alive by the memo)."""
     _EQ_MEMO.clear()
+    _MEMBER_MEMO.clear()
 
 
 def eq(a: SV, b: SV) -> z3.BoolRef:
@@ -269,8 +271,22 @@ def _eq(a: SV, b: SV) -> z3.BoolRef:
     return FALSE
 
 
+_MEMBER_MEMO: dict[tuple[int, int], tuple[SV, SSet, z3.BoolRef]] = {}
+
+
 def member(x: SV, s: SSet) -> z3.BoolRef:
-    return _or([z3.And(g, eq(x, y)) for g, y in s.slots])
+    """``x \\in s`` (memoised: the same frame of a state is tested by many actions)."""
+    if s.union_of:
+        return _or([member(x, part) for part in s.union_of])
+    key = (id(x), id(s))
+    hit = _MEMBER_MEMO.get(key)
+    if hit is not None:
+        return hit[2]
+    r = _or([z3.And(g, eq(x, y)) for g, y in s.slots])
+    if len(_MEMBER_MEMO) > _EQ_MEMO_LIMIT:
+        _MEMBER_MEMO.clear()
+    _MEMBER_MEMO[key] = (x, s, r)
+    return r
 
 
 def subseteq(a: SSet, b: SSet) -> z3.BoolRef:

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import multiprocessing
 import time
-from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -173,14 +173,27 @@ def _engine_disagrees(model: Model, plan: CheckPlan, inp: ProofInput, init: str,
     return "the second state is not a successor of the first"
 
 
-def prove(inp: ProofInput, jobs: int = 2) -> list[ObligationResult]:
-    """Every obligation, ``jobs`` at a time (worker processes)."""
+def prove(inp: ProofInput, jobs: int = 2,
+          done: Callable[[ObligationResult], None] | None = None) -> list[ObligationResult]:
+    """Every obligation, ``jobs`` at a time (worker processes); ``done`` hears of each
+    result as it comes."""
     obs = obligations(inp)
     if jobs <= 1:
-        return [discharge(inp, ob) for ob in obs]
+        results = []
+        for ob in obs:
+            results.append(discharge(inp, ob))
+            if done is not None:
+                done(results[-1])
+        return results
     ctx = multiprocessing.get_context("fork")
     with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
-        return list(pool.map(discharge, [inp] * len(obs), obs))
+        futures = {pool.submit(discharge, inp, ob): k for k, ob in enumerate(obs)}
+        by_index: dict[int, ObligationResult] = {}
+        for fut in as_completed(futures):
+            by_index[futures[fut]] = fut.result()
+            if done is not None:
+                done(by_index[futures[fut]])
+        return [by_index[k] for k in range(len(obs))]
 
 
 def figures(results: Sequence[ObligationResult]) -> dict[str, float]:

@@ -802,7 +802,7 @@ def _notin(tr: Translator, args: Sequence[S.Expr], loc: Loc, env: Env, ctx: Ctx,
 @builtin("\\cup")
 def _cup(tr: Translator, args: Sequence[S.Expr], loc: Loc, env: Env, ctx: Ctx, st: StatePair) -> SV:
     a, b = _sets(_args(tr, args, 2, loc, env, ctx, st), loc)
-    return SSet(a.slots + b.slots)
+    return SSet(a.slots + b.slots, (a, b))
 
 
 @builtin("\\cap")
