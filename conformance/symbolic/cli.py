@@ -8,6 +8,7 @@ not confirm: an internal error).
 from __future__ import annotations
 
 import argparse
+import io
 import re
 import sys
 from pathlib import Path
@@ -166,5 +167,11 @@ def run_bmc(args: argparse.Namespace, model: Any, config: Any, print_report: Any
         print(f"No counterexample of at most {args.length} steps within these bounds.")
     if args.itf is not None and result.trace:
         write_itf_trace(args.itf, result, args.spec)
-    print_report(result, simulated=True)
+    report = io.StringIO()
+    print_report(result, simulated=True, out=report)
+    for line in report.getvalue().splitlines():  # the explicit search's counts do not apply
+        if not line.startswith(("The longest walk", "0 states generated")):
+            print(line)
+    depths = ", ".join(f"{f.depth}: {f.verdict} {f.seconds:.2f}s" for f in outcome.figures)
+    print(f"Solver calls per depth: {depths}.")
     return int(result.exit_code)
