@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import json
 import re
 import sys
 from pathlib import Path
@@ -84,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         results = prove(inp, jobs=max(1, args.jobs), done=lambda r: print(
             f"  ... {r.obligation.title(args.inv, args.safety, args.init or 'Init')}: {r.verdict} "
-            f"({r.seconds:.1f}s)", file=sys.stderr, flush=True))
+            f"({r.seconds:.1f}s, cpu {r.cpu_seconds:.1f}s)", file=sys.stderr, flush=True))
     except TlaError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
@@ -94,7 +95,8 @@ def run(args: argparse.Namespace) -> int:
           "state constraints bound the state space: nothing is proved for other constants.")
     width = max(len(r.obligation.title(args.inv, args.safety, init)) for r in results)
     for r in results:
-        print(f"  {r.obligation.title(args.inv, args.safety, init):<{width}}  {r.verdict:<14} {r.seconds:8.2f}s")
+        print(f"  {r.obligation.title(args.inv, args.safety, init):<{width}}  {r.verdict:<14} "
+              f"{r.seconds:8.2f}s (cpu {r.cpu_seconds:.2f}s)")
     code = 0
     for r in results:
         if r.verdict in ("counterexample", "error"):
@@ -161,12 +163,15 @@ def run_bmc(args: argparse.Namespace, model: Any, config: Any, print_report: Any
         print(f"error: {exc}", file=sys.stderr)
         return 1
     result = outcome.result
+    if args.itf is not None and result.trace:
+        write_itf_trace(args.itf, result, args.spec)
+    if args.json:
+        print(json.dumps(result.to_json()))
+        return int(result.exit_code)
     print(f"Bounded model checking with z3 from the initial states, up to {args.length} steps, "
           f"states of bounded size ({describe_bounds(bounds)}); deadlock is not checked.")
     if result.verdict == "ok":
         print(f"No counterexample of at most {args.length} steps within these bounds.")
-    if args.itf is not None and result.trace:
-        write_itf_trace(args.itf, result, args.spec)
     report = io.StringIO()
     print_report(result, simulated=True, out=report)
     for line in report.getvalue().splitlines():  # the explicit search's counts do not apply

@@ -104,16 +104,23 @@ TRUE = z3.BoolVal(True)
 FALSE = z3.BoolVal(False)
 
 
+def truth(b: z3.BoolRef) -> bool | None:
+    """TRUE or FALSE when ``b`` is literally a boolean constant (one C call, no simplify)."""
+    v = z3.Z3_get_bool_value(b.ctx_ref(), b.as_ast())
+    return True if v == z3.Z3_L_TRUE else False if v == z3.Z3_L_FALSE else None
+
+
 def concrete_bool(b: z3.BoolRef) -> bool | None:
-    s = z3.simplify(b)
-    if z3.is_true(s):
-        return True
-    if z3.is_false(s):
-        return False
-    return None
+    """TRUE or FALSE when ``b`` is a boolean constant (the translation folds constants as
+    it builds terms, so no simplification is attempted)."""
+    return truth(b)
 
 
 def concrete_int(n: z3.ArithRef) -> int | None:
+    if z3.is_int_value(n):
+        return n.as_long()
+    if z3.is_const(n):
+        return None
     s = z3.simplify(n)
     return s.as_long() if z3.is_int_value(s) else None
 
@@ -239,9 +246,9 @@ def _eq(a: SV, b: SV) -> z3.BoolRef:
     if isinstance(a, z3.BoolRef) and isinstance(b, z3.BoolRef):
         return a == b
     if isinstance(a, z3.ArithRef) and isinstance(b, z3.ArithRef):
-        return a == b
+        return _int_eq(a, b)
     if isinstance(a, Atom) and isinstance(b, Atom):
-        return a.term == b.term
+        return _int_eq(a.term, b.term)
     if isinstance(a, SFun) and isinstance(b, SFun):
         if len(a.keys) != len(b.keys):
             return FALSE
@@ -256,7 +263,7 @@ def _eq(a: SV, b: SV) -> z3.BoolRef:
         parts = [a.length == b.length]
         for k in range(max(a.cap, b.cap)):
             if k < a.cap and k < b.cap:
-                parts.append(z3.Implies(a.length > k, eq(a.items[k], b.items[k])))
+                parts.append(implies(a.length > k, eq(a.items[k], b.items[k])))
             else:
                 parts.append(a.length <= k if k >= a.cap else b.length <= k)
         return _and(parts)
@@ -267,11 +274,19 @@ def _eq(a: SV, b: SV) -> z3.BoolRef:
             return seq.length == 0
         return FALSE  # a function whose domain is not 1..n is not a sequence
     if isinstance(a, SSet) and isinstance(b, SSet):
-        return z3.And(subseteq(a, b), subseteq(b, a))
+        return both(subseteq(a, b), subseteq(b, a))
     return FALSE
 
 
 _MEMBER_MEMO: dict[tuple[int, int], tuple[SV, SSet, z3.BoolRef]] = {}
+
+
+def _int_eq(a: z3.ArithRef, b: z3.ArithRef) -> z3.BoolRef:
+    if z3.is_int_value(a) and z3.is_int_value(b):
+        return TRUE if a.as_long() == b.as_long() else FALSE
+    if a.eq(b):
+        return TRUE
+    return a == b
 
 
 def member(x: SV, s: SSet) -> z3.BoolRef:
@@ -282,7 +297,7 @@ def member(x: SV, s: SSet) -> z3.BoolRef:
     hit = _MEMBER_MEMO.get(key)
     if hit is not None:
         return hit[2]
-    r = _or([z3.And(g, eq(x, y)) for g, y in s.slots])
+    r = _or([both(g, eq(x, y)) for g, y in s.slots])
     if len(_MEMBER_MEMO) > _EQ_MEMO_LIMIT:
         _MEMBER_MEMO.clear()
     _MEMBER_MEMO[key] = (x, s, r)
@@ -290,25 +305,61 @@ def member(x: SV, s: SSet) -> z3.BoolRef:
 
 
 def subseteq(a: SSet, b: SSet) -> z3.BoolRef:
-    return _and([z3.Implies(g, member(x, b)) for g, x in a.slots])
+    return _and([implies(g, member(x, b)) for g, x in a.slots])
+
+
+def _mk(op: Any, parts: list[z3.BoolRef]) -> z3.BoolRef:
+    ctx = parts[0].ctx
+    arr = (z3.Ast * len(parts))(*[p.as_ast() for p in parts])
+    return z3.BoolRef(op(ctx.ref(), len(parts), arr), ctx)
 
 
 def _and(parts: list[z3.BoolRef]) -> z3.BoolRef:
-    parts = [p for p in parts if not z3.is_true(p)]
-    if any(z3.is_false(p) for p in parts):
-        return FALSE
-    if not parts:
+    kept = []
+    for p in parts:
+        t = truth(p)
+        if t is False:
+            return FALSE
+        if t is None:
+            kept.append(p)
+    if not kept:
         return TRUE
-    return parts[0] if len(parts) == 1 else z3.And(parts)
+    return kept[0] if len(kept) == 1 else _mk(z3.Z3_mk_and, kept)
 
 
 def _or(parts: list[z3.BoolRef]) -> z3.BoolRef:
-    parts = [p for p in parts if not z3.is_false(p)]
-    if any(z3.is_true(p) for p in parts):
-        return TRUE
-    if not parts:
+    kept = []
+    for p in parts:
+        t = truth(p)
+        if t is True:
+            return TRUE
+        if t is None:
+            kept.append(p)
+    if not kept:
         return FALSE
-    return parts[0] if len(parts) == 1 else z3.Or(parts)
+    return kept[0] if len(kept) == 1 else _mk(z3.Z3_mk_or, kept)
+
+
+def both(a: z3.BoolRef, b: z3.BoolRef) -> z3.BoolRef:
+    return _and([a, b])
+
+
+def negate(a: z3.BoolRef) -> z3.BoolRef:
+    t = truth(a)
+    if t is not None:
+        return FALSE if t else TRUE
+    return z3.BoolRef(z3.Z3_mk_not(a.ctx_ref(), a.as_ast()), a.ctx)
+
+
+def implies(a: z3.BoolRef, b: z3.BoolRef) -> z3.BoolRef:
+    ta = truth(a)
+    if ta is False:
+        return TRUE
+    if ta is True:
+        return b
+    if truth(b) is True:
+        return TRUE
+    return z3.BoolRef(z3.Z3_mk_implies(a.ctx_ref(), a.as_ast(), b.as_ast()), a.ctx)
 
 
 conj = _and
@@ -350,9 +401,9 @@ def ite(c: z3.BoolRef, a: SV, b: SV, loc: Loc) -> SV:
     if isinstance(a, SFun) and isinstance(b, SSeq) and not a.keys:
         return ite(c, SSeq(z3.IntVal(0), ()), b, loc)
     if isinstance(a, SSet) and isinstance(b, SSet):
-        nc = z3.Not(c)
-        return SSet(tuple((z3.And(c, g), x) for g, x in a.slots)
-                    + tuple((z3.And(nc, g), x) for g, x in b.slots))
+        nc = negate(c)
+        return SSet(tuple((both(c, g), x) for g, x in a.slots)
+                    + tuple((both(nc, g), x) for g, x in b.slots))
     raise UnsupportedError(f"a conditional between a {sort_name(a)} and a {sort_name(b)}", loc)
 
 

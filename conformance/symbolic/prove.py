@@ -67,6 +67,7 @@ class ObligationResult:
     verdict: str  # proved | counterexample | unknown | error
     seconds: float
     states: list[State] = field(default_factory=list)
+    cpu_seconds: float = 0.0
     failing: list[str] = field(default_factory=list)
     engine_action: str | None = None
     message: str = ""
@@ -96,6 +97,13 @@ def obligations(inp: ProofInput) -> list[Obligation]:
 
 def discharge(inp: ProofInput, ob: Obligation) -> ObligationResult:
     """Decide one obligation (in this process)."""
+    cpu = time.process_time()
+    result = _discharge(inp, ob)
+    result.cpu_seconds = time.process_time() - cpu
+    return result
+
+
+def _discharge(inp: ProofInput, ob: Obligation) -> ObligationResult:
     started = time.monotonic()
     clear_memo()
     model, plan, init = load(inp)

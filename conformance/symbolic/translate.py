@@ -26,15 +26,18 @@ from conformance.symbolic.encoding import (
     SFun,
     SSeq,
     SSet,
+    both,
     concrete_bool,
     concrete_int,
     concrete_key,
     conj,
     disj,
     eq,
+    implies,
     ite,
     lift,
     member,
+    negate,
     sort_name,
     subseteq,
 )
@@ -223,7 +226,7 @@ class Translator:
         parts: list[z3.BoolRef] = []
         for guard, inner in self.bindings(e.bounds, env, ctx, st):
             b = self.boolean(e.body, inner, ctx, st)
-            p = z3.And(guard, b) if exists else z3.Implies(guard, b)
+            p = both(guard, b) if exists else implies(guard, b)
             cp = concrete_bool(p)
             if (exists and cp is True) or (not exists and cp is False):
                 return z3.BoolVal(exists)
@@ -239,7 +242,7 @@ class Translator:
         bound = S.Bound(e.names, e.tuple_pattern, e.domain, e.loc)
         options = []
         for guard, inner in self.bindings((bound,), env, ctx, st):
-            c = z3.And(guard, self.boolean(e.body, inner, ctx, st))
+            c = both(guard, self.boolean(e.body, inner, ctx, st))
             elem = self._bound_element(bound, inner)
             if concrete_bool(c) is True:
                 options.append((TRUE, elem))
@@ -268,9 +271,9 @@ class Translator:
     def _e_SetFilter(self, e: S.SetFilter, env: Env, ctx: Ctx, st: StatePair) -> SV:
         slots = []
         for guard, inner in self.bindings((e.bound,), env, ctx, st):
-            c = z3.And(guard, self.boolean(e.pred, inner, ctx, st))
+            c = both(guard, self.boolean(e.pred, inner, ctx, st))
             if concrete_bool(c) is not False:
-                slots.append((z3.simplify(c), self._bound_element(e.bound, inner)))
+                slots.append((c, self._bound_element(e.bound, inner)))
         return SSet(tuple(slots))
 
     def _e_SetMap(self, e: S.SetMap, env: Env, ctx: Ctx, st: StatePair) -> SV:
@@ -668,13 +671,13 @@ def _eq(tr: Translator, args: Sequence[S.Expr], loc: Loc, env: Env, ctx: Ctx, st
 @builtin("/=")
 def _neq(tr: Translator, args: Sequence[S.Expr], loc: Loc, env: Env, ctx: Ctx, st: StatePair) -> SV:
     a, b = _args(tr, args, 2, loc, env, ctx, st)
-    return z3.simplify(z3.Not(eq(a, b)))
+    return negate(eq(a, b))
 
 
 @builtin("~")
 def _not(tr: Translator, args: Sequence[S.Expr], loc: Loc, env: Env, ctx: Ctx, st: StatePair) -> SV:
     (a,) = _bools(_args(tr, args, 1, loc, env, ctx, st), loc)
-    return z3.simplify(z3.Not(a)) if concrete_bool(a) is not None else z3.Not(a)
+    return negate(a)
 
 
 @builtin("=>")
@@ -685,7 +688,7 @@ def _implies(tr: Translator, args: Sequence[S.Expr], loc: Loc, env: Env, ctx: Ct
     if concrete_bool(a) is False:
         return TRUE
     b = tr.boolean(args[1], env, ctx, st)
-    return b if concrete_bool(a) is True else z3.Implies(a, b)
+    return b if concrete_bool(a) is True else implies(a, b)
 
 
 @builtin("<=>")
@@ -747,14 +750,14 @@ def membership(tr: Translator, x: SV, s: S.Expr, env: Env, ctx: Ctx, st: StatePa
             a = membership(tr, x, s.args[0], env, ctx, st)
             b = membership(tr, x, s.args[1], env, ctx, st)
             if s.name == "\\":
-                return conj([a, z3.simplify(z3.Not(b))])
+                return conj([a, negate(b)])
             return disj([a, b]) if s.name == "\\cup" else conj([a, b])
         if s.name == "SUBSET" and len(s.args) == 1:
             (sx,) = _sets([x], s.loc)
             return subseteq(sx, tr.set_of(s.args[0], env, ctx, st))
         if s.name == "Seq" and len(s.args) == 1:
             sq = _seq(x, s.loc)
-            return conj([z3.Implies(sq.length > i, membership(tr, item, s.args[0], env, ctx, st))
+            return conj([implies(sq.length > i, membership(tr, item, s.args[0], env, ctx, st))
                          for i, item in enumerate(sq.items)] + [sq.length >= 0])
     if isinstance(s, S.FnSet):
         dom = tr.set_of(s.domain, env, ctx, st)
@@ -784,7 +787,7 @@ def membership(tr: Translator, x: SV, s: S.Expr, env: Env, ctx: Ctx, st: StatePa
     if isinstance(s, S.SetFilter) and not s.bound.tuple_pattern and len(s.bound.names) == 1:
         inner = dict(env)
         inner[s.bound.names[0]] = x
-        return z3.And(membership(tr, x, s.bound.domain, env, ctx, st),
+        return both(membership(tr, x, s.bound.domain, env, ctx, st),
                       tr.boolean(s.pred, inner, ctx, st))
     return member(x, tr.set_of(s, env, ctx, st))
 
@@ -796,7 +799,7 @@ def _in(tr: Translator, args: Sequence[S.Expr], loc: Loc, env: Env, ctx: Ctx, st
 
 @builtin("\\notin")
 def _notin(tr: Translator, args: Sequence[S.Expr], loc: Loc, env: Env, ctx: Ctx, st: StatePair) -> SV:
-    return z3.simplify(z3.Not(membership(tr, tr.eval(args[0], env, ctx, st), args[1], env, ctx, st)))
+    return negate(membership(tr, tr.eval(args[0], env, ctx, st), args[1], env, ctx, st))
 
 
 @builtin("\\cup")
@@ -808,13 +811,13 @@ def _cup(tr: Translator, args: Sequence[S.Expr], loc: Loc, env: Env, ctx: Ctx, s
 @builtin("\\cap")
 def _cap(tr: Translator, args: Sequence[S.Expr], loc: Loc, env: Env, ctx: Ctx, st: StatePair) -> SV:
     a, b = _sets(_args(tr, args, 2, loc, env, ctx, st), loc)
-    return SSet(tuple((z3.simplify(z3.And(g, member(x, b))), x) for g, x in a.slots))
+    return SSet(tuple((both(g, member(x, b)), x) for g, x in a.slots))
 
 
 @builtin("\\")
 def _minus(tr: Translator, args: Sequence[S.Expr], loc: Loc, env: Env, ctx: Ctx, st: StatePair) -> SV:
     a, b = _sets(_args(tr, args, 2, loc, env, ctx, st), loc)
-    return SSet(tuple((z3.simplify(z3.And(g, z3.Not(member(x, b)))), x) for g, x in a.slots))
+    return SSet(tuple((both(g, negate(member(x, b))), x) for g, x in a.slots))
 
 
 @builtin("\\subseteq")
@@ -822,7 +825,7 @@ def _subseteq(tr: Translator, args: Sequence[S.Expr], loc: Loc, env: Env, ctx: C
     a = tr.eval(args[0], env, ctx, st)
     (sa,) = _sets([a], loc)
     # B may be a type-like set (Nat, [S -> T], ...): test every element of A
-    parts = [z3.Implies(g, membership(tr, x, args[1], env, ctx, st)) for g, x in sa.slots]
+    parts = [implies(g, membership(tr, x, args[1], env, ctx, st)) for g, x in sa.slots]
     return conj(parts)
 
 
@@ -860,8 +863,8 @@ def _cardinality(tr: Translator, args: Sequence[S.Expr], loc: Loc, env: Env, ctx
     (a,) = _sets(_args(tr, args, 1, loc, env, ctx, st), loc)
     terms = []
     for i, (g, x) in enumerate(a.slots):
-        dup = disj([z3.And(g2, eq(x, y)) for g2, y in a.slots[:i]])
-        first = z3.simplify(z3.And(g, z3.Not(dup)))
+        dup = disj([both(g2, eq(x, y)) for g2, y in a.slots[:i]])
+        first = both(g, negate(dup))
         if concrete_bool(first) is False:
             continue
         terms.append(z3.If(first, z3.IntVal(1), z3.IntVal(0)))
