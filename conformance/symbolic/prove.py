@@ -67,10 +67,10 @@ class ObligationResult:
     verdict: str  # proved | counterexample | unknown | error
     seconds: float
     states: list[State] = field(default_factory=list)
-    cpu_seconds: float = 0.0
     failing: list[str] = field(default_factory=list)
     engine_action: str | None = None
     message: str = ""
+    cpu_seconds: float = 0.0
 
 
 def load(inp: ProofInput) -> tuple[Model, CheckPlan, str]:
