@@ -30,8 +30,10 @@ class Bounds:
     per_variable: Mapping[str, int] = field(default_factory=dict)
 
     def widened(self, extra: int) -> Bounds:
-        """Room for what one step can add (the next state of an induction step)."""
-        return Bounds(self.seq_bound + 1, self.set_bound + extra,
+        """Room for what one step can add (the next state of an induction step): a
+        sequence may become the concatenation of two bounded ones and one more item, a
+        set may gain ``extra`` elements."""
+        return Bounds(2 * self.seq_bound + 1, self.set_bound + extra,
                       {k: v + extra for k, v in self.per_variable.items()})
 
 
