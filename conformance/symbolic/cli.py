@@ -13,12 +13,24 @@ import json
 import re
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from conformance.symbolic.counterexample import state_text, write_itf
-from conformance.symbolic.prove import ObligationResult, ProofInput, prove
-from conformance.symbolic.shapes import Bounds
 from conformance.tla.syntax import TlaError
+
+if TYPE_CHECKING:
+    from conformance.symbolic.prove import ObligationResult
+    from conformance.symbolic.shapes import Bounds
+
+NO_Z3 = "the symbolic checks need z3: pip install 'kraftcheck[symbolic]' (z3-solver)"
+
+
+def _z3_missing() -> bool:
+    try:
+        import z3  # noqa: F401
+    except ImportError:
+        print(f"error: {NO_Z3}", file=sys.stderr)
+        return True
+    return False
 
 EXIT = {"proved": 0, "counterexample": 12, "unknown": 3, "error": 1}
 
@@ -33,6 +45,8 @@ def add_bound_options(p: argparse.ArgumentParser) -> None:
 
 
 def bounds_of(args: argparse.Namespace) -> Bounds | str:
+    from conformance.symbolic.shapes import Bounds
+
     per: dict[str, int] = {}
     for item in args.bound:
         m = re.fullmatch(r"([A-Za-z_][A-Za-z0-9_]*)=([0-9]+)", item)
@@ -73,6 +87,10 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if _z3_missing():
+        return 1
+    from conformance.symbolic.prove import ProofInput, prove
+
     bounds = bounds_of(args)
     if isinstance(bounds, str):
         print(f"kraftcheck prove: error: {bounds}", file=sys.stderr)
@@ -110,6 +128,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _report_counterexample(r: ObligationResult, args: argparse.Namespace, init: str) -> None:
+    from conformance.symbolic.counterexample import state_text, write_itf
     from conformance.tla.cfg import read_config
     from conformance.tla.model import Model
 
@@ -147,6 +166,8 @@ def _report_counterexample(r: ObligationResult, args: argparse.Namespace, init: 
 
 def run_bmc(args: argparse.Namespace, model: Any, config: Any, print_report: Any, write_itf_trace: Any) -> int:
     """``kraftcheck check --symbolic --length K`` after the model is loaded."""
+    if _z3_missing():
+        return 1
     from conformance.symbolic.bmc import bmc
     from conformance.tla.plan import resolve_plan
 
