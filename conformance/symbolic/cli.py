@@ -158,7 +158,7 @@ def _report_counterexample(r: ObligationResult, args: argparse.Namespace, init: 
         args.itf_dir.mkdir(parents=True, exist_ok=True)
         write_itf(path, variables, r.states,
                   {"source": str(args.spec), "obligation": title, "failing": r.failing},
-                  ["Init"] + ([ob.action or ""] if ob.kind == "step" else []))
+                  [args.inv if ob.kind != "init" else init] + ([ob.action or ""] if ob.kind == "step" else []))
         print(f"(written as ITF to {path})")
     except OSError as exc:
         print(f"error: cannot write {path}: {exc.strerror}", file=sys.stderr)

@@ -130,3 +130,18 @@ def test_missing_definition_is_an_input_error(queue: tuple[Path, Path], capsys: 
     spec, cfg = queue
     assert prove(str(spec), "--config", str(cfg), "--inv", "NoSuchInv", "--safety", "Safety") == 1
     assert "NoSuchInv" in capsys.readouterr().err
+
+
+def test_check_symbolic_prints_the_replayed_counterexample(tmp_path: Path,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    spec = ENGINE_SPECS / "DieHard.tla"
+    out_itf = tmp_path / "cex.itf.json"
+    code = main(["check", str(spec), "--symbolic", "--length", "8", "--quiet", "--itf", str(out_itf)])
+    out = capsys.readouterr().out
+    assert code == 12
+    assert "Error: Invariant NotSolved is violated." in out
+    assert "State 7: <BigToSmall line 38, col 6 of module DieHard>" in out
+    assert len(json.loads(out_itf.read_text())["states"]) == 7
+    code = main(["check", str(spec), "--symbolic", "--length", "5", "--quiet"])
+    assert code == 0
+    assert "No counterexample of at most 5 steps" in capsys.readouterr().out
