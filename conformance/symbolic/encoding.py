@@ -80,7 +80,14 @@ class SSet:
     union_of: tuple[SSet, ...] = ()  # a union keeps its operands: membership reuses theirs
 
 
-SV: TypeAlias = z3.BoolRef | z3.ArithRef | Atom | SFun | SSeq | SSet
+@dataclass(frozen=True)
+class Undef:
+    """The value of an application outside a domain that is never empty-checked
+    statically (an item of a sequence that is always empty): TLA+ leaves it unspecified,
+    the spec guards it (``IF n = 0 THEN 0 ELSE lg[n].epoch``), so a conditional drops it."""
+
+
+SV: TypeAlias = z3.BoolRef | z3.ArithRef | Atom | SFun | SSeq | SSet | Undef
 """A symbolic value."""
 
 
@@ -369,9 +376,9 @@ disj = _or
 def ite(c: z3.BoolRef, a: SV, b: SV, loc: Loc) -> SV:
     """``IF c THEN a ELSE b`` for values of the same sort."""
     cc = concrete_bool(c)
-    if cc is True:
+    if cc is True or isinstance(b, Undef):
         return a
-    if cc is False:
+    if cc is False or isinstance(a, Undef):
         return b
     if isinstance(a, z3.BoolRef) and isinstance(b, z3.BoolRef):
         return z3.If(c, a, b)
@@ -418,6 +425,8 @@ def sort_name(v: SV) -> str:
         return "function"
     if isinstance(v, SSeq):
         return "sequence"
+    if isinstance(v, Undef):
+        return "unspecified value"
     return "set"
 
 

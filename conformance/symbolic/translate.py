@@ -26,6 +26,7 @@ from conformance.symbolic.encoding import (
     SFun,
     SSeq,
     SSet,
+    Undef,
     both,
     concrete_bool,
     concrete_int,
@@ -309,6 +310,8 @@ class Translator:
         return self.apply_fn(f, arg, e.loc)
 
     def apply_fn(self, f: SV, arg: SV, loc: Loc) -> SV:
+        if isinstance(f, Undef):
+            return f
         if isinstance(f, SFun):
             key = concrete_key(arg, self.atoms)
             if key is not None:
@@ -326,7 +329,7 @@ class Translator:
             if not isinstance(arg, z3.ArithRef):
                 raise S.EvalError("a sequence applied to a non-integer", loc)
             if not f.items:
-                raise unsupported("an element of a sequence that is always empty", loc)
+                return Undef()
             k = concrete_int(arg)
             if k is not None:
                 return f.items[min(max(k, 1), f.cap) - 1]
@@ -341,6 +344,8 @@ class Translator:
 
     def _e_FieldAccess(self, e: S.FieldAccess, env: Env, ctx: Ctx, st: StatePair) -> SV:
         r = self.eval(e.record, env, ctx, st)
+        if isinstance(r, Undef):
+            return r
         if not isinstance(r, SFun):
             raise S.EvalError(f"field .{e.field} of a {sort_name(r)}", e.loc)
         v = r.get(e.field)
