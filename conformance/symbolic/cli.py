@@ -140,6 +140,8 @@ def _report_counterexample(r: ObligationResult, args: argparse.Namespace, init: 
     print()
     if r.verdict == "error":
         print(f"Error: {title}: {r.message}")
+        if not r.states:
+            return
     if ob.kind == "step":
         print(f"Counterexample to induction: action {ob.action} leads from a state satisfying "
               f"{args.inv} to one violating {', '.join(r.failing) or args.inv}.")

@@ -31,6 +31,7 @@ from conformance.symbolic.translate import StatePair, Translator
 from conformance.tla.cfg import read_config
 from conformance.tla.model import Model, State
 from conformance.tla.plan import CheckPlan, resolve_plan
+from conformance.tla.syntax import TlaError
 
 
 @dataclass(frozen=True)
@@ -87,7 +88,8 @@ def load(inp: ProofInput) -> tuple[Model, CheckPlan, str]:
 
 
 def obligations(inp: ProofInput) -> list[Obligation]:
-    model, plan, _ = load(inp)
+    model, plan, init = load(inp)
+    state_shapes(model, sample_state(model, init), inp.bounds)  # unsized variables: an input error
     tr = Translator(model)
     if not isinstance(plan.next, str):
         raise ValueError("the next-state action must be a definition")
@@ -98,7 +100,10 @@ def obligations(inp: ProofInput) -> list[Obligation]:
 def discharge(inp: ProofInput, ob: Obligation) -> ObligationResult:
     """Decide one obligation (in this process)."""
     cpu = time.process_time()
-    result = _discharge(inp, ob)
+    try:
+        result = _discharge(inp, ob)
+    except TlaError as exc:  # a construct outside the fragment, met in this obligation
+        result = ObligationResult(ob, "error", 0.0, message=str(exc))
     result.cpu_seconds = time.process_time() - cpu
     return result
 
