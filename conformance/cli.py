@@ -19,6 +19,7 @@ SUBCOMMANDS: tuple[str, ...] = (
     "conformance.apalache_cmd",  # apalache: drive an installed Apalache
     "conformance.verify_cmd",  # verify: the whole job end to end
     "conformance.spark.cli",  # spark: validate and simulate campaigns on Spark
+    "conformance.symbolic.cli",  # prove: inductive-invariant obligations with z3
 )
 
 

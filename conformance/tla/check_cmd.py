@@ -58,6 +58,13 @@ def register(subparsers: Any) -> None:
     p.add_argument("--quiet", action="store_true", help="no progress display")
     p.add_argument("-I", "--search-path", action="append", type=Path, default=[], metavar="DIR",
                    help="extra folder to look for modules in (repeatable)")
+    # --- symbolic mode (conformance/symbolic) ---
+    p.add_argument("--symbolic", action="store_true",
+                   help="bounded model checking with z3 from Init, up to --length steps")
+    p.add_argument("--length", type=int, default=10, metavar="K", help="--symbolic: steps (default 10)")
+    from conformance.symbolic.cli import add_bound_options
+    add_bound_options(p)
+    # --- end symbolic mode ---
     p.set_defaults(func=run)
 
 
@@ -131,6 +138,9 @@ def _run(args: argparse.Namespace) -> int:
     if isinstance(typecheck, str):
         return _input_error(args, typecheck)
     progress = not args.quiet
+    if args.symbolic:  # conformance/symbolic: bounded model checking, replayed on this engine
+        from conformance.symbolic.cli import run_bmc
+        return run_bmc(args, model, config, print_report, _write_itf)
     if args.simulate:
         result = simulate(model, config, depth=args.depth, traces=args.traces, seed=args.seed,
                           time_limit=args.time_limit, progress=progress, typecheck=typecheck)
