@@ -4,6 +4,7 @@ takes satisfies the translated Next, and a state that is not a successor does no
 
 from __future__ import annotations
 
+import itertools
 import random
 from pathlib import Path
 
@@ -71,7 +72,7 @@ def test_next_holds_exactly_on_the_engines_transitions(kraft: Model) -> None:
     tr = Translator(kraft)
     disjuncts = split_action(tr, "Next")
     states = walk(kraft, 6, seed=2)
-    for s, t in list(zip(states, states[1:]))[:3]:
+    for s, t in list(itertools.pairwise(states))[:3]:
         pair = StatePair(lifted(tr, kraft, s), lifted(tr, kraft, t))  # type: ignore[arg-type]
         assert decided(z3.Or([d.formula(tr, pair) for d in disjuncts]))
         bogus = StatePair(lifted(tr, kraft, s), lifted(tr, kraft, s[:-1] + (s[-1] + 5,)))  # type: ignore[arg-type]
