@@ -146,10 +146,10 @@ class Search:
                 for label, succ in model.successors(state, nxt):
                     any_successor = True
                     self.generated += 1
-                    kept = checks.in_model(succ) and checks.action_allowed(state, succ)
-                    successors.append((identity(succ), label, succ, kept))
+                    allowed = checks.action_allowed(state, succ)
+                    successors.append((identity(succ), label, succ, allowed, allowed and checks.in_model(succ)))
                 successors.sort(key=_BY_FINGERPRINT)
-                for fp, label, succ, kept in successors:
+                for fp, label, succ, _, kept in successors:
                     if not kept:
                         self._dropped_state(succ, index, state, label)
                         continue
@@ -160,7 +160,7 @@ class Search:
                     self._new_state(succ, index, level + 1, fp)
                 if live is not None:
                     live.expanded(self.seen.fps[index], state,
-                                  [(fp, succ) for fp, _, succ, kept in successors if kept])
+                                  [(fp, succ) for fp, _, succ, allowed, _ in successors if allowed])
             except TlaError:
                 if not self.trace:
                     self.trace = self._replay(self.seen.path_to(index), state)
