@@ -8,7 +8,8 @@ reject it. Positions are chosen so that this step is forced by the mutation itse
   k's replica and no other handler of k's messages in between; those events do not depend on
   k, and without k the message handled by j is not on the network: j (now step j-1) is not
   enabled.
-* ``swap``: the same pair swapped; the handler (now step k) comes before the send.
+* ``swap``: the same pair swapped (their ``time_ms`` stay in place, so time never goes back);
+  the handler (now step k) comes before the send.
 * ``duplicate``: an event of an action that changes the state every time it runs (e.g. a
   counter or epoch increment); the copy (step k+1) leads to a state the trace does not show.
 * ``edit-state``: an integer variable of event k's state moved far out of range (step k).
@@ -127,6 +128,8 @@ def drop(lines: Sequence[Line], k: int, j: int | None = None) -> tuple[list[Line
 def swap(lines: Sequence[Line], k: int) -> tuple[list[Line], Mutation]:
     events = copy.deepcopy(_events(lines))
     events[k], events[k + 1] = events[k + 1], events[k]
+    if "time_ms" in events[k] and "time_ms" in events[k + 1]:  # the clock still runs forwards
+        events[k]["time_ms"], events[k + 1]["time_ms"] = events[k + 1]["time_ms"], events[k]["time_ms"]
     return _assemble(lines, events), Mutation(
         "swap", k + 1, k + 1, f"swapped steps {k + 1} ({events[k + 1]['action']}) and {k + 2} ({events[k]['action']})")
 

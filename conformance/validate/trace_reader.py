@@ -24,6 +24,7 @@ from conformance.validate.text_reuse import ArrayReuse, Reused
 
 TRACE_FORMAT = "kraft-trace"
 SUPPORTED_VERSIONS = (1,)
+MAX_TIME_MS = 2**63 - 1  # a Java long, as in Kafka's clocks
 
 
 class TraceFormatError(Exception):
@@ -116,6 +117,7 @@ class TraceStream:
         self.header = self._read_header()
         self.init = self._read_init()
         self._events_started = False
+        self._last_time: int | None = None
 
     # -- helpers --------------------------------------------------------------------------------
 
@@ -132,6 +134,8 @@ class TraceStream:
             except json.JSONDecodeError as exc:
                 truncated = " (truncated line?)" if not text.endswith("\n") else ""
                 raise self.error(lineno, f"invalid JSON at column {exc.colno}: {exc.msg}{truncated}") from None
+            except ValueError as exc:  # e.g. an integer literal of thousands of digits
+                raise self.error(lineno, f"unreadable JSON: {exc}") from None
             if not isinstance(obj, dict):
                 raise self.error(lineno, f"expected a JSON object ({what}), got {type(obj).__name__}")
             return lineno, obj
@@ -284,15 +288,27 @@ class TraceStream:
             extra = sorted(set(state) - set(expected_vars))
             parts = ([f"missing {missing}"] if missing else []) + ([f"unknown {extra}"] if extra else [])
             raise self.error(line, f"state of step {step} must list every per-replica variable: {'; '.join(parts)}")
-        sent_obj = obj.get("sent", [])
-        if not isinstance(sent_obj, list):
-            raise self.error(line, 'field "sent" must be a JSON array of messages')
+        sent_obj = self._field(obj, "sent", list, line)
         sent = tuple(self._decode(m, f"sent[{i}]", line) for i, m in enumerate(sent_obj))
-        time_ms = obj.get("time_ms")
         return TraceEvent(
             step=step, replica=replica, action=action, params=params, state=state, sent=sent,
-            line=line, time_ms=time_ms if isinstance(time_ms, int) else None,
+            line=line, time_ms=self._time_ms(obj, line),
         )
+
+    def _time_ms(self, obj: dict[str, Any], line: int) -> int | None:
+        """The event's virtual time: optional, but once given an integer in
+        ``0..MAX_TIME_MS`` on every later event, never going backwards."""
+        if "time_ms" not in obj:
+            if self._last_time is not None:
+                raise self.error(line, f'missing field "time_ms" (earlier events have it; last {self._last_time})')
+            return None
+        time_ms = self._field(obj, "time_ms", int, line)
+        if not 0 <= time_ms <= MAX_TIME_MS:
+            raise self.error(line, f'field "time_ms" must be in 0..{MAX_TIME_MS}, got {str(time_ms)[:40]}')
+        if self._last_time is not None and time_ms < self._last_time:
+            raise self.error(line, f'field "time_ms" goes backwards: {time_ms} after {self._last_time}')
+        self._last_time = time_ms
+        return time_ms
 
 
 def iter_trace_files(paths: Iterable[Path | str]) -> Iterator[Path]:
