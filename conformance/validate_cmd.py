@@ -19,6 +19,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from conformance.apalache import ApalacheError
+from conformance.output_paths import writable_dir, writable_file
 from conformance.spec_location import SPEC_MODULE, spec_dir
 from conformance.tla.syntax import TlaError
 from conformance.validate.artifacts import artifacts_dir, write_artifacts
@@ -103,6 +104,13 @@ def run(args: argparse.Namespace) -> int:
     err = Console(stderr=True)
     try:
         config = _config(args)
+        if args.json_out:
+            writable_file(args.json_out, "--json")
+        if args.junit:
+            writable_file(args.junit, "--junit")
+        artifacts = artifacts_dir(args.artifacts)
+        if artifacts is not None:
+            writable_dir(artifacts, "--artifacts")
         files = list(iter_trace_files(args.paths))
         if not files:
             raise ValueError(f"no trace files (*.ndjson, *.ndjson.gz) under {', '.join(args.paths)}")
@@ -117,7 +125,6 @@ def run(args: argparse.Namespace) -> int:
         return 2
     reports, coverage = _validate(args, config, validator, files, console)
     print_summary(reports, coverage, console)
-    artifacts = artifacts_dir(args.artifacts)
     if artifacts is not None:
         copied = write_artifacts(artifacts, reports)
         console.print(f"artifacts: {len(copied)} trace(s) with diagnostics in {artifacts}", markup=False, soft_wrap=True)

@@ -17,6 +17,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from conformance.output_paths import writable_dir
 from reference.bugs import BUGS, UnknownBugError, parse_bug
 from reference.faults import DEFAULT_FAULTS, FAULTS, UnknownFaultError, parse_faults
 from reference.simulator import RunResult, RunStats, SimConfig, run_seed
@@ -99,6 +100,8 @@ def run(args: argparse.Namespace) -> int:
             trace=not args.no_trace,
             gzip=args.gzip,
         )
+        if config.trace:
+            writable_dir(args.out, "--out")
     except (UnknownFaultError, UnknownBugError, ValueError) as exc:
         console.print(f"[red]error:[/red] {exc}")
         return 2

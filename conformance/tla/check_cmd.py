@@ -14,6 +14,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from conformance.output_paths import OutputPathError, writable_file
 from conformance.tla import itf
 from conformance.tla.cfg import read_config
 from conformance.tla.explorer import CheckResult, StateCheck, check, iter_changed, simulate
@@ -107,6 +108,11 @@ def _run(args: argparse.Namespace) -> int:
         return _usage("--time-limit must be positive")
     if args.simulate and (args.depth < 1 or args.traces < 1):
         return _usage("--depth and --traces must be at least 1")
+    if args.itf is not None:
+        try:
+            writable_file(args.itf, "--itf")
+        except OutputPathError as exc:
+            return _usage(str(exc))
     if args.workers > 1 and args.simulate:
         print("note: --workers: simulation runs on 1 worker", file=sys.stderr)
     spec: Path = args.spec
