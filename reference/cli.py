@@ -66,6 +66,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     p.add_argument("--no-trace", action="store_true", help="do not write traces")
     p.add_argument("--gzip", action="store_true", help="write traces as .ndjson.gz")
+    p.add_argument("--full-state-every", type=int, default=0, metavar="N",
+                   help="every N-th trace event carries the replica's full state (default 0: changes only)")
     p.set_defaults(func=run)
 
 
@@ -99,7 +101,10 @@ def run(args: argparse.Namespace) -> int:
             bug=args.inject_bug,
             trace=not args.no_trace,
             gzip=args.gzip,
+            full_state_every=args.full_state_every,
         )
+        if args.full_state_every < 0:
+            raise ValueError("--full-state-every must be 0 or positive")
         if config.trace:
             writable_dir(args.out, "--out")
     except (UnknownFaultError, UnknownBugError, ValueError) as exc:

@@ -24,8 +24,9 @@ Edit = Callable[[list[dict[str, Any]]], int]  # edits the parsed lines, returns 
 
 @pytest.fixture(scope="module")
 def trace(tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, Any]]:
+    """A run whose every event carries its full state (the cases below edit states)."""
     out = tmp_path_factory.mktemp("sim")
-    result = run_seed(SimConfig(steps=80, out_dir=out, faults=frozenset()), 1)
+    result = run_seed(SimConfig(steps=80, out_dir=out, faults=frozenset(), full_state_every=1), 1)
     assert result.trace_path is not None
     return [json.loads(line) for line in Path(result.trace_path).read_text().splitlines()]
 
