@@ -1,7 +1,8 @@
 """``kraftcheck check``: model-check a TLA+ spec with the embedded engine.
 
 Exit codes: 0 no error, 12 invariant/property violation or deadlock, 1 error in the
-input, 2 usage error, 3 a limit (``--max-states``, ``--time-limit``) stopped the search.
+input, 2 usage error, 3 a limit (``--max-states``, ``--time-limit``) stopped the search,
+130 interrupted (SIGINT; the partial statistics are printed, as JSON with ``--json``).
 """
 
 from __future__ import annotations
@@ -183,7 +184,7 @@ def print_report(result: CheckResult, simulated: bool = False, out: Any = None) 
         print(f"Error: {result.message}", file=sys.stderr)
     elif result.verdict in ("violation", "deadlock"):
         print(f"Error: {result.message}", file=out)
-    elif result.verdict == "limit":
+    elif result.verdict in ("limit", "interrupted"):
         print(f"Exploration stopped: {result.message}", file=out)
     else:
         what = "Simulation" if simulated else "Model checking"
