@@ -29,10 +29,18 @@ def build_parser() -> argparse.ArgumentParser:
         description="Verify Kafka's KRaft protocol: model-check the TLA+ spec, simulate "
         "the reference implementation, validate traces against the spec.",
     )
+    parser.add_argument("--version", action="version", version=f"kraftcheck {_version()}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name in SUBCOMMANDS:
         importlib.import_module(name).register(subparsers)
     return parser
+
+
+def _version() -> str:
+    """The version of the code that runs (as in the traces' ``generator`` field)."""
+    from reference import __version__
+
+    return __version__
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -15,6 +15,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from conformance.json_output import plain_integers
 from conformance.output_paths import OutputPathError, writable_file
 from conformance.tla import itf
 from conformance.tla.cfg import read_config
@@ -69,7 +70,7 @@ def _usage(message: str) -> int:
 
 def _input_error(args: argparse.Namespace, message: str) -> int:
     if args.json:
-        print(json.dumps(CheckResult("error", (), message=message).to_json()))
+        print(json.dumps(plain_integers(CheckResult("error", (), message=message).to_json())))
     print(f"error: {message}", file=sys.stderr)
     return 1
 
@@ -145,7 +146,7 @@ def _run(args: argparse.Namespace) -> int:
         except OSError as exc:
             itf_error = f"cannot write {args.itf}: {exc.strerror}"
     if args.json:
-        print(json.dumps(result.to_json()))
+        print(json.dumps(plain_integers(result.to_json())))  # schema: traces/schemas/check.schema.json
     else:
         print_report(result, simulated=args.simulate)
     if itf_error is not None:
