@@ -12,6 +12,7 @@ from typing import Any
 
 from conformance.tla.cfg import ModelConfig
 from conformance.tla.checking import (
+    INTERRUPTED,
     CheckResult,
     Checks,
     StateCheck,
@@ -108,6 +109,8 @@ def simulate(model: Model, config: ModelConfig, *, depth: int, traces: int, seed
     except TlaError as exc:
         result.verdict, result.message, result.error_loc = "error", str(exc), exc.loc
         result.trace = walk
+    except KeyboardInterrupt:  # Ctrl-C: report what was explored so far
+        result.verdict, result.message = "interrupted", INTERRUPTED
     finally:
         prog.close()
     result.states_generated = generated
