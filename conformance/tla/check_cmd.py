@@ -23,6 +23,7 @@ from conformance.tla.explorer import CheckResult, StateCheck, check, iter_change
 from conformance.tla.lint import collect_modules, state_type_check
 from conformance.tla.loader import ModuleLoader
 from conformance.tla.model import Model
+from conformance.tla.statequeue import remove_spill_folders
 from conformance.tla.syntax import TlaError
 from conformance.tla.values import format_value
 
@@ -105,6 +106,9 @@ def run(args: argparse.Namespace) -> int:
     previous = signal.signal(signal.SIGTERM, _terminate)
     try:
         return _run(args)
+    except SystemExit:
+        remove_spill_folders()
+        raise
     finally:
         signal.signal(signal.SIGTERM, previous)
 
