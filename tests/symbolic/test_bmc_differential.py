@@ -76,6 +76,7 @@ vars == <<x, y, s, q, f>>
 Init == x = 0 /\\ y = {y0} /\\ s = {{}} /\\ q = <<>> /\\ f = [k \\in {{1, 2}} |-> 0]
 InBounds == x \\in -3..3 /\\ y \\in -3..3 /\\ Cardinality(s) <= 2 /\\ Len(q) <= 2
             /\\ \\A k \\in {{1, 2}} : f[k] \\in -2..2
+            /\\ s \\subseteq -3..3 /\\ \\A k \\in {{1, 2}} : k <= Len(q) => q[k] \\in -3..3
 """
 
 GUARDS = ["x < {c}", "y >= {c}", "x /= y", "x \\in s", "y \\notin s", "Cardinality(s) < 2",
