@@ -20,7 +20,8 @@ from conformance.tla.values import Fn, ModelValue, Value, format_value, make_fn,
 StateCheck = Callable[[State, int], str | None]
 """An extra per-state check (e.g. type annotations): state, state number -> error or None."""
 
-EXIT_CODES = {"ok": 0, "violation": 12, "deadlock": 12, "error": 1, "limit": 3}
+EXIT_CODES = {"ok": 0, "violation": 12, "deadlock": 12, "error": 1, "limit": 3, "interrupted": 130}
+INTERRUPTED = "interrupted by the user (SIGINT): the statistics are those of the partial search"
 
 
 @dataclass(frozen=True)
@@ -50,6 +51,7 @@ class CheckResult:
     error_loc: Loc | None = None
     # under ALIAS: per trace step, the alias record's fields (None: print the state)
     alias: list[tuple[tuple[str, Value], ...] | None] = field(default_factory=list)
+    loop: int | None = None  # a liveness lasso: the last step of ``trace`` returns to step ``loop``
 
     @builtins.property
     def exit_code(self) -> int:
@@ -59,8 +61,8 @@ class CheckResult:
         return [dict(zip(self.variables, step.state, strict=True)) for step in self.trace]
 
     def to_json(self) -> dict[str, Any]:
-        """The ``kraftcheck check --json`` object."""
-        return {
+        """The ``kraftcheck check --json`` object (with ``loop`` for a liveness lasso)."""
+        out = {
             "verdict": self.verdict,
             "property": self.property,
             "message": self.message,
@@ -78,6 +80,9 @@ class CheckResult:
                 for step in self.trace
             ],
         }
+        if self.loop is not None:
+            out["loop"] = self.loop
+        return out
 
 
 class Stop(Exception):

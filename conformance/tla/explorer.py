@@ -11,7 +11,9 @@ failing an ACTION_CONSTRAINT, is checked against the invariants and then dropped
 not stored, not counted as distinct and not expanded. Every other new state is stored,
 checked against the invariants and expanded. ``[][A]_v`` properties are checked on every
 transition kept; a deadlock is an expanded state with no successor at all (unless
-CHECK_DEADLOCK FALSE / ``--no-deadlock``).
+CHECK_DEADLOCK FALSE / ``--no-deadlock``). Liveness properties are checked after a
+complete search on the graph of the states kept, which the search reports to a
+``LivenessRecorder`` (``conformance.tla.liveness``; one worker).
 
 Random simulation (``simulate``) lives in ``simulation.py`` and is re-exported here.
 """
@@ -24,6 +26,7 @@ from operator import itemgetter
 from conformance.tla.cfg import ModelConfig
 from conformance.tla.checking import (
     EXIT_CODES,
+    INTERRUPTED,
     CheckResult,
     Checks,
     StateCheck,
@@ -36,6 +39,8 @@ from conformance.tla.checking import (
     label_step,
 )
 from conformance.tla.fpset import FingerprintSet
+from conformance.tla.liveness import LivenessRecorder, liveness_recorder
+from conformance.tla.liveness.recorder import MESSAGE as LIVENESS_MESSAGE
 from conformance.tla.model import ActionLabel, Model, State
 from conformance.tla.parallel import fork_available, run_parallel
 from conformance.tla.plan import CheckPlan, resolve_plan
@@ -69,6 +74,7 @@ class Search:
         self.generated = 0
         self.depth = 0
         self.trace: list[TraceStep] = []
+        self.live: LivenessRecorder | None = None  # records the state graph for liveness
 
     def _new_state(self, state: State, parent: int, level: int, fp: int | None = None) -> None:
         if fp is None:
@@ -113,8 +119,11 @@ class Search:
         inits = [(self.identity(state), state) for state in self.model.init_states(self.plan.init)]
         self.generated += len(inits)
         inits.sort(key=_BY_FINGERPRINT)
+        live = self.live
         for fp, state in inits:
             if self.checks.in_model(state):
+                if live is not None:
+                    live.initial(fp)
                 self._new_state(state, -1, 1, fp)
             else:
                 self._dropped_state(state, -1, None, None, fp)
@@ -141,10 +150,10 @@ class Search:
                 for label, succ in model.successors(state, nxt):
                     any_successor = True
                     self.generated += 1
-                    kept = checks.in_model(succ) and checks.action_allowed(state, succ)
-                    successors.append((identity(succ), label, succ, kept))
+                    allowed = checks.action_allowed(state, succ)
+                    successors.append((identity(succ), label, succ, allowed, allowed and checks.in_model(succ)))
                 successors.sort(key=_BY_FINGERPRINT)
-                for fp, label, succ, kept in successors:
+                for fp, label, succ, _, kept in successors:
                     if not kept:
                         self._dropped_state(succ, index, state, label, fp)
                         continue
@@ -153,6 +162,9 @@ class Search:
                         self.trace = self._property_trace(index, state, label, succ, prop)
                         raise Stop("violation", prop, f"Action property {prop} is violated.")
                     self._new_state(succ, index, level + 1, fp)
+                if live is not None:
+                    live.expanded(self.seen.fps[index], state,
+                                  [(fp, succ) for fp, _, succ, allowed, _ in successors if allowed])
             except TlaError:
                 if not self.trace:
                     self.trace = self._replay(self.seen.path_to(index), state)
@@ -226,14 +238,23 @@ def check(model: Model, config: ModelConfig, *, max_states: int | None = None,
             raise Stop("ok", None, None)
         plan = resolve_plan(model, config)
         search = Search(model, config, plan, max_states, time_limit, prog, typecheck, queue_memory)
-        if workers > 1 and fork_available():
+        search.live = liveness_recorder(model, plan, search.identity, search.checks.action_allowed)
+        if workers > 1 and fork_available() and search.live is None:
             run_parallel(search, workers, queue_memory)
         else:
             search.run()
+        if search.live is not None:
+            found = search.live.check()
+            if found is not None:
+                search.trace = search.live.trace(found.lasso)
+                result.loop = found.lasso.loop
+                raise Stop("violation", found.obligation.prop, LIVENESS_MESSAGE)
     except Stop as stop:
         result.verdict, result.property, result.message = stop.verdict, stop.prop, stop.message
     except TlaError as exc:
         result.verdict, result.message, result.error_loc = "error", str(exc), exc.loc
+    except KeyboardInterrupt:  # Ctrl-C: report what was explored so far
+        result.verdict, result.message = "interrupted", INTERRUPTED
     finally:
         prog.close()
         if search is not None:

@@ -272,6 +272,14 @@ class Model:
 
         return on_step
 
+    def bound_function(self, expr: S.Expr, names: Sequence[str] = ()
+                       ) -> tuple[Callable[[State, State | None, tuple[Value, ...]], Value], bool]:
+        """``expr`` compiled at the module's top level with ``names`` bound, in order, to
+        the values of the environment argument; and whether it reads the next state.
+        (For formulas taken apart outside the compiler, e.g. quantified fairness.)"""
+        c = self._compiler.expr(expr, Scope(self.root, 0).bind(*names))
+        return c.fn, c.primed
+
     def _check_state(self, state: State) -> None:
         if len(state) != len(self.variables):
             raise EvalError(
