@@ -15,7 +15,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from reference.simulator import SimConfig, run_seed
+from reference.sim.simulator import SimConfig, run_seed
 
 
 def measure(config: SimConfig, seeds: range) -> tuple[float, float]:

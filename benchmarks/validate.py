@@ -27,7 +27,7 @@ sys.path.insert(0, str(ROOT))
 from conformance.tla.cfg import read_config  # noqa: E402
 from conformance.validate.validator import TraceValidator  # noqa: E402
 from conformance.validate.verdict import Verdict  # noqa: E402
-from reference.simulator import SimConfig, run_seed  # noqa: E402
+from reference.sim.simulator import SimConfig, run_seed  # noqa: E402
 
 DEFAULT_CONFIG = ROOT / "tests" / "conformance" / "fixtures" / "kraft_toggles.cfg"
 

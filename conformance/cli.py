@@ -14,7 +14,7 @@ from collections.abc import Sequence
 SUBCOMMANDS: tuple[str, ...] = (
     "conformance.tla.check_cmd",  # check: exhaustive model checking of a spec
     "conformance.tla.lint_cmd",  # lint: Apalache compatibility lint
-    "reference.cli",  # simulate: run the reference implementation in the simulator
+    "reference.sim.cli",  # simulate: run the reference implementation in the simulator
     "conformance.validate_cmd",  # validate: trace conformance against the spec
     "conformance.apalache_cmd",  # apalache: drive an installed Apalache
     "conformance.verify_cmd",  # verify: the whole job end to end

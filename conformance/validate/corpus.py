@@ -3,7 +3,7 @@
 The corpus holds, with a ``manifest.json`` saying what the validator must answer for each file:
 
 * ``valid/``: traces of the reference implementation under faults (must be accepted);
-* ``bugs/``: for each bug switch of ``reference.bugs``, the trace of the first seed where the
+* ``bugs/``: for each bug switch of ``reference.sim.bugs``, the trace of the first seed where the
   bug changes the run, cut a few events after that point. The run with the bug and the run
   without it (same seed) are identical up to the first step where the bug acts, so that step
   is where the trace must be rejected;
@@ -52,7 +52,7 @@ class Entry:
 
 def simulate(seed: int, steps: int, bug: str | None, workdir: Path) -> list[Line]:
     """The decoded lines of one reference run."""
-    from reference.simulator import SimConfig, run_seed
+    from reference.sim.simulator import SimConfig, run_seed
 
     result = run_seed(SimConfig(out_dir=workdir, steps=steps, bug=bug), seed)
     if result.trace_path is None:
@@ -119,7 +119,7 @@ def build(out_dir: Path) -> list[Entry]:
             name = f"valid/seed-{seed}.ndjson.gz"
             _write(out_dir / name, valid[seed])
             entries.append(Entry(name, "ACCEPT", None, None, f"reference seed {seed}, {STEPS} steps, all faults", ""))
-        from reference.bugs import BUGS
+        from reference.sim.bugs import BUGS
 
         for bug in sorted(BUGS):
             lines, step, seed = bug_trace(bug, work)

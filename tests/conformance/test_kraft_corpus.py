@@ -31,7 +31,7 @@ def validator() -> TraceValidator:
 
 def test_the_corpus_covers_every_bug_switch_and_mutation_kind() -> None:
     from conformance.validate.mutations import KINDS
-    from reference.bugs import BUGS
+    from reference.sim.bugs import BUGS
 
     bugs = {e.origin.split("--inject-bug ")[1] for e in ENTRIES if "--inject-bug" in e.origin}
     assert bugs == set(BUGS)
@@ -53,7 +53,7 @@ def test_corpus_entry(validator: TraceValidator, entry: Entry) -> None:
 
 
 def test_fresh_seeds_with_faults_all_conform(validator: TraceValidator, tmp_path: Path) -> None:
-    from reference.simulator import SimConfig, run_seed
+    from reference.sim.simulator import SimConfig, run_seed
 
     config = SimConfig(out_dir=tmp_path, steps=250)
     for seed in range(100, 112):

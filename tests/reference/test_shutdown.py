@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 
 from conformance.cli import main as kraftcheck
-from reference import simulator
-from reference.faults import DEFAULT_FAULTS
-from reference.simulator import SimConfig, run_seed
+from reference.sim import simulator
+from reference.sim.faults import DEFAULT_FAULTS
+from reference.sim.simulator import SimConfig, run_seed
 
 Event = dict[str, Any]
 SHUTDOWN_ONLY = frozenset({"shutdown"})

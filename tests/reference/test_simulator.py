@@ -9,14 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from reference import cli
-from reference.bugs import BUGS
-from reference.faults import DEFAULT_FAULTS, FAULTS
-from reference.invariants import SafetyChecker
-from reference.itf_export import ITF_VARS, export_trace
-from reference.messages import DATA, LEADER_CHANGE, MESSAGE_FIELDS, Entry
-from reference.simulator import SimConfig, run_seed
-from reference.spec_constants import RULE_TOGGLES
+from reference.core.messages import DATA, LEADER_CHANGE, MESSAGE_FIELDS, Entry
+from reference.sim import cli
+from reference.sim.bugs import BUGS
+from reference.sim.faults import DEFAULT_FAULTS, FAULTS
+from reference.sim.invariants import SafetyChecker
+from reference.sim.simulator import SimConfig, run_seed
+from reference.trace.itf_export import ITF_VARS, export_trace
+from reference.trace.spec_constants import RULE_TOGGLES
 
 SPEC_VARS = {"currentEpoch", "votedId", "leaderId", "log", "role", "highWatermark",
              "votesGranted", "endorsers", "replicaEndOffset"}

@@ -12,8 +12,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from reference.log import ReplicatedLog
-from reference.messages import MESSAGE_FIELDS, Entry, Message
+from reference.core.log import ReplicatedLog
+from reference.core.messages import MESSAGE_FIELDS, Entry, Message
 
 _BIG = 2**53
 

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from reference.messages import (
+from reference.core.handler_context import HandlerContext
+from reference.core.messages import (
     FENCED_LEADER_EPOCH,
     INVALID_CLUSTER_ID,
     NIL,
@@ -12,18 +11,15 @@ from reference.messages import (
     VOTE_RESPONSE,
     Message,
 )
-from reference.rpc_common import cluster_id_mismatch, respond
-from reference.states import CANDIDATE
-
-if TYPE_CHECKING:
-    from reference.replica import Replica
+from reference.core.rpc_common import cluster_id_mismatch, respond
+from reference.core.states import CANDIDATE
 
 
-def _respond(r: Replica, m: Message, granted: bool, error: str = NONE) -> None:
+def _respond(r: HandlerContext, m: Message, granted: bool, error: str = NONE) -> None:
     respond(r, m, VOTE_RESPONSE, errorCode=error, leaderId=r.leader_id, voteGranted=granted)
 
 
-def handle_vote_request(r: Replica, m: Message) -> None:
+def handle_vote_request(r: HandlerContext, m: Message) -> None:
     """KIP-595 Vote Request Handling: cluster id, then epoch; a larger epoch is taken
     first; at most one vote per epoch, to a voter whose log is at least as up-to-date."""
     if cluster_id_mismatch(r, m):
@@ -49,7 +45,7 @@ def handle_vote_request(r: Replica, m: Message) -> None:
     _respond(r, m, False)
 
 
-def handle_vote_response(r: Replica, m: Message) -> None:
+def handle_vote_response(r: HandlerContext, m: Message) -> None:
     """Learn a larger epoch or the leader; a candidate of the epoch counts granted votes
     of voters, and a majority makes it leader."""
     if r.learn_from_response(m):

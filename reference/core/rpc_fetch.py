@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from reference.messages import (
+from reference.core.handler_context import HandlerContext
+from reference.core.messages import (
     FENCED_LEADER_EPOCH,
     FETCH_RESPONSE,
     INVALID_CLUSTER_ID,
@@ -15,31 +16,28 @@ from reference.messages import (
     UNKNOWN_LEADER_EPOCH,
     Message,
 )
-from reference.rpc_common import cluster_id_mismatch, respond
-from reference.states import FOLLOWER, LEADER
-
-if TYPE_CHECKING:
-    from reference.replica import Replica
+from reference.core.rpc_common import cluster_id_mismatch, respond
+from reference.core.states import FOLLOWER, LEADER
 
 
-def _respond(r: Replica, m: Message, **fields: Any) -> None:
+def _respond(r: HandlerContext, m: Message, **fields: Any) -> None:
     """The FetchResponse to ``m``: it echoes the fetch position; ``fields`` adds the rest
     (leader, error, high watermark, records...)."""
     respond(r, m, FETCH_RESPONSE, fetchOffset=m.fetchOffset, lastFetchedEpoch=m.lastFetchedEpoch, **fields)
 
 
-def _error_response(r: Replica, m: Message, error: str) -> None:
+def _error_response(r: HandlerContext, m: Message, error: str) -> None:
     _respond(r, m, errorCode=error, leaderId=r.leader_id)
 
 
-def fetch_position_valid(r: Replica, fetch_offset: int, last_fetched_epoch: int) -> bool:
+def fetch_position_valid(r: HandlerContext, fetch_offset: int, last_fetched_epoch: int) -> bool:
     """KIP-595 step 3: the leader's log holds epoch ``last_fetched_epoch`` (0 counts for
     the empty prefix) and the fetch offset is at most that epoch's end offset."""
     found, end = r.log.end_offset_for_epoch(last_fetched_epoch)
     return found == last_fetched_epoch and fetch_offset <= end
 
 
-def handle_fetch_request(r: Replica, m: Message) -> None:
+def handle_fetch_request(r: HandlerContext, m: Message) -> None:
     """The leader validates epoch and fetch position, records the fetcher's progress,
     may advance the high watermark, and returns every entry from the fetch offset."""
     if cluster_id_mismatch(r, m):
@@ -70,7 +68,7 @@ def handle_fetch_request(r: Replica, m: Message) -> None:
              records=r.log.slice_from(m.fetchOffset))
 
 
-def handle_fetch_response(r: Replica, m: Message) -> None:
+def handle_fetch_response(r: HandlerContext, m: Message) -> None:
     """Learn newer epochs and leaders; ignore stale responses; truncate on divergence,
     else append the records; then take the leader's high watermark."""
     if m.errorCode == INVALID_CLUSTER_ID or r.learn_from_response(m):
@@ -111,7 +109,7 @@ class DescribeQuorumResult:
     observers: tuple[tuple[int, int], ...]
 
 
-def describe_quorum(r: Replica) -> DescribeQuorumResult:
+def describe_quorum(r: HandlerContext) -> DescribeQuorumResult:
     """Read-only: a non-leader answers NOT_LEADER_FOR_PARTITION with the leader it knows."""
     if r.role != LEADER:
         return DescribeQuorumResult(NOT_LEADER_FOR_PARTITION, r.leader_id, r.current_epoch, -1, (), ())

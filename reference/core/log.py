@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from reference.messages import Entry
+from reference.core.messages import Entry
 
 
 class ReplicatedLog:

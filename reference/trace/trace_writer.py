@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from reference import __version__
-from reference.itf_encode import encode, encode_message, encode_record
-from reference.messages import Message
+from reference.core.messages import Message
+from reference.trace.itf_encode import encode, encode_message, encode_record
 
 FORMAT = "kraft-trace"
 FORMAT_VERSION = 1

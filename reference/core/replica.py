@@ -10,7 +10,7 @@ to the constructor.
 The replica's spec variables (``spec/VOCABULARY.md``) are plain attributes:
 ``current_epoch``, ``voted_id``, ``leader_id``, ``log``, ``role`` (the name of
 ``state``), ``high_watermark``, ``votes_granted``, ``endorsers``, ``replica_end_offset``.
-Role-specific timers live in the ``state`` object (``reference.states``).
+Role-specific timers live in the ``state`` object (``reference.core.states``).
 """
 
 from __future__ import annotations
@@ -19,10 +19,10 @@ import random
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from reference import rpc_epoch, rpc_fetch, rpc_vote
-from reference.config import QuorumConfig
-from reference.log import ReplicatedLog
-from reference.messages import (
+from reference.core import rpc_epoch, rpc_fetch, rpc_vote
+from reference.core.config import QuorumConfig
+from reference.core.log import ReplicatedLog
+from reference.core.messages import (
     BEGIN_QUORUM_EPOCH_REQUEST,
     BEGIN_QUORUM_EPOCH_RESPONSE,
     DATA,
@@ -38,7 +38,8 @@ from reference.messages import (
     Entry,
     Message,
 )
-from reference.states import (
+from reference.core.quorum_state import QuorumState
+from reference.core.states import (
     LEADER,
     UNATTACHED,
     VOTED,
@@ -50,7 +51,6 @@ from reference.states import (
     Unattached,
     Voted,
 )
-from reference.storage import QuorumState
 
 # Inputs -------------------------------------------------------------------
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from reference.file_log import FileLog
-from reference.messages import Entry
-from reference.meta_properties import check_or_create_meta
-from reference.quorum_state_file import read_quorum_state_file, write_quorum_state_file
-from reference.storage import QuorumState
+from reference.core.messages import Entry
+from reference.storage.base import QuorumState
+from reference.storage.file_log import FileLog
+from reference.storage.meta_properties import check_or_create_meta
+from reference.storage.quorum_state_file import read_quorum_state_file, write_quorum_state_file
 
 LOG_FILE = "00000000000000000000.log"
 QUORUM_STATE_FILE = "quorum-state"

@@ -17,9 +17,9 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from reference.bugs import BUGS, UnknownBugError, parse_bug
-from reference.faults import DEFAULT_FAULTS, FAULTS, UnknownFaultError, parse_faults
-from reference.simulator import RunResult, RunStats, SimConfig, run_seed
+from reference.sim.bugs import BUGS, UnknownBugError, parse_bug
+from reference.sim.faults import DEFAULT_FAULTS, FAULTS, UnknownFaultError, parse_faults
+from reference.sim.simulator import RunResult, RunStats, SimConfig, run_seed
 
 
 def parse_seeds(text: str) -> list[int]:

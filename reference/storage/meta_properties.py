@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from reference.storage import StorageError
+from reference.storage.base import StorageError
 
 META_VERSION = "0"
 

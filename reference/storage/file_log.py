@@ -18,8 +18,8 @@ import zlib
 from collections.abc import Sequence
 from pathlib import Path
 
-from reference.messages import DATA, LEADER_CHANGE, Entry
-from reference.storage import StorageError
+from reference.core.messages import DATA, LEADER_CHANGE, Entry
+from reference.storage.base import StorageError
 
 MAGIC = b"KRFTLOG1"
 _PAYLOAD = struct.Struct(">IqBq")  # length, epoch, kind, value

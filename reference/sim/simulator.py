@@ -4,7 +4,7 @@ Virtual clock, one seeded ``random.Random`` per concern (network and faults, cli
 each replica), in-memory storage with crash semantics, graceful shutdowns (a leader
 resigns with EndQuorumEpoch before stopping), and a network that may lose, duplicate,
 reorder and delay messages and be partitioned. After every protocol step
-the safety invariants (``reference.invariants``) are checked; a failing seed is
+the safety invariants (``reference.sim.invariants``) are checked; a failing seed is
 reported with the command that reproduces it. Every step is traced (``traces/FORMAT.md``).
 
 ``run_seed(config, seed) -> RunResult`` is the API used by the CLI and the pipeline.
@@ -18,13 +18,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from reference.bugs import parse_bug
-from reference.config import QuorumConfig
-from reference.faults import DEFAULT_FAULTS, parse_faults
-from reference.invariants import SafetyChecker, Violation
-from reference.messages import FETCH_REQUEST, VOTE_REQUEST, Message
-from reference.persist import persist
-from reference.replica import (
+from reference.core.config import QuorumConfig
+from reference.core.messages import FETCH_REQUEST, VOTE_REQUEST, Message
+from reference.core.replica import (
     ClientAppend,
     Deliver,
     Input,
@@ -34,10 +30,14 @@ from reference.replica import (
     Shutdown,
     Tick,
 )
-from reference.spec_constants import FOREIGN_CLUSTER_ID, FOREIGN_REQUEST_TYPES, spec_constants
-from reference.states import LEADER
-from reference.storage import MemoryStorage
-from reference.trace_writer import TraceWriter
+from reference.core.states import LEADER
+from reference.sim.bugs import parse_bug
+from reference.sim.faults import DEFAULT_FAULTS, parse_faults
+from reference.sim.invariants import SafetyChecker, Violation
+from reference.storage.base import MemoryStorage
+from reference.storage.persist import persist
+from reference.trace.spec_constants import FOREIGN_CLUSTER_ID, FOREIGN_REQUEST_TYPES, spec_constants
+from reference.trace.trace_writer import TraceWriter
 
 _DELIVER, _TICK, _CLIENT, _FAULT, _RESTART, _HEAL, _STOP = range(7)
 
@@ -256,7 +256,8 @@ class Simulation:
     def _run(self) -> str:
         cfg = self.config
         if self.writer is not None:
-            self.writer.header(spec_constants(cfg), self.seed, sorted(cfg.faults), cfg.bug)
+            constants = spec_constants(cfg.voter_ids, cfg.observer_ids, cfg.values, cfg.cluster_id, "foreign" in cfg.faults)
+            self.writer.header(constants, self.seed, sorted(cfg.faults), cfg.bug)
             self.last_state = {rid: n.replica.trace_state() for rid, n in self.nodes.items() if n.replica}
             self.writer.init(self.last_state)
         for node in self.nodes.values():

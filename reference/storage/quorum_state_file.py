@@ -17,7 +17,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from reference.storage import QUORUM_STATE_DATA_VERSION, QuorumState, StorageError
+from reference.storage.base import QUORUM_STATE_DATA_VERSION, QuorumState, StorageError
 
 _INT_FIELDS = ("LeaderId", "LeaderEpoch", "VotedId", "AppliedOffset")
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from reference.messages import Entry
-from reference.replica import Ready
-from reference.storage import QuorumState, Storage
+from reference.core.messages import Entry
+from reference.core.replica import Ready
+from reference.storage.base import QuorumState, Storage
 
 
 class _Writable(Protocol):

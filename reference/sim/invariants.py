@@ -19,8 +19,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from reference.messages import Entry
-from reference.states import LEADER
+from reference.core.messages import Entry
+from reference.core.states import LEADER
 
 
 @dataclass(frozen=True)

@@ -8,28 +8,16 @@ whatever was not flushed. A quorum-state write is atomic and durable when it ret
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Protocol
 
-from reference.messages import NIL, Entry
+from reference.core.messages import Entry
+from reference.core.quorum_state import QUORUM_STATE_DATA_VERSION, QuorumState
 
-QUORUM_STATE_DATA_VERSION = 0
+__all__ = ["QUORUM_STATE_DATA_VERSION", "MemoryStorage", "QuorumState", "Storage", "StorageError"]
 
 
 class StorageError(Exception):
     """Durable state that cannot be used: names the file and, where known, the byte offset."""
-
-
-@dataclass(frozen=True)
-class QuorumState:
-    """The quorum-state record (KIP-595 field names in the file)."""
-
-    leader_id: int = NIL
-    leader_epoch: int = 0
-    voted_id: int = NIL
-    applied_offset: int = 0
-    current_voters: tuple[int, ...] = ()
-    data_version: int = QUORUM_STATE_DATA_VERSION
 
 
 class Storage(Protocol):

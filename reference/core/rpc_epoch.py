@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from reference.messages import (
+from reference.core.handler_context import HandlerContext
+from reference.core.messages import (
     BEGIN_QUORUM_EPOCH_RESPONSE,
     END_QUORUM_EPOCH_RESPONSE,
     FENCED_LEADER_EPOCH,
@@ -15,18 +14,15 @@ from reference.messages import (
     NONE,
     Message,
 )
-from reference.rpc_common import cluster_id_mismatch, respond
-from reference.states import FOLLOWER, LEADER, UNATTACHED, VOTED
-
-if TYPE_CHECKING:
-    from reference.replica import Replica
+from reference.core.rpc_common import cluster_id_mismatch, respond
+from reference.core.states import FOLLOWER, LEADER, UNATTACHED, VOTED
 
 
-def _respond(r: Replica, m: Message, kind: str, error: str = NONE) -> None:
+def _respond(r: HandlerContext, m: Message, kind: str, error: str = NONE) -> None:
     respond(r, m, kind, errorCode=error, leaderId=r.leader_id)
 
 
-def handle_begin_quorum_epoch_request(r: Replica, m: Message) -> None:
+def handle_begin_quorum_epoch_request(r: HandlerContext, m: Message) -> None:
     """Accept the sender as leader of an epoch >= ours unless another leader is known
     for that epoch (then INVALID_QUORUM_STATE)."""
     if cluster_id_mismatch(r, m):
@@ -45,7 +41,7 @@ def handle_begin_quorum_epoch_request(r: Replica, m: Message) -> None:
     _respond(r, m, BEGIN_QUORUM_EPOCH_RESPONSE)
 
 
-def handle_begin_quorum_epoch_response(r: Replica, m: Message) -> None:
+def handle_begin_quorum_epoch_response(r: HandlerContext, m: Message) -> None:
     """Record the endorsement of the current epoch; a larger epoch demotes the leader."""
     if m.errorCode == INVALID_CLUSTER_ID or r.learn_from_response(m):
         return
@@ -53,7 +49,7 @@ def handle_begin_quorum_epoch_response(r: Replica, m: Message) -> None:
         r.endorse(m.source)
 
 
-def handle_end_quorum_epoch_request(r: Replica, m: Message) -> None:
+def handle_end_quorum_epoch_request(r: HandlerContext, m: Message) -> None:
     """The leader of the epoch resigns: its preferred successors start elections, the
     first at once and the one at position N after the KIP's successor delay (each
     election is a later ``BecomeCandidate`` step)."""
@@ -74,7 +70,7 @@ def handle_end_quorum_epoch_request(r: Replica, m: Message) -> None:
     _respond(r, m, END_QUORUM_EPOCH_RESPONSE)
 
 
-def handle_end_quorum_epoch_response(r: Replica, m: Message) -> None:
+def handle_end_quorum_epoch_response(r: HandlerContext, m: Message) -> None:
     """Best effort: only a larger epoch or an unknown leader matters."""
     if m.errorCode != INVALID_CLUSTER_ID:
         r.learn_from_response(m)

@@ -7,7 +7,7 @@ network keeps delivered messages). Each state's ``#meta`` names the event (step,
 replica, action, parameters). Values are decoded and re-encoded with the engine's ITF
 codec (``conformance.tla.itf``).
 
-Usage: ``python -m reference.itf_export TRACE.ndjson[.gz] OUT.itf.json``
+Usage: ``python -m reference.trace.itf_export TRACE.ndjson[.gz] OUT.itf.json``
 """
 
 from __future__ import annotations
@@ -121,7 +121,7 @@ def _global_state(replicas: dict[int, dict[str, Value]], messages: set[Value]) -
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if len(args) != 2:
-        print("usage: python -m reference.itf_export TRACE.ndjson[.gz] OUT.itf.json", file=sys.stderr)
+        print("usage: python -m reference.trace.itf_export TRACE.ndjson[.gz] OUT.itf.json", file=sys.stderr)
         return 2
     try:
         doc = export_trace(args[0])

@@ -1,0 +1,67 @@
+"""What an RPC handler may read and do on a replica.
+
+The handlers (``rpc_vote``, ``rpc_epoch``, ``rpc_fetch``) are written against this
+protocol, not against ``Replica``, so that ``replica`` imports the handlers and nothing
+imports ``replica`` back.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from reference.core.config import QuorumConfig
+from reference.core.log import ReplicatedLog
+from reference.core.messages import Entry, Message
+from reference.core.states import EpochState
+
+
+class HandlerContext(Protocol):
+    """The replica's spec variables and the transitions its handlers drive."""
+
+    id: int
+    config: QuorumConfig
+    cluster_id: str
+    voters: frozenset[int]
+    is_voter: bool
+    replicas: tuple[int, ...]
+    bugs: frozenset[str]
+    now: int
+    current_epoch: int
+    voted_id: int
+    leader_id: int
+    log: ReplicatedLog
+    high_watermark: int
+    votes_granted: set[int]
+    replica_end_offset: dict[int, int]
+    state: EpochState
+
+    @property
+    def role(self) -> str: ...
+
+    def send(self, m: Message) -> None: ...
+
+    def append_entries(self, entries: tuple[Entry, ...] | list[Entry]) -> None: ...
+
+    def truncate_log(self, end_offset: int) -> None: ...
+
+    def transition_to_unattached(self, epoch: int) -> None: ...
+
+    def transition_to_voted(self, candidate: int) -> None: ...
+
+    def transition_to_follower(self, epoch: int, leader: int) -> None: ...
+
+    def observe_epoch(self, epoch: int, leader: int) -> None: ...
+
+    def learn_from_response(self, m: Message) -> bool: ...
+
+    def step_down_to_voted(self) -> None: ...
+
+    def become_leader(self) -> None: ...
+
+    def endorse(self, voter: int) -> None: ...
+
+    def update_leader_high_watermark(self) -> None: ...
+
+    def fetch_completed(self) -> None: ...
+
+    def schedule_election(self, delay_ms: int) -> None: ...
