@@ -75,7 +75,7 @@ def register(subparsers: Any) -> None:
 
 def _stages(args: argparse.Namespace, spec: Path) -> list[tuple[str, list[str]]]:
     traces = args.out / "traces"
-    simulate = ["simulate", "--seeds", args.seeds, "--steps", str(args.steps),
+    simulate = ["simulate", "--quorum", "static", "--seeds", args.seeds, "--steps", str(args.steps),
                 "--out", str(traces), "--jobs", str(args.jobs)]
     if args.faults:
         simulate += ["--faults", args.faults]

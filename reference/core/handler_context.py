@@ -13,6 +13,7 @@ from reference.core.config import QuorumConfig
 from reference.core.log import ReplicatedLog
 from reference.core.messages import Entry, Message
 from reference.core.states import EpochState
+from reference.core.voter_set import VoterSet
 
 
 class HandlerContext(Protocol):
@@ -22,7 +23,12 @@ class HandlerContext(Protocol):
     config: QuorumConfig
     cluster_id: str
     voters: frozenset[int]
+    voter_set: VoterSet
     is_voter: bool
+    kraft_version: int
+    directory_id: int
+    pending_voter_changes: list[Message]
+    replica_directory_id: dict[int, int]
     replicas: tuple[int, ...]
     bugs: frozenset[str]
     now: int
@@ -37,6 +43,11 @@ class HandlerContext(Protocol):
 
     @property
     def role(self) -> str: ...
+
+    @property
+    def key(self) -> tuple[int, int]: ...
+
+    def counting_voter_set(self) -> VoterSet: ...
 
     def send(self, m: Message) -> None: ...
 
@@ -59,6 +70,10 @@ class HandlerContext(Protocol):
     def become_leader(self) -> None: ...
 
     def endorse(self, voter: int) -> None: ...
+
+    def set_action(self, action: str, params: dict[str, object]) -> None: ...
+
+    def step_down(self) -> None: ...
 
     def update_leader_high_watermark(self) -> None: ...
 

@@ -2,24 +2,29 @@
 
 Offsets are 0-based; the log end offset is the number of entries. The cache lists,
 for each epoch present in the log, the offset of its first entry (Kafka's
-leader-epoch checkpoint), so that divergence checks do not scan the log.
+leader-epoch checkpoint), so that divergence checks do not scan the log. The offsets of
+its ``VotersRecord`` entries are kept too: the latest one, committed or not, is the
+replica's voter set (KIP-853), and truncating it reverts to the one before.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from reference.core.messages import Entry
+from reference.core.messages import VOTERS_RECORD, Entry, ReplicaKey
 
 
 class ReplicatedLog:
     """An append-only sequence of entries that may be truncated at its tail."""
 
-    __slots__ = ("_epoch_starts", "_itf", "entries")
+    __slots__ = ("_epoch_starts", "_itf", "_voters_at", "entries", "keyed")
 
-    def __init__(self, entries: Iterable[Entry] = ()) -> None:
+    def __init__(self, entries: Iterable[Entry] = (), keyed: bool = False) -> None:
         self.entries: list[Entry] = []
+        # Entries encode their voter set (a dynamic quorum's trace) or not (a static one's).
+        self.keyed = keyed
         self._epoch_starts: list[tuple[int, int]] = []
+        self._voters_at: list[int] = []
         self._itf: str | None = None
         self.append(entries)
 
@@ -27,7 +32,11 @@ class ReplicatedLog:
         """The log as an ITF sequence (JSON text), cached until the log changes."""
         text = self._itf
         if text is None:
-            text = self._itf = "[" + ", ".join([e.itf for e in self.entries]) + "]"
+            if self.keyed:
+                text = "[" + ", ".join([e.itf_keyed for e in self.entries]) + "]"
+            else:
+                text = "[" + ", ".join([e.itf for e in self.entries]) + "]"
+            self._itf = text
         return text
 
     def __len__(self) -> int:
@@ -56,6 +65,8 @@ class ReplicatedLog:
                 )
             if not self._epoch_starts or entry.epoch != self._epoch_starts[-1][0]:
                 self._epoch_starts.append((entry.epoch, len(self.entries)))
+            if entry.kind == VOTERS_RECORD:
+                self._voters_at.append(len(self.entries))
             self.entries.append(entry)
 
     def truncate(self, end_offset: int) -> None:
@@ -68,6 +79,19 @@ class ReplicatedLog:
         self._itf = None
         while self._epoch_starts and self._epoch_starts[-1][1] >= end_offset:
             self._epoch_starts.pop()
+        while self._voters_at and self._voters_at[-1] >= end_offset:
+            self._voters_at.pop()
+
+    def latest_voters(self) -> tuple[int, frozenset[ReplicaKey]] | None:
+        """The offset and voter set of the last ``VotersRecord``, or ``None`` when there is none."""
+        if not self._voters_at:
+            return None
+        offset = self._voters_at[-1]
+        return offset, self.entries[offset].voters
+
+    def voters_record_offsets(self) -> Sequence[int]:
+        """Offsets of every ``VotersRecord``, oldest first."""
+        return tuple(self._voters_at)
 
     def epoch_starts(self) -> Sequence[tuple[int, int]]:
         """The (epoch, start offset) cache, oldest epoch first."""

@@ -1,4 +1,4 @@
-"""The sans-I/O KRaft replica (KIP-595).
+"""The sans-I/O KRaft replica (KIP-595, with KIP-853 voter changes).
 
 A replica is a pure state machine: ``step(input, now_ms)`` takes an inbound message,
 a timer tick or a client request and returns a ``Ready`` -- the spec action the step
@@ -11,6 +11,10 @@ The replica's spec variables (``spec/VOCABULARY.md``) are plain attributes:
 ``current_epoch``, ``voted_id``, ``leader_id``, ``log``, ``role`` (the name of
 ``state``), ``high_watermark``, ``votes_granted``, ``endorsers``, ``replica_end_offset``.
 Role-specific timers live in the ``state`` object (``reference.core.states``).
+
+The voter set (``voter_set``; ``voters`` are its ids) is recomputed whenever the log changes:
+with kraft.version 1 it is the latest ``VotersRecord`` of the log, committed or not, else the
+bootstrap set (``reference.core.voter_set``); with kraft.version 0 it is the configured one.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ import random
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from reference.core import rpc_epoch, rpc_fetch, rpc_vote
+from reference.core import rpc_epoch, rpc_fetch, rpc_vote, rpc_voters
 from reference.core.config import QuorumConfig
 from reference.core.log import ReplicatedLog
 from reference.core.messages import (
@@ -33,10 +37,15 @@ from reference.core.messages import (
     HANDLER_ACTION,
     LEADER_CHANGE,
     NIL,
+    NO_DIRECTORY,
+    UPDATE_VOTER_REQUEST,
+    UPDATE_VOTER_RESPONSE,
     VOTE_REQUEST,
     VOTE_RESPONSE,
+    VOTER_CHANGE_REQUESTS,
     Entry,
     Message,
+    ReplicaKey,
 )
 from reference.core.quorum_state import QuorumState
 from reference.core.states import (
@@ -51,6 +60,7 @@ from reference.core.states import (
     Unattached,
     Voted,
 )
+from reference.core.voter_set import DYNAMIC, STATIC, VoterSet, static_keys
 
 # Inputs -------------------------------------------------------------------
 
@@ -79,7 +89,13 @@ class Shutdown:
     """Graceful shutdown: a leader resigns (EndQuorumEpoch); others do nothing."""
 
 
-Input = Deliver | Tick | ClientAppend | Shutdown
+@dataclass(frozen=True, slots=True)
+class UpdateVoter:
+    """A voter of a dynamic quorum sends UpdateVoter for its own key to its leader (KIP-853;
+    endpoints and supported versions are abstracted away); others do nothing."""
+
+
+Input = Deliver | Tick | ClientAppend | Shutdown | UpdateVoter
 
 
 @dataclass(slots=True)
@@ -101,6 +117,17 @@ class ReplicaOptions:
     bugs: frozenset[str] = frozenset()
 
 
+@dataclass(frozen=True)
+class Membership:
+    """What formatting gave a replica (KIP-853): its kraft.version, its directory id and the
+    bootstrap voter set (static: the configured voters without directory ids; standalone: the
+    replica itself; initial controllers: those; a replica formatted to join later: empty)."""
+
+    kraft_version: int = STATIC
+    directory_id: int = NO_DIRECTORY
+    bootstrap: frozenset[ReplicaKey] | None = None  # None: the configured voters (static)
+
+
 class Replica:
     """One KRaft replica (voter or observer)."""
 
@@ -115,12 +142,15 @@ class Replica:
         quorum_state: QuorumState | None = None,
         log_entries: Iterable[Entry] = (),
         options: ReplicaOptions | None = None,
+        membership: Membership | None = None,
     ) -> None:
         self.id = node_id
         self.config = config
         self.cluster_id = cluster_id
-        self.voters = config.voters
-        self.is_voter = node_id in config.voters
+        member = membership or Membership()
+        self.kraft_version = member.kraft_version
+        self.directory_id = member.directory_id
+        self.bootstrap = VoterSet.of(static_keys(config.voters) if member.bootstrap is None else member.bootstrap)
         self.replicas = tuple(sorted(set(replicas) | set(config.voters) | {node_id}))
         self.rng = rng
         self.options = options or ReplicaOptions()
@@ -130,11 +160,19 @@ class Replica:
         self.current_epoch = qs.leader_epoch
         self.voted_id = qs.voted_id
         self.leader_id = qs.leader_id
-        self.log = ReplicatedLog(log_entries)
+        self.log = ReplicatedLog(log_entries, keyed=self.kraft_version == DYNAMIC)
+        self.voter_set = self.bootstrap
+        self.voters: frozenset[int] = self.bootstrap.ids
+        self.is_voter = self.voter_set.holds(self.key)
+        self._refresh_voters()
+        # Leader only: the voter-change requests whose VotersRecord is appended, not answered.
+        self.pending_voter_changes: list[Message] = []
         self.high_watermark = 0
         self.votes_granted: set[int] = set()
         self.endorsers: set[int] = set()
         self.replica_end_offset: dict[int, int] = dict.fromkeys(self.replicas, 0)
+        # Leader only: the directory id of the Fetch whose offset replica_end_offset holds.
+        self.replica_directory_id: dict[int, int] = dict.fromkeys(self.replicas, NO_DIRECTORY)
         self._persisted = (self.current_epoch, self.voted_id, self.leader_id)
         self.state: EpochState = self._initial_state()
         self._ready = Ready()
@@ -147,15 +185,19 @@ class Replica:
 
     def _initial_state(self) -> EpochState:
         """The state after a (re)start, from the durable quorum state."""
-        if self.leader_id == self.id and self.is_voter:
+        if self.leader_id == self.id:
             state: EpochState = Resigned()
             self._arm_election(state)
+            if not self.is_voter:
+                state.next_fetch_at = self.now
             return state
         if self.leader_id != NIL:
             return self._new_follower_state()
         if self.voted_id != NIL:
             voted = Voted()
             self._arm_election(voted)
+            if not self.is_voter and self.kraft_version == DYNAMIC:  # removed: looks for the leader
+                voted.next_fetch_at = self.now
             return voted
         return self._new_unattached_state()
 
@@ -176,6 +218,8 @@ class Replica:
         elif isinstance(inp, Shutdown):
             if self.role == LEADER:
                 self.resign()
+        elif isinstance(inp, UpdateVoter):
+            self._send_update_voter()
         else:  # pragma: no cover - the Input union is closed
             raise TypeError(f"unknown input {inp!r}")
         if ready.action is not None:
@@ -212,11 +256,88 @@ class Replica:
         if entries:
             self.log.append(entries)
             self._ready.log_ops.append(("append", tuple(entries)))
+            if self.kraft_version == DYNAMIC:
+                self._refresh_voters()
 
     def truncate_log(self, end_offset: int) -> None:
         if end_offset < self.log.end_offset:
             self.log.truncate(end_offset)
             self._ready.log_ops.append(("truncate", end_offset))
+            if self.kraft_version == DYNAMIC:
+                self._refresh_voters()
+
+    # -- the voter set -----------------------------------------------------------
+
+    @property
+    def key(self) -> ReplicaKey:
+        """This replica's key (id, directory id)."""
+        return (self.id, self.directory_id)
+
+    @property
+    def majority(self) -> int:
+        """The number of voters of the current voter set that forms a majority."""
+        return self.voter_set.majority
+
+    def _refresh_voters(self) -> None:
+        """The voter set from the log (latest VotersRecord, committed or not) or bootstrap."""
+        latest = self.log.latest_voters() if self.kraft_version == DYNAMIC else None
+        voter_set = self.bootstrap if latest is None else VoterSet.of(latest[1])
+        if voter_set is self.voter_set:
+            return
+        previous = self.voter_set
+        self.voter_set = voter_set
+        self.voters = voter_set.ids
+        self.is_voter = voter_set.holds(self.key)
+        if previous.keys != voter_set.keys:
+            self._voters_changed(previous)
+
+    def _voters_changed(self, previous: VoterSet) -> None:
+        """A leader starts BeginQuorumEpoch to new voters and forgets removed ones."""
+        state = getattr(self, "state", None)
+        if isinstance(state, Leader):
+            for voter in sorted(self.voters - previous.ids):
+                if voter != self.id:
+                    state.begin_epoch_due[voter] = self.now
+            for voter in previous.ids - self.voters:
+                state.begin_epoch_due.pop(voter, None)
+                self.endorsers.discard(voter)
+
+    def voter_change_committed(self) -> bool:
+        """A leader's voter-change requests await their answer and its latest VotersRecord
+        is committed (``CompleteVoterChange`` is due)."""
+        if not self.pending_voter_changes:
+            return False
+        latest = self.log.latest_voters()
+        return latest is not None and latest[0] < self.high_watermark
+
+    def _send_update_voter(self) -> None:
+        """``SendUpdateVoterRequest(i, j)``: a voter of a dynamic quorum that follows leader
+        ``j`` asks it to update its own key."""
+        j = self.leader_id
+        if self.kraft_version != DYNAMIC or not self.is_voter or j in (NIL, self.id):
+            return
+        self.set_action("SendUpdateVoterRequest", {"i": self.id, "j": j})
+        self.send(Message(type=UPDATE_VOTER_REQUEST, source=self.id, dest=j, clusterId=self.cluster_id,
+                          epoch=self.current_epoch, voterId=self.id, voterDirectoryId=self.directory_id))
+
+    def set_action(self, action: str, params: dict[str, object]) -> None:
+        """Name the spec action this step performs."""
+        self._ready.action = action
+        self._ready.params = params
+
+    def committed_voter_set(self) -> VoterSet:
+        """The voter set of the latest committed VotersRecord (else the bootstrap set)."""
+        for offset in reversed(self.log.voters_record_offsets()):
+            if offset < self.high_watermark:
+                return VoterSet.of(self.log.entries[offset].voters)
+        return self.bootstrap
+
+    def counting_voter_set(self) -> VoterSet:
+        """The voter set majorities are counted in (bug ``majority-from-committed-voters``:
+        the committed one instead of the latest)."""
+        if "majority-from-committed-voters" in self.bugs:
+            return self.committed_voter_set()
+        return self.voter_set
 
     # -- timers ---------------------------------------------------------------
 
@@ -233,16 +354,19 @@ class Replica:
 
     def _deadlines(self) -> list[int | None]:
         s = self.state
-        out: list[int | None] = [s.election_deadline]
+        voter = self.is_voter
+        out: list[int | None] = [s.election_deadline if voter else None]
         if isinstance(s, Follower):
-            out += [s.fetch_deadline, s.next_fetch_at]
+            out += [s.fetch_deadline if voter else None, s.next_fetch_at]
             if s.fetch_sent_at is not None:
                 out.append(s.fetch_sent_at + self.config.request_timeout_ms)
-        elif isinstance(s, Unattached):
+        elif not isinstance(s, Leader) and not voter:
             out.append(s.next_fetch_at)
             if s.fetch_sent_at is not None:
                 out.append(s.fetch_sent_at + self.config.request_timeout_ms)
         elif isinstance(s, Leader):
+            if self.pending_voter_changes and self.voter_change_committed():
+                out.append(self.now)
             out.append(s.check_quorum_deadline)
             out += list(s.begin_epoch_due.values())
         return out
@@ -252,6 +376,9 @@ class Replica:
         now = self.now
         s = self.state
         if isinstance(s, Leader):
+            if self.voter_change_committed():
+                rpc_voters.complete_voter_change(self)
+                return
             if s.check_quorum_deadline is not None and s.check_quorum_deadline <= now:
                 self._check_quorum(s)
                 if self._ready.action is not None:
@@ -273,18 +400,29 @@ class Replica:
             if timed_out or (s.fetch_sent_at is None and s.next_fetch_at is not None and s.next_fetch_at <= now):
                 self._send_fetch(s, self.leader_id)
             return
-        if isinstance(s, Unattached) and not self.is_voter:
+        if not self.is_voter:
             timed_out = s.fetch_sent_at is not None and s.fetch_sent_at + self.config.request_timeout_ms <= now
             if timed_out or (s.fetch_sent_at is None and s.next_fetch_at is not None and s.next_fetch_at <= now):
-                self._send_fetch(s, self.rng.choice(sorted(self.voters)))
+                self._send_fetch(s, self.rng.choice(self.fetch_targets()))
+
+    def fetch_targets(self) -> list[int]:
+        """Where a replica without a leader looks for one: the voters of its set, else (a
+        replica formatted to join a dynamic quorum) the bootstrap servers, which are the
+        replicas other than itself."""
+        if self.voters:
+            return sorted(self.voters)
+        return [r for r in self.replicas if r != self.id]
 
     # -- state transitions -----------------------------------------------------
 
     def _reset_volatile(self) -> None:
         self.votes_granted = set()
         self.endorsers = set()
+        self.pending_voter_changes = []
         if any(self.replica_end_offset.values()):
             self.replica_end_offset = dict.fromkeys(self.replicas, 0)
+        if any(self.replica_directory_id.values()):
+            self.replica_directory_id = dict.fromkeys(self.replicas, NO_DIRECTORY)
 
     def _new_unattached_state(self) -> Unattached:
         state = Unattached()
@@ -330,6 +468,8 @@ class Replica:
         self._reset_volatile()
         state = Voted()
         self._arm_election(state)
+        if not self.is_voter and self.kraft_version == DYNAMIC:  # KIP-853: non-voters vote too
+            state.next_fetch_at = self.now
         self.state = state
 
     def transition_to_follower(self, epoch: int, leader: int) -> None:
@@ -377,12 +517,14 @@ class Replica:
         state = Candidate(retries=retries)
         self._arm_election(state, self._candidate_backoff(retries))
         self.state = state
-        if len(self.votes_granted) >= self.config.majority:
+        counting = self.counting_voter_set()
+        if len(self.votes_granted) >= counting.majority:
             self.become_leader()
             return
-        targets = [v for v in sorted(self.voters) if v != self.id]
+        targets = [v for v in sorted(counting.ids) if v != self.id]
         if "observer-votes" in self.bugs:
             targets += [r for r in self.replicas if r not in self.voters]
+        dynamic = self.kraft_version == DYNAMIC
         for voter in targets:
             self.send(
                 Message(
@@ -393,6 +535,8 @@ class Replica:
                     epoch=self.current_epoch,
                     lastOffsetEpoch=self.log.last_epoch,
                     lastOffset=self.log.end_offset,
+                    sourceDirectoryId=self.directory_id if dynamic else NIL,
+                    voterDirectoryId=counting.directory_of(voter) if dynamic else NIL,
                 )
             )
 
@@ -402,6 +546,8 @@ class Replica:
         self.votes_granted = set()
         self.endorsers = set()
         self.replica_end_offset = dict.fromkeys(self.replicas, 0)
+        self.replica_directory_id = dict.fromkeys(self.replicas, NO_DIRECTORY)
+        self.pending_voter_changes = []
         state = Leader(check_quorum_deadline=self.now + self.config.fetch_timeout_ms)
         for voter in sorted(self.voters):
             if voter != self.id:
@@ -413,11 +559,18 @@ class Replica:
         """``Resign``: EndQuorumEpoch to the other voters, preferred successors first."""
         self._ready.action = "Resign"
         self._ready.params = {"i": self.id}
+        self.step_down()
+
+    def step_down(self) -> None:
+        """What ``Resign`` does (also the end of ``CompleteVoterChange`` when this leader
+        removed itself)."""
         others = [v for v in self.voters if v != self.id]
         successors = tuple(sorted(others, key=lambda v: (-self.replica_end_offset.get(v, 0), v)))
         self._reset_volatile()
         state = Resigned(preferred_successors=successors)
         self._arm_election(state)
+        if not self.is_voter:  # removed itself: looks for the next leader like an observer
+            state.next_fetch_at = self.now
         self.state = state
         for voter in sorted(others):
             self.send(
@@ -440,7 +593,7 @@ class Replica:
             (t for v, t in state.last_fetch_ms.items() if v in self.voters and v != self.id and t > window_start),
             reverse=True,
         )
-        needed = self.config.majority - 1
+        needed = self.majority - (1 if self.is_voter else 0)
         if len(recent) >= needed:
             oldest_needed = recent[needed - 1] if needed > 0 else self.now
             state.check_quorum_deadline = oldest_needed + self.config.fetch_timeout_ms
@@ -456,6 +609,7 @@ class Replica:
         self._ready.action = "SendBeginQuorumEpoch"
         self._ready.params = {"i": self.id, "j": voter}
         state.begin_epoch_due[voter] = self.now + self.config.request_timeout_ms
+        dynamic = self.kraft_version == DYNAMIC
         self.send(
             Message(
                 type=BEGIN_QUORUM_EPOCH_REQUEST,
@@ -463,10 +617,12 @@ class Replica:
                 dest=voter,
                 clusterId=self.cluster_id,
                 epoch=self.current_epoch,
+                sourceDirectoryId=self.directory_id if dynamic else NIL,
+                voterDirectoryId=self.voter_set.directory_of(voter) if dynamic else NIL,
             )
         )
 
-    def _send_fetch(self, state: Follower | Unattached, target: int) -> None:
+    def _send_fetch(self, state: EpochState, target: int) -> None:
         self._ready.action = "SendFetchRequest"
         self._ready.params = {"i": self.id, "j": target}
         state.fetch_sent_at = self.now
@@ -481,13 +637,14 @@ class Replica:
                 epoch=self.current_epoch,
                 fetchOffset=end,
                 lastFetchedEpoch=self.log.last_epoch,
+                sourceDirectoryId=self.directory_id if self.kraft_version == DYNAMIC else NIL,
             )
         )
 
     def fetch_completed(self) -> None:
         """A fetch response was handled: the next fetch goes out after the fetch interval."""
         s = self.state
-        if isinstance(s, Follower | Unattached):
+        if isinstance(s, Follower) or not self.is_voter:
             s.fetch_sent_at = None
             s.next_fetch_at = self.now + self.options.fetch_interval_ms
         if isinstance(s, Follower) and self.is_voter:
@@ -515,27 +672,42 @@ class Replica:
 
     def endorse(self, voter: int) -> None:
         """A voter other than this leader endorsed the epoch: stop BeginQuorumEpoch to it."""
-        if voter in self.voters and voter != self.id:
-            self.endorsers.add(voter)
-            state = self.state
-            if isinstance(state, Leader):
-                state.begin_epoch_due.pop(voter, None)
+        if voter == self.id or voter not in self.voters:
+            return
+        self.endorsers.add(voter)
+        state = self.state
+        if isinstance(state, Leader):
+            state.begin_epoch_due.pop(voter, None)
 
     # -- high watermark --------------------------------------------------------
 
     def update_leader_high_watermark(self) -> None:
         """Advance the leader's high watermark to the offset a majority of voters hold,
         when the entry below it is of the current epoch (KIP-595 commitment rule)."""
-        ends = sorted(
-            (self.log.end_offset if v == self.id else self.replica_end_offset.get(v, 0) for v in self.voters),
-            reverse=True,
-        )
-        candidate = ends[self.config.majority - 1]
+        counting = self.counting_voter_set()
+        if self.kraft_version == DYNAMIC:
+            ends = sorted((self._voter_end_offset(k) for k in counting.keys), reverse=True)
+        else:
+            ends = sorted(
+                (self.log.end_offset if v == self.id else self.replica_end_offset.get(v, 0) for v in counting.ids),
+                reverse=True,
+            )
+        candidate = ends[counting.majority - 1]
         if candidate <= self.high_watermark:
             return
         if "hw-on-old-epoch" not in self.bugs and self.log.epoch_at(candidate - 1) != self.current_epoch:
             return
         self.high_watermark = candidate
+
+    def _voter_end_offset(self, key: ReplicaKey) -> int:
+        """The leader's view of voter ``key``'s log end: its own log end if it is that voter,
+        the fetch offset last accepted from that id with that directory id, else 0."""
+        vid, directory = key
+        if vid == self.id:
+            return self.log.end_offset if directory == self.directory_id else 0
+        if self.replica_directory_id.get(vid) != directory:
+            return 0
+        return self.replica_end_offset.get(vid, 0)
 
     # -- read-only queries -----------------------------------------------------
 
@@ -551,6 +723,16 @@ class Replica:
 
     def trace_state(self) -> dict[str, object]:
         """Like ``spec_state`` but with the log object itself (its ITF text is cached)."""
+        if self.kraft_version == DYNAMIC:
+            return {
+                **self._kip595_state(),
+                "dirId": self.directory_id,
+                "replicaDirectoryId": dict(self.replica_directory_id),
+                "pendingVoterChange": frozenset(self.pending_voter_changes),
+            }
+        return self._kip595_state()
+
+    def _kip595_state(self) -> dict[str, object]:
         return {
             "currentEpoch": self.current_epoch,
             "votedId": self.voted_id,
@@ -573,4 +755,6 @@ _HANDLERS = {
     END_QUORUM_EPOCH_RESPONSE: rpc_epoch.handle_end_quorum_epoch_response,
     FETCH_REQUEST: rpc_fetch.handle_fetch_request,
     FETCH_RESPONSE: rpc_fetch.handle_fetch_response,
+    **dict.fromkeys(VOTER_CHANGE_REQUESTS, rpc_voters.handle_voter_change_request),
+    UPDATE_VOTER_RESPONSE: rpc_voters.handle_update_voter_response,
 }

@@ -10,12 +10,14 @@ from reference.core.messages import (
     INCONSISTENT_VOTER_SET,
     INVALID_CLUSTER_ID,
     INVALID_QUORUM_STATE,
+    INVALID_VOTER_KEY,
     NIL,
     NONE,
     Message,
 )
 from reference.core.rpc_common import cluster_id_mismatch, respond
 from reference.core.states import FOLLOWER, LEADER, UNATTACHED, VOTED
+from reference.core.voter_set import DYNAMIC
 
 
 def _respond(r: HandlerContext, m: Message, kind: str, error: str = NONE) -> None:
@@ -27,6 +29,9 @@ def handle_begin_quorum_epoch_request(r: HandlerContext, m: Message) -> None:
     for that epoch (then INVALID_QUORUM_STATE)."""
     if cluster_id_mismatch(r, m):
         _respond(r, m, BEGIN_QUORUM_EPOCH_RESPONSE, INVALID_CLUSTER_ID)
+        return
+    if r.kraft_version == DYNAMIC and m.voterDirectoryId != r.directory_id:
+        _respond(r, m, BEGIN_QUORUM_EPOCH_RESPONSE, INVALID_VOTER_KEY)
         return
     if m.epoch < r.current_epoch:
         _respond(r, m, BEGIN_QUORUM_EPOCH_RESPONSE, FENCED_LEADER_EPOCH)

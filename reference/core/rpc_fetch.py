@@ -59,7 +59,9 @@ def handle_fetch_request(r: HandlerContext, m: Message) -> None:
                  divergingEpoch=epoch, divergingEndOffset=end)
         return
     r.replica_end_offset[m.source] = m.fetchOffset
-    if m.source in r.voters:
+    if m.sourceDirectoryId != NIL:
+        r.replica_directory_id[m.source] = m.sourceDirectoryId
+    if r.voter_set.holds((m.source, m.sourceDirectoryId)):
         last_fetch = getattr(r.state, "last_fetch_ms", None)
         if last_fetch is not None:
             last_fetch[m.source] = r.now

@@ -6,6 +6,7 @@ from reference.core.handler_context import HandlerContext
 from reference.core.messages import (
     FENCED_LEADER_EPOCH,
     INVALID_CLUSTER_ID,
+    INVALID_VOTER_KEY,
     NIL,
     NONE,
     VOTE_RESPONSE,
@@ -13,6 +14,7 @@ from reference.core.messages import (
 )
 from reference.core.rpc_common import cluster_id_mismatch, respond
 from reference.core.states import CANDIDATE
+from reference.core.voter_set import DYNAMIC
 
 
 def _respond(r: HandlerContext, m: Message, granted: bool, error: str = NONE) -> None:
@@ -21,17 +23,26 @@ def _respond(r: HandlerContext, m: Message, granted: bool, error: str = NONE) ->
 
 def handle_vote_request(r: HandlerContext, m: Message) -> None:
     """KIP-595 Vote Request Handling: cluster id, then epoch; a larger epoch is taken
-    first; at most one vote per epoch, to a voter whose log is at least as up-to-date."""
+    first; at most one vote per epoch, to a voter whose log is at least as up-to-date.
+
+    With a dynamic quorum (KIP-853) a request addressed to another directory id of this
+    replica's id is refused (``INVALID_VOTER_KEY``: this replica is not that voter), and
+    KIP-595's rule that only voters vote, for voters, is reversed: the receiver answers a
+    candidate outside its voter set, and answers also when it is not in that set itself."""
     if cluster_id_mismatch(r, m):
         _respond(r, m, False, INVALID_CLUSTER_ID)
+        return
+    dynamic = r.kraft_version == DYNAMIC
+    if dynamic and m.voterDirectoryId != r.directory_id and "vote-ignores-directory-id" not in r.bugs:
+        _respond(r, m, False, INVALID_VOTER_KEY)
         return
     if m.epoch < r.current_epoch:
         _respond(r, m, False, FENCED_LEADER_EPOCH)
         return
     if m.epoch > r.current_epoch:
         r.transition_to_unattached(m.epoch)
-    may_vote = r.is_voter or "observer-votes" in r.bugs
-    if not may_vote or m.source not in r.voters:
+    may_vote = dynamic or r.is_voter or "observer-votes" in r.bugs
+    if not may_vote or (not dynamic and m.source not in r.voters):
         _respond(r, m, False)
         return
     if r.voted_id == m.source:
@@ -52,10 +63,11 @@ def handle_vote_response(r: HandlerContext, m: Message) -> None:
         return
     if r.role != CANDIDATE or m.epoch != r.current_epoch:
         return
-    counts = m.source in r.voters or "observer-votes" in r.bugs
+    counting = r.counting_voter_set()
+    counts = m.source in counting.ids or "observer-votes" in r.bugs
     if m.voteGranted and counts:
         r.votes_granted.add(m.source)
-        if len(r.votes_granted) >= r.config.majority:
+        if len(r.votes_granted) >= counting.majority:
             r.become_leader()
-    elif not m.voteGranted and len(r.voters) == 2:
+    elif not m.voteGranted and len(counting.ids) == 2:
         r.step_down_to_voted()

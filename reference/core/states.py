@@ -20,10 +20,14 @@ ROLES: tuple[str, ...] = (UNATTACHED, VOTED, CANDIDATE, LEADER, FOLLOWER, RESIGN
 
 @dataclass(slots=True)
 class EpochState:
-    """Base of the per-state classes: the role name and the election timer."""
+    """Base of the per-state classes: the role name, the election timer, and the fetch
+    timers of a replica that looks for the leader (a follower; a replica outside its voter
+    set that knows no leader)."""
 
     name: str = ""
     election_deadline: int | None = None
+    next_fetch_at: int | None = None
+    fetch_sent_at: int | None = None
 
 
 @dataclass(slots=True)
@@ -32,8 +36,6 @@ class Unattached(EpochState):
     fetching from a voter; voters wait for the election timeout."""
 
     name: str = UNATTACHED
-    next_fetch_at: int | None = None
-    fetch_sent_at: int | None = None
 
 
 @dataclass(slots=True)
@@ -68,13 +70,12 @@ class Follower(EpochState):
 
     name: str = FOLLOWER
     fetch_deadline: int | None = None
-    next_fetch_at: int | None = None
-    fetch_sent_at: int | None = None
 
 
 @dataclass(slots=True)
 class Resigned(EpochState):
-    """A leader that stepped down: waits for the election timeout, then stands again."""
+    """A leader that stepped down: waits for the election timeout, then stands again; one
+    that removed itself from the voters (KIP-853) looks for the next leader by fetching."""
 
     name: str = RESIGNED
     preferred_successors: tuple[int, ...] = ()

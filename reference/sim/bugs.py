@@ -23,7 +23,21 @@ BUGS: dict[str, str] = {
     "observers grant votes like voters",
     "second-leader-same-epoch": "a voter whose election timer fires stands as candidate in "
     "its current epoch (overriding its earlier vote) instead of the next epoch",
+    # KIP-853 (dynamic quorum)
+    "two-uncommitted-changes": "the leader accepts a voter change while the VotersRecord of "
+    "the previous one is still uncommitted",
+    "change-before-epoch-commit": "the leader accepts a voter change before it has committed "
+    "an offset of its own epoch",
+    "vote-ignores-directory-id": "a replica grants a VoteRequest addressed to another directory "
+    "id of its id (a voter that lost its disk votes as the old voter)",
+    "majority-from-committed-voters": "candidates and leaders count majorities in the committed "
+    "voter set instead of the latest one of their log",
 }
+
+# Bug switches that act only in a dynamic quorum (kraft.version 1).
+DYNAMIC_BUGS = frozenset(
+    {"two-uncommitted-changes", "change-before-epoch-commit", "vote-ignores-directory-id", "majority-from-committed-voters"}
+)
 
 
 class UnknownBugError(ValueError):

@@ -18,8 +18,14 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from reference.sim.bugs import BUGS, UnknownBugError, parse_bug
-from reference.sim.faults import DEFAULT_FAULTS, FAULTS, UnknownFaultError, parse_faults
-from reference.sim.simulator import RunResult, RunStats, SimConfig, run_seed
+from reference.sim.faults import (
+    DEFAULT_FAULTS,
+    DYNAMIC_DEFAULT_FAULTS,
+    FAULTS,
+    UnknownFaultError,
+    parse_faults,
+)
+from reference.sim.simulator import BOOTSTRAPS, QUORUMS, RunResult, RunStats, SimConfig, run_seed
 
 
 def parse_seeds(text: str) -> list[int]:
@@ -55,10 +61,17 @@ def register(subparsers: Any) -> None:
         "per seed, checking the safety invariants after every step and writing one trace per run.",
         epilog=f"Fault kinds: {fault_list}. Bug switches: {bug_list}.",
     )
+    p.add_argument("--quorum", choices=QUORUMS, default="dynamic",
+                   help="dynamic: KIP-853 voter set in the log, with voter changes (default); "
+                   "static: KIP-595's fixed controller.quorum.voters")
+    p.add_argument("--bootstrap", choices=BOOTSTRAPS, default="initial-controllers",
+                   help="how a dynamic quorum is formatted (default initial-controllers)")
     p.add_argument("--seeds", type=parse_seeds, default=parse_seeds("1-10"), help="seeds, e.g. 1-1000 or 3,7,9-12 (default 1-10)")
     p.add_argument("--voters", type=int, default=3, help="number of voters (ids 1..N; default 3)")
     p.add_argument("--observers", type=int, default=1, help="number of observers (default 1)")
-    p.add_argument("--faults", default=",".join(DEFAULT_FAULTS), help=f"comma-separated fault kinds or 'none' (default {','.join(DEFAULT_FAULTS)})")
+    p.add_argument("--faults", default=None,
+                   help=f"comma-separated fault kinds or 'none' (default {','.join(DYNAMIC_DEFAULT_FAULTS)} "
+                   f"with a dynamic quorum, {','.join(DEFAULT_FAULTS)} with a static one)")
     p.add_argument("--steps", type=int, default=1000, help="protocol steps per run (default 1000)")
     p.add_argument("--out", type=Path, default=Path("sim-out"), help="directory for traces (default sim-out)")
     p.add_argument("--inject-bug", default=None, metavar="NAME", help=f"break one rule: {', '.join(BUGS)}")
@@ -87,9 +100,12 @@ def _results(config: SimConfig, seeds: list[int], jobs: int) -> Iterator[RunResu
 def run(args: argparse.Namespace) -> int:
     console = Console(stderr=True)
     try:
-        faults = parse_faults(args.faults)
+        default = DYNAMIC_DEFAULT_FAULTS if args.quorum == "dynamic" else DEFAULT_FAULTS
+        faults = parse_faults(args.faults if args.faults is not None else ",".join(default))
         parse_bug(args.inject_bug)
         config = SimConfig(
+            quorum=args.quorum,
+            bootstrap=args.bootstrap,
             voters=args.voters,
             observers=args.observers,
             faults=faults,
@@ -131,6 +147,7 @@ def _summary(console: Console, config: SimConfig, seeds: list[int], total: RunSt
     table.add_column("figure", no_wrap=True)
     table.add_column("value", overflow="fold")
     table.add_row("runs", str(len(seeds)))
+    table.add_row("quorum", config.quorum if not config.dynamic else f"dynamic ({config.bootstrap})")
     table.add_row("events", str(total.events))
     table.add_row("elections", str(total.elections))
     table.add_row("commits (committed entries)", str(total.commits))
@@ -140,6 +157,8 @@ def _summary(console: Console, config: SimConfig, seeds: list[int], total: RunSt
         "crashes / shutdowns / disk losses / partitions",
         f"{total.crashes} / {total.shutdowns} / {total.disk_losses} / {total.partitions}",
     )
+    if config.dynamic:
+        table.add_row("voter changes requested / committed", f"{total.voter_change_requests} / {total.voter_changes_committed}")
     table.add_row("bug switch", config.bug or "none")
     table.add_row("faults", ",".join(sorted(config.faults)) or "none")
     table.add_row("wall time", f"{elapsed:.1f} s ({total.events / elapsed if elapsed else 0:.0f} events/s)")

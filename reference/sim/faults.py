@@ -18,9 +18,10 @@ FAULTS: dict[str, str] = {
     "disk-loss": "an observer restarts with an empty disk (same id)",
     "foreign": "OPT-IN: a misconfigured peer (claiming the id of a replica) sends requests "
     "carrying another cluster id; they must be refused with INVALID_CLUSTER_ID",
-    "voter-disk-loss": "OPT-IN, NOT SAFE under KIP-595: a voter restarts with an empty disk; "
-    "KIP-595 assumes voters never lose their disk (KIP-853 fixes that), so this is expected "
-    "to break the safety invariants",
+    "voter-disk-loss": "a voter restarts with an empty disk. With a dynamic quorum (default there) "
+    "it comes back with a new directory id, so it is no longer that voter (KIP-853); with a static "
+    "quorum it is OPT-IN and NOT SAFE: KIP-595 assumes voters never lose their disk, so it is "
+    "expected to break the safety invariants",
 }
 
 DEFAULT_FAULTS: tuple[str, ...] = (
@@ -33,6 +34,10 @@ DEFAULT_FAULTS: tuple[str, ...] = (
     "delay",
     "disk-loss",
 )
+
+
+# A dynamic quorum survives a voter's disk loss (the replica gets a new directory id).
+DYNAMIC_DEFAULT_FAULTS: tuple[str, ...] = (*DEFAULT_FAULTS, "voter-disk-loss")
 
 
 class UnknownFaultError(ValueError):

@@ -7,6 +7,13 @@ reorder and delay messages and be partitioned. After every protocol step
 the safety invariants (``reference.sim.invariants``) are checked; a failing seed is
 reported with the command that reproduces it. Every step is traced (``traces/FORMAT.md``).
 
+With ``quorum="dynamic"`` (KIP-853, kraft.version 1) the voter set lives in the log: the
+voters are formatted as initial controllers (or the first one standalone), every other replica
+is formatted to join later, a disk loss gives a replica a new directory id, and the
+reassignment driver (``reference.sim.reassignment``) sends AddVoter / RemoveVoter /
+UpdateVoter requests to the leader at random times; the voter-change rules are checked after
+every step too (``reference.sim.voter_invariants``). ``quorum="static"`` is KIP-595 as before.
+
 ``run_seed(config, seed) -> RunResult`` is the API used by the CLI and the pipeline.
 """
 
@@ -14,32 +21,60 @@ from __future__ import annotations
 
 import heapq
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from reference.core.config import QuorumConfig
-from reference.core.messages import FETCH_REQUEST, VOTE_REQUEST, Message
+from reference.core.messages import (
+    ADD_VOTER_REQUEST,
+    ADD_VOTER_RESPONSE,
+    FETCH_REQUEST,
+    NIL,
+    NOT_LEADER_FOR_PARTITION,
+    REMOVE_VOTER_REQUEST,
+    REMOVE_VOTER_RESPONSE,
+    REQUEST_TIMED_OUT,
+    UPDATE_VOTER_REQUEST,
+    UPDATE_VOTER_RESPONSE,
+    VOTE_REQUEST,
+    VOTER_CHANGE_RESPONSE,
+    Message,
+)
 from reference.core.replica import (
     ClientAppend,
     Deliver,
     Input,
+    Membership,
     Ready,
     Replica,
     ReplicaOptions,
     Shutdown,
     Tick,
+    UpdateVoter,
 )
-from reference.core.states import LEADER
+from reference.core.states import LEADER, RESIGNED
+from reference.core.voter_set import DYNAMIC
 from reference.sim.bugs import parse_bug
 from reference.sim.faults import DEFAULT_FAULTS, parse_faults
 from reference.sim.invariants import SafetyChecker, Violation
+from reference.sim.reassignment import draw_target, next_change
+from reference.sim.voter_invariants import VoterChangeChecker
 from reference.storage.base import MemoryStorage
 from reference.storage.persist import persist
+from reference.trace.itf_encode import encode_keyed_message
 from reference.trace.spec_constants import FOREIGN_CLUSTER_ID, FOREIGN_REQUEST_TYPES, spec_constants
 from reference.trace.trace_writer import TraceWriter
 
-_DELIVER, _TICK, _CLIENT, _FAULT, _RESTART, _HEAL, _STOP = range(7)
+_DELIVER, _TICK, _CLIENT, _FAULT, _RESTART, _HEAL, _STOP, _ADMIN = range(8)
+
+QUORUMS = ("dynamic", "static")
+BOOTSTRAPS = ("initial-controllers", "standalone")
+# The operator's requests come from Nil (the spec's admin client; no replica has that id).
+ADMIN_ID = NIL
+# Probability that a crash picks the leader while a voter change is under way.
+_CRASH_LEADER_MID_CHANGE_PROBABILITY = 0.5
 
 # Probability that a graceful shutdown picks the current leader (when one is up).
 _SHUTDOWN_LEADER_PROBABILITY = 0.7
@@ -71,14 +106,33 @@ class SimConfig:
     loss_probability: float = 0.05
     duplicate_probability: float = 0.05
     max_time_ms: int = 0
+    quorum: str = "static"
+    bootstrap: str = "initial-controllers"
+    reassign_interval_ms: int = 1200
+    target_sizes: tuple[int, ...] = (3, 5)
 
     def __post_init__(self) -> None:
-        if self.voters < 2:
-            raise ValueError("the simulator needs at least 2 voters")
+        if self.quorum not in QUORUMS:
+            raise ValueError(f"unknown quorum {self.quorum!r}; known: {', '.join(QUORUMS)}")
+        if self.bootstrap not in BOOTSTRAPS:
+            raise ValueError(f"unknown bootstrap {self.bootstrap!r}; known: {', '.join(BOOTSTRAPS)}")
+        if self.voters < (1 if self.dynamic else 2):
+            raise ValueError("the simulator needs at least 2 voters (1 with a dynamic quorum)")
         if self.observers < 0 or self.steps < 1 or self.values < 1:
             raise ValueError("observers must be >= 0, steps and values >= 1")
         parse_faults(self.faults)
         parse_bug(self.bug)
+
+    @property
+    def dynamic(self) -> bool:
+        return self.quorum == "dynamic"
+
+    @property
+    def initial_voter_ids(self) -> tuple[int, ...]:
+        """The voters the quorum is formatted with (one when standalone)."""
+        if self.dynamic and self.bootstrap == "standalone":
+            return (1,)
+        return self.voter_ids
 
     @property
     def voter_ids(self) -> tuple[int, ...]:
@@ -108,9 +162,11 @@ class SimConfig:
     def repro_command(self, seed: int) -> str:
         faults = ",".join(sorted(self.faults)) or "none"
         cmd = (
-            f"kraftcheck simulate --seeds {seed} --voters {self.voters} --observers {self.observers} "
-            f"--faults {faults} --steps {self.steps}"
+            f"kraftcheck simulate --quorum {self.quorum} --seeds {seed} --voters {self.voters} "
+            f"--observers {self.observers} --faults {faults} --steps {self.steps}"
         )
+        if self.dynamic and self.bootstrap != "initial-controllers":
+            cmd += f" --bootstrap {self.bootstrap}"
         if self.bug:
             cmd += f" --inject-bug {self.bug}"
         return cmd + f" --out {self.out_dir or 'sim-out'}"
@@ -148,6 +204,13 @@ class RunStats:
     shutdowns: int = 0
     disk_losses: int = 0
     partitions: int = 0
+    voter_change_requests: int = 0
+    voter_changes_committed: int = 0
+    adds_committed: int = 0
+    removes_committed: int = 0
+    updates_committed: int = 0
+    self_removals: int = 0
+    rejoins_committed: int = 0
     sim_time_ms: int = 0
 
     def add(self, other: RunStats) -> None:
@@ -177,6 +240,8 @@ class _Node:
     tick_at: int | None = None
     # While a resigned leader's graceful shutdown is under way: the epoch it resigned.
     resigned_epoch: int | None = None
+    # What formatting gave the node (a dynamic quorum's disk loss reformats it).
+    membership: Membership = field(default_factory=Membership)
 
 
 class Simulation:
@@ -202,17 +267,34 @@ class Simulation:
         self.failures: list[Failure] = []
         self.nodes: dict[int, _Node] = {}
         self.last_state: dict[int, dict[str, object]] = {}
+        self.admin_rng = random.Random(f"admin-{seed}")
+        self.voter_checker = VoterChangeChecker() if config.dynamic else None
+        self.target: frozenset[int] = frozenset(config.initial_voter_ids)
+        self.admin_waiting: Message | None = None
         for rid in self.ids:
             rng = random.Random(f"replica-{seed}-{rid}")
             storage = MemoryStorage(rid, config.cluster_id)
-            self.nodes[rid] = _Node(rid, storage, self._new_replica(rid, storage, rng), rng)
+            membership = self._format(rid, 1)
+            replica = self._new_replica(rid, storage, rng, membership)
+            self.nodes[rid] = _Node(rid, storage, replica, rng, membership=membership)
         self.trace_path = config.trace_path(seed)
         self.writer = TraceWriter(self.trace_path) if self.trace_path is not None else None
         self.max_time = config.max_time_ms or config.steps * 200 + 60_000
 
     # -- setup -------------------------------------------------------------------
 
-    def _new_replica(self, rid: int, storage: MemoryStorage, rng: random.Random) -> Replica:
+    def _format(self, rid: int, directory_id: int) -> Membership:
+        """Formatting: static (kraft.version 0), or kraft.version 1 with a directory id; every
+        replica knows the initial controllers' keys as its bootstrap voter set (the spec's
+        ``Voters``; a replica that is not among them is an observer until a VotersRecord
+        names it)."""
+        cfg = self.config
+        if not cfg.dynamic:
+            return Membership()
+        bootstrap = frozenset((v, 1) for v in cfg.initial_voter_ids)
+        return Membership(kraft_version=DYNAMIC, directory_id=directory_id, bootstrap=bootstrap)
+
+    def _new_replica(self, rid: int, storage: MemoryStorage, rng: random.Random, membership: Membership) -> Replica:
         return Replica(
             rid,
             self.quorum,
@@ -223,6 +305,7 @@ class Simulation:
             quorum_state=storage.read_quorum_state(),
             log_entries=storage.read_log(),
             options=self.options,
+            membership=membership,
         )
 
     def _push(self, time: int, kind: int, node: int, payload: Any = None) -> None:
@@ -256,7 +339,9 @@ class Simulation:
     def _run(self) -> str:
         cfg = self.config
         if self.writer is not None:
-            constants = spec_constants(cfg.voter_ids, cfg.observer_ids, cfg.values, cfg.cluster_id, "foreign" in cfg.faults)
+            initial = cfg.initial_voter_ids
+            observers = tuple(r for r in self.ids if r not in initial)
+            constants = spec_constants(initial, observers, cfg.values, cfg.cluster_id, "foreign" in cfg.faults, cfg.dynamic)
             self.writer.header(constants, self.seed, sorted(cfg.faults), cfg.bug)
             self.last_state = {rid: n.replica.trace_state() for rid, n in self.nodes.items() if n.replica}
             self.writer.init(self.last_state)
@@ -267,6 +352,8 @@ class Simulation:
         self._push(cfg.client_interval_ms, _CLIENT, 0)
         if self._fault_kinds():
             self._push(self._fault_gap(), _FAULT, 0)
+        if cfg.dynamic:
+            self._push(self._admin_gap(), _ADMIN, 0)
         reason = "step limit reached"
         while self.queue:
             time, _, kind, nid, payload = heapq.heappop(self.queue)
@@ -291,6 +378,8 @@ class Simulation:
                 self._heal(payload)
             elif kind == _STOP:
                 self._stop(self.nodes[nid], payload)
+            elif kind == _ADMIN:
+                self._admin(periodic=payload is None)
             if self.failures:
                 reason = "invariant violated"
                 break
@@ -311,6 +400,9 @@ class Simulation:
                 raise RuntimeError(f"replica {node.id}: timer due at {deadline} fired nothing at {self.now}")
 
     def _deliver(self, m: Message) -> None:
+        if m.dest == ADMIN_ID:
+            self._admin_response(m)
+            return
         node = self.nodes[m.dest]
         if node.replica is None or self.blocked.get((m.source, m.dest)):
             self.stats.messages_dropped += 1
@@ -357,14 +449,27 @@ class Simulation:
             self._send(m)
         if self.writer is not None:
             state = self.last_state[node.id] = replica.trace_state()
-            self.writer.event(self.now, node.id, ready.action, ready.params, state, ready.messages)
+            self._trace(self.now, node.id, ready.action, ready.params, state, ready.messages)
         self._check(
             node.id,
             self.checker.after_step(node.id, replica.role, replica.current_epoch, replica.high_watermark, ready.log_ops),
         )
+        if self.voter_checker is not None:
+            self._check(node.id, self.voter_checker.after_step(replica, ready))
+            if ready.action == "CompleteVoterChange":
+                self._count_completion(replica, ready)
         if node.resigned_epoch is not None and replica.current_epoch > node.resigned_epoch:
             self._push(self.now, _STOP, node.id, replica)
         self._schedule_tick(node)
+
+    def _trace(self, time_ms: int, replica: int, action: str, params: dict[str, Any],
+               state: dict[str, object], sent: Sequence[Message]) -> None:
+        """Write one event (a dynamic quorum's messages carry the KIP-853 fields)."""
+        assert self.writer is not None
+        if self.config.dynamic:
+            for m in sent:
+                encode_keyed_message(m)
+        self.writer.event(time_ms, replica, action, params, state, sent)
 
     def _check(self, rid: int, violations: list[Violation]) -> None:
         for v in violations:
@@ -422,7 +527,10 @@ class Simulation:
         kind = rng.choice(self._fault_kinds())
         if kind == "crash":
             up = [n for n in self.nodes.values() if n.replica is not None]
-            if up:
+            changing = [n for n in up if n.replica is not None and n.replica.pending_voter_changes]
+            if changing and rng.random() < _CRASH_LEADER_MID_CHANGE_PROBABILITY:
+                self._crash(rng.choice(changing), disk_lost=False)
+            elif up:
                 self._crash(rng.choice(up), disk_lost=False)
         elif kind == "shutdown":
             self._shutdown()
@@ -431,7 +539,8 @@ class Simulation:
             if up:
                 self._crash(rng.choice(up), disk_lost=True)
         elif kind == "voter-disk-loss":
-            up = [self.nodes[v] for v in self.config.voter_ids if self.nodes[v].replica is not None]
+            voters = self._current_voter_ids() if self.config.dynamic else self.config.voter_ids
+            up = [self.nodes[v] for v in voters if self.nodes[v].replica is not None]
             if up:
                 self._crash(rng.choice(up), disk_lost=True)
         elif kind == "foreign":
@@ -468,7 +577,7 @@ class Simulation:
             m = Message(kind, claimed, target.id, FOREIGN_CLUSTER_ID, epoch)
         self.stats.events += 1
         if self.writer is not None:
-            self.writer.event(self.now, claimed, "SendForeignRequest", {"i": claimed, "j": target.id, "t": kind},
+            self._trace(self.now, claimed, "SendForeignRequest", {"i": claimed, "j": target.id, "t": kind},
                               self.last_state[claimed], (m,))
         self._send(m)
 
@@ -542,14 +651,102 @@ class Simulation:
         if disk_lost:
             node.storage.lose_disk()
             self.stats.disk_losses += 1
-        replica = node.replica = self._new_replica(node.id, node.storage, node.rng)
+            if self.config.dynamic:
+                node.membership = self._format(node.id, node.membership.directory_id + 1)
+        replica = node.replica = self._new_replica(node.id, node.storage, node.rng, node.membership)
         self.stats.events += 1
         action = "LoseDisk" if disk_lost else "Restart"
         if self.writer is not None:
             state = self.last_state[node.id] = replica.trace_state()
-            self.writer.event(self.now, node.id, action, {"i": node.id}, state, ())
+            self._trace(self.now, node.id, action, {"i": node.id}, state, ())
         self._check(node.id, self.checker.reset_replica(node.id, replica.log.entries, replica.current_epoch, disk_lost))
         self._schedule_tick(node)
+
+
+    # -- the operator (dynamic quorum) -------------------------------------------------
+
+    def _admin_gap(self) -> int:
+        mean = self.config.reassign_interval_ms
+        return self.now + self.admin_rng.randint(mean // 2, mean * 3 // 2)
+
+    def _leader(self) -> Replica | None:
+        leaders = [n.replica for n in self.nodes.values() if n.replica is not None and n.replica.role == LEADER]
+        return max(leaders, key=lambda r: (r.current_epoch, r.id), default=None)
+
+    def _current_voter_ids(self) -> tuple[int, ...]:
+        leader = self._leader()
+        if leader is None:
+            return tuple(self.config.initial_voter_ids)
+        return tuple(sorted(leader.voters))
+
+    def _admin(self, periodic: bool) -> None:
+        """The operator: one request toward the target voter set (KIP-642 single steps), at
+        most one outstanding; a new target once the quorum is there. A non-periodic call is
+        the quick retry of an AddVoter that waited for the new voter to catch up."""
+        rng = self.admin_rng
+        if periodic:
+            self._push(self._admin_gap(), _ADMIN, 0)
+        leader = self._leader()
+        if leader is None:
+            return
+        if self.admin_waiting is not None and rng.random() < 0.5:
+            return  # waiting for the answer (it may be lost; an impatient operator sends the next)
+        directory_of = {n.id: n.membership.directory_id for n in self.nodes.values()}
+        change = next_change(self.target, leader.voter_set.keys, directory_of, rng)
+        if change is None:
+            self.target = draw_target(rng, self.ids, self.config.target_sizes, leader.id)
+            return
+        vid, directory = change.key
+        if change.request == ADD_VOTER_REQUEST and not self._caught_up(leader, vid, directory):
+            # Like an operator watching DescribeQuorum: add the observer once it has caught up.
+            self._push(self.now + self.admin_rng.randint(10, 60), _ADMIN, 0, "retry")
+            return
+        self.stats.voter_change_requests += 1
+        if change.request == UPDATE_VOTER_REQUEST:
+            # UpdateVoter comes from the voter itself (when it is up and follows a leader).
+            node = self.nodes[vid]
+            if node.replica is not None:
+                self._step(node, UpdateVoter())
+            return
+        m = Message(change.request, ADMIN_ID, leader.id, clusterId=self.config.cluster_id,
+                    voterId=vid, voterDirectoryId=directory)
+        self.admin_waiting = m
+        params: dict[str, object] = {"i": leader.id, "v": vid}
+        if change.request == REMOVE_VOTER_REQUEST:
+            params["d"] = directory
+        self.stats.events += 1
+        if self.writer is not None:
+            self._trace(self.now, leader.id, "Send" + m.type, params, self.last_state[leader.id], (m,))
+        self._send(m)
+
+    @staticmethod
+    def _caught_up(leader: Replica, vid: int, directory: int) -> bool:
+        return (leader.replica_directory_id.get(vid) == directory
+                and leader.replica_end_offset.get(vid, 0) >= leader.log.end_offset)
+
+    def _admin_response(self, m: Message) -> None:
+        """The operator retries soon after a refusal (another leader, or a change under way)."""
+        self.stats.messages_delivered += 1
+        if self.admin_waiting is not None and m.type == VOTER_CHANGE_RESPONSE[self.admin_waiting.type]:
+            self.admin_waiting = None
+        if m.errorCode in (NOT_LEADER_FOR_PARTITION, REQUEST_TIMED_OUT):
+            self._push(self.now + self.admin_rng.randint(20, 200), _ADMIN, 0, "retry")
+
+    def _count_completion(self, replica: Replica, ready: Ready) -> None:
+        """Coverage figures of a ``CompleteVoterChange`` step."""
+        stats = self.stats
+        stats.voter_changes_committed += 1
+        for m in ready.messages:
+            if m.type == ADD_VOTER_RESPONSE:
+                stats.adds_committed += 1
+                if m.voterDirectoryId > 1:
+                    stats.rejoins_committed += 1
+            elif m.type == REMOVE_VOTER_RESPONSE:
+                stats.removes_committed += 1
+            elif m.type == UPDATE_VOTER_RESPONSE:
+                stats.updates_committed += 1
+        if replica.role == RESIGNED:
+            stats.self_removals += 1
 
 
 def run_seed(config: SimConfig, seed: int) -> RunResult:

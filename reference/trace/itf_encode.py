@@ -5,6 +5,10 @@ Python values map to ITF as: ``int`` -> number, ``bool``, ``str``, ``tuple``/``l
 ``dict`` -> ``{"#map": [[k, v], ...]}`` (sorted by key), ``Entry`` and ``Message`` ->
 records (JSON objects). Encodings of entries and messages are cached: both are
 immutable once built.
+
+A dynamic quorum's trace (KIP-853) has more message fields and entries with their voter set:
+``encode_keyed_message`` caches that form of a message, and a set of messages (a leader's
+pending voter changes) is encoded in the order of the messages' texts.
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ import json
 from typing import Any
 
 from reference.core.log import ReplicatedLog
-from reference.core.messages import MESSAGE_FIELDS, Entry, Message
+from reference.core.messages import MESSAGE_FIELDS, RECONFIG_MESSAGE_FIELDS, Entry, Message
 
 _BIG = 2**53
 
@@ -44,6 +48,25 @@ def encode_message(m: Message) -> str:
     return s
 
 
+_KEYED_MESSAGE_KEYS = tuple((name, f'"{name}": ') for name in RECONFIG_MESSAGE_FIELDS)
+
+
+def encode_keyed_message(m: Message) -> str:
+    """A dynamic quorum's message: every field of ``RECONFIG_MESSAGE_FIELDS``, entries with
+    their voter set. Cached in the message, so later encodings of it give this form."""
+    s = m.encoded
+    if s is None:
+        parts = []
+        for name, key in _KEYED_MESSAGE_KEYS:
+            value = getattr(m, name)
+            if name == "records":
+                parts.append(key + "[" + ", ".join([e.itf_keyed for e in value]) + "]")
+            else:
+                parts.append(key + encode(value))
+        s = m.encoded = "{" + ", ".join(parts) + "}"
+    return s
+
+
 def encode(v: Any) -> str:
     """The ITF JSON text of a value."""
     t = type(v)
@@ -62,6 +85,8 @@ def encode(v: Any) -> str:
     if t is tuple or t is list:
         return "[" + ", ".join(encode(x) for x in v) + "]"
     if t is frozenset or t is set:
+        if v and type(next(iter(v))) is Message:
+            return '{"#set": [' + ", ".join(sorted(encode_message(x) for x in v)) + "]}"
         return '{"#set": [' + ", ".join(encode(x) for x in sorted(v)) + "]}"
     if t is dict:
         return '{"#map": [' + ", ".join(

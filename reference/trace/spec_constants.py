@@ -14,14 +14,30 @@ RULE_TOGGLES = (
     "TruncateOnDivergence",
     "RejectConflictingLeader",
 )
+# KIP-853 (a dynamic quorum's trace header only; a static trace keeps the KIP-595 header).
+RECONFIG_TOGGLES = ("OneUncommittedChange", "ChangeRequiresCurrentEpochCommit", "VoteChecksDirectoryId")
+VOTER_CHANGE_REQUESTS = ("AddVoterRequest", "RemoveVoterRequest", "UpdateVoterRequest")
 
 
 def spec_constants(
-    voter_ids: Iterable[int], observer_ids: Iterable[int], values: int, cluster_id: str, foreign_requests: bool
+    voter_ids: Iterable[int],
+    observer_ids: Iterable[int],
+    values: int,
+    cluster_id: str,
+    foreign_requests: bool,
+    dynamic: bool = False,
 ) -> dict[str, Any]:
     """Constant name -> value (Python values, ITF-encoded by the trace writer) for a cluster
     of these voters and observers, client values ``1..values``, and foreign-cluster requests
-    when ``foreign_requests``."""
+    when ``foreign_requests``. ``dynamic``: a KIP-853 quorum (``KRaftVersion = 1``, voter
+    changes on); ``voter_ids`` are then the bootstrap voters (the initial controllers)."""
+    if dynamic:
+        return {
+            **spec_constants(voter_ids, observer_ids, values, cluster_id, foreign_requests),
+            "KRaftVersion": 1,
+            "VoterChangeRequests": frozenset(VOTER_CHANGE_REQUESTS),
+            **dict.fromkeys(RECONFIG_TOGGLES, True),
+        }
     return {
         "Voters": frozenset(voter_ids),
         "Observers": frozenset(observer_ids),

@@ -163,7 +163,7 @@ def test_cli_exit_codes_and_repro(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert "runs" in out and "invariant failures" in out
     assert _cli(["--seeds", "1-4", "--steps", "1000", "--no-trace", "--inject-bug", "vote-without-log-check", "--jobs", "2"]) == 1
     out = capsys.readouterr().out
-    assert "reproduce: kraftcheck simulate --seeds" in out and "--inject-bug vote-without-log-check" in out
+    assert "reproduce: kraftcheck simulate --quorum dynamic --seeds" in out and "--inject-bug vote-without-log-check" in out
     assert _cli(["--faults", "crash,meteor"]) == 2
     assert _cli(["--inject-bug", "nope"]) == 2
 
