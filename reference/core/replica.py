@@ -188,8 +188,6 @@ class Replica:
         if self.leader_id == self.id:
             state: EpochState = Resigned()
             self._arm_election(state)
-            if not self.is_voter:
-                state.next_fetch_at = self.now
             return state
         if self.leader_id != NIL:
             return self._new_follower_state()
@@ -300,7 +298,6 @@ class Replica:
                     state.begin_epoch_due[voter] = self.now
             for voter in previous.ids - self.voters:
                 state.begin_epoch_due.pop(voter, None)
-                self.endorsers.discard(voter)
 
     def voter_change_committed(self) -> bool:
         """A leader's voter-change requests await their answer and its latest VotersRecord
@@ -360,7 +357,7 @@ class Replica:
             out += [s.fetch_deadline if voter else None, s.next_fetch_at]
             if s.fetch_sent_at is not None:
                 out.append(s.fetch_sent_at + self.config.request_timeout_ms)
-        elif not isinstance(s, Leader) and not voter:
+        elif not isinstance(s, Leader) and not voter and self.leader_id == NIL:
             out.append(s.next_fetch_at)
             if s.fetch_sent_at is not None:
                 out.append(s.fetch_sent_at + self.config.request_timeout_ms)
@@ -400,7 +397,7 @@ class Replica:
             if timed_out or (s.fetch_sent_at is None and s.next_fetch_at is not None and s.next_fetch_at <= now):
                 self._send_fetch(s, self.leader_id)
             return
-        if not self.is_voter:
+        if not self.is_voter and self.leader_id == NIL:
             timed_out = s.fetch_sent_at is not None and s.fetch_sent_at + self.config.request_timeout_ms <= now
             if timed_out or (s.fetch_sent_at is None and s.next_fetch_at is not None and s.next_fetch_at <= now):
                 self._send_fetch(s, self.rng.choice(self.fetch_targets()))
@@ -408,10 +405,10 @@ class Replica:
     def fetch_targets(self) -> list[int]:
         """Where a replica without a leader looks for one: the voters of its set, else (a
         replica formatted to join a dynamic quorum) the bootstrap servers, which are the
-        replicas other than itself."""
-        if self.voters:
-            return sorted(self.voters)
-        return [r for r in self.replicas if r != self.id]
+        replicas other than itself. Never itself (a replica that lost its disk may still have
+        its id, with its old directory id, among the voters)."""
+        targets = [v for v in sorted(self.voters) if v != self.id]
+        return targets or [r for r in self.replicas if r != self.id]
 
     # -- state transitions -----------------------------------------------------
 
@@ -569,8 +566,6 @@ class Replica:
         self._reset_volatile()
         state = Resigned(preferred_successors=successors)
         self._arm_election(state)
-        if not self.is_voter:  # removed itself: looks for the next leader like an observer
-            state.next_fetch_at = self.now
         self.state = state
         for voter in sorted(others):
             self.send(

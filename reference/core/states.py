@@ -74,8 +74,8 @@ class Follower(EpochState):
 
 @dataclass(slots=True)
 class Resigned(EpochState):
-    """A leader that stepped down: waits for the election timeout, then stands again; one
-    that removed itself from the voters (KIP-853) looks for the next leader by fetching."""
+    """A leader that stepped down: waits for the election timeout, then stands again (one
+    that removed itself from the voters waits for a message of a later epoch)."""
 
     name: str = RESIGNED
     preferred_successors: tuple[int, ...] = ()
