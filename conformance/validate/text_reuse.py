@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -85,6 +86,9 @@ class ArrayReuse:
     def __init__(self) -> None:
         self._known: dict[Key, tuple[str, Any]] = {}  # key -> (array text, decoded value)
         self._pending: dict[Key, str] = {}  # texts seen on the current line, value not yet known
+        # Applied to each newly parsed element (variable name, element) before decoding, as
+        # the reader's line upgrade is applied to the elements of arrays parsed whole.
+        self.element_hook: Callable[[str, Any], None] | None = None
 
     def loads(self, text: str) -> Any:
         """``json.loads(text)``, except that remembered arrays of the state are ``Reused``."""
@@ -107,6 +111,9 @@ class ArrayReuse:
                 continue
             items, end = tail
             if items:
+                if self.element_hook is not None:
+                    for x in items:
+                        self.element_hook(name, x)
                 try:
                     value = value + tuple([decode_fast(x) for x in items])
                 except (NeedsSlowPath, TypeError):

@@ -12,10 +12,10 @@ import gzip
 import io
 import json
 import zlib
-from collections.abc import Generator, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, Protocol, TextIO
 
 from conformance.tla.itf import ItfError, decode
 from conformance.tla.values import Value
@@ -101,10 +101,22 @@ def _lines(source: Path | Iterable[str], name: str) -> Generator[tuple[int, str]
         yield from enumerate(source, 1)
 
 
-class TraceStream:
-    """A trace opened for streaming: ``header`` and ``init`` are read at once, ``events()`` lazily."""
+class LineUpgrade(Protocol):
+    """Brings an older trace's lines (decoded JSON, before ITF decoding) to the spec's shapes."""
 
-    def __init__(self, source: Path | str | Iterable[str], name: str | None = None) -> None:
+    def state(self, variables: Any) -> None: ...
+    def state_element(self, variable: str, element: Any) -> None: ...
+    def params(self, params: Any) -> None: ...
+    def sent(self, messages: Any) -> None: ...
+
+
+class TraceStream:
+    """A trace opened for streaming: ``header`` and ``init`` are read at once, ``events()`` lazily.
+
+    ``upgrade``, given the header, may return a ``LineUpgrade`` applied to every later line."""
+
+    def __init__(self, source: Path | str | Iterable[str], name: str | None = None,
+                 upgrade: Callable[[TraceHeader], LineUpgrade | None] | None = None) -> None:
         if isinstance(source, str):
             source = Path(source)
         self.name = name if name is not None else (str(source) if isinstance(source, Path) else "<trace>")
@@ -114,6 +126,9 @@ class TraceStream:
         self._reuse = ArrayReuse()
         self.end: TraceEnd | None = None
         self.header = self._read_header()
+        self._upgrade = upgrade(self.header) if upgrade is not None else None
+        if self._upgrade is not None:
+            self._reuse.element_hook = self._upgrade.state_element
         self.init = self._read_init()
         self._events_started = False
 
@@ -213,6 +228,8 @@ class TraceStream:
         names: set[str] | None = None
         for key, vars_obj in reps.items():
             rid = self._replica_id(key, line)
+            if self._upgrade is not None:
+                self._upgrade.state(vars_obj)
             replicas[rid] = self._decode_vars(vars_obj, f"replicas.{key}", line, rid)
             if names is None:
                 names = set(replicas[rid])
@@ -275,6 +292,10 @@ class TraceStream:
             raise self.error(line, f"replica {replica} is not one of the init line's replicas {sorted(self.init.replicas)}")
         action = self._field(obj, "action", str, line)
         params_obj = self._field(obj, "params", dict, line)
+        if self._upgrade is not None:
+            self._upgrade.params(params_obj)
+            self._upgrade.state(obj.get("state"))
+            self._upgrade.sent(obj.get("sent"))
         params = {k: self._decode(v, f"params.{k}", line) for k, v in params_obj.items()}
         state = self._decode_vars(self._field(obj, "state", dict, line), "state", line, replica)
         self._reuse.note(replica, state)
