@@ -34,6 +34,7 @@ class HandlerContext(Protocol):
     now: int
     current_epoch: int
     voted_id: int
+    voted_directory_id: int
     leader_id: int
     log: ReplicatedLog
     high_watermark: int

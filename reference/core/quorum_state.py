@@ -8,6 +8,9 @@ from dataclasses import dataclass
 from reference.core.messages import NIL
 
 QUORUM_STATE_DATA_VERSION = 0
+# data_version 1 (a dynamic quorum, KIP-853) adds the voted candidate's directory id and the
+# kraft.version the replica runs.
+DYNAMIC_QUORUM_STATE_DATA_VERSION = 1
 
 
 @dataclass(frozen=True)
@@ -20,3 +23,5 @@ class QuorumState:
     applied_offset: int = 0
     current_voters: tuple[int, ...] = ()
     data_version: int = QUORUM_STATE_DATA_VERSION
+    voted_directory_id: int = NIL
+    kraft_version: int = 0

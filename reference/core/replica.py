@@ -47,7 +47,7 @@ from reference.core.messages import (
     Message,
     ReplicaKey,
 )
-from reference.core.quorum_state import QuorumState
+from reference.core.quorum_state import DYNAMIC_QUORUM_STATE_DATA_VERSION, QuorumState
 from reference.core.states import (
     LEADER,
     UNATTACHED,
@@ -159,6 +159,8 @@ class Replica:
         qs = quorum_state or QuorumState(current_voters=tuple(sorted(config.voters)))
         self.current_epoch = qs.leader_epoch
         self.voted_id = qs.voted_id
+        # The voted candidate's directory id (KIP-853 quorum-state; not a spec variable).
+        self.voted_directory_id = qs.voted_directory_id
         self.leader_id = qs.leader_id
         self.log = ReplicatedLog(log_entries, keyed=self.kraft_version == DYNAMIC)
         self.voter_set = self.bootstrap
@@ -236,11 +238,23 @@ class Replica:
         current = (self.current_epoch, self.voted_id, self.leader_id)
         if current != self._persisted:
             self._persisted = current
+            voted = NIL if "vote-not-persisted" in self.bugs else self.voted_id
+            if self.kraft_version == DYNAMIC:
+                self._ready.quorum_state = QuorumState(
+                    leader_id=self.leader_id,
+                    leader_epoch=self.current_epoch,
+                    voted_id=voted,
+                    applied_offset=self.log.end_offset,
+                    data_version=DYNAMIC_QUORUM_STATE_DATA_VERSION,
+                    voted_directory_id=self.voted_directory_id if voted != NIL else NIL,
+                    kraft_version=DYNAMIC,
+                )
+                return
             self._ready.quorum_state = QuorumState(
                 leader_id=self.leader_id,
                 leader_epoch=self.current_epoch,
                 # Bug vote-not-persisted: the vote never reaches the quorum-state file.
-                voted_id=NIL if "vote-not-persisted" in self.bugs else self.voted_id,
+                voted_id=voted,
                 applied_offset=self.log.end_offset,
                 current_voters=tuple(sorted(self.voters)),
             )

@@ -51,6 +51,7 @@ def handle_vote_request(r: HandlerContext, m: Message) -> None:
     log_ok = "vote-without-log-check" in r.bugs or r.log.is_up_to_date(m.lastOffsetEpoch, m.lastOffset)
     if r.voted_id == NIL and r.leader_id == NIL and log_ok:
         r.transition_to_voted(m.source)
+        r.voted_directory_id = m.sourceDirectoryId
         _respond(r, m, True)
         return
     _respond(r, m, False)

@@ -1,4 +1,5 @@
-"""The ``meta.properties`` file: node id and cluster id, checked on start.
+"""The ``meta.properties`` file: node id and cluster id, checked on start, and the
+directory id of a dynamic quorum's replica (KIP-853: generated when the storage is formatted).
 
 A replica refuses to start when the stored node id or cluster id differs from the
 configured one (KIP-595, "Cluster Bootstrapping").
@@ -37,23 +38,26 @@ def read_meta_properties(path: Path | str) -> dict[str, str] | None:
     return props
 
 
-def write_meta_properties(path: Path | str, node_id: int, cluster_id: str) -> None:
+def write_meta_properties(path: Path | str, node_id: int, cluster_id: str, directory_id: int | None = None) -> None:
     path = Path(path)
     tmp = path.with_name(path.name + ".tmp")
     with open(tmp, "w") as f:
         f.write(f"version={META_VERSION}\nnode.id={node_id}\ncluster.id={cluster_id}\n")
+        if directory_id is not None:
+            f.write(f"directory.id={directory_id}\n")
         f.flush()
         os.fsync(f.fileno())
     os.replace(tmp, path)
 
 
-def check_or_create_meta(path: Path | str, node_id: int, cluster_id: str) -> None:
-    """Create the file on first start; on later starts refuse a node or cluster id mismatch."""
+def check_or_create_meta(path: Path | str, node_id: int, cluster_id: str, directory_id: int | None = None) -> int | None:
+    """Create the file on first start (with ``directory_id`` when given); on later starts
+    refuse a node or cluster id mismatch. Returns the stored directory id, if any."""
     path = Path(path)
     props = read_meta_properties(path)
     if props is None:
-        write_meta_properties(path, node_id, cluster_id)
-        return
+        write_meta_properties(path, node_id, cluster_id, directory_id)
+        return directory_id
     if props["node.id"] != str(node_id):
         raise StorageError(
             f"{path}: stored node.id {props['node.id']} does not match the configured node id {node_id}"
@@ -62,3 +66,9 @@ def check_or_create_meta(path: Path | str, node_id: int, cluster_id: str) -> Non
         raise StorageError(
             f"{path}: stored cluster.id {props['cluster.id']!r} does not match the configured {cluster_id!r}"
         )
+    if "directory.id" not in props:
+        return None
+    try:
+        return int(props["directory.id"])
+    except ValueError:
+        raise StorageError(f"{path}: directory.id {props['directory.id']!r} is not an integer") from None

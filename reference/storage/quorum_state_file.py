@@ -17,6 +17,8 @@ import os
 from pathlib import Path
 from typing import Any
 
+from reference.core.quorum_state import DYNAMIC_QUORUM_STATE_DATA_VERSION
+from reference.core.voter_set import KRAFT_VERSIONS
 from reference.storage.base import QUORUM_STATE_DATA_VERSION, QuorumState, StorageError
 
 _INT_FIELDS = ("LeaderId", "LeaderEpoch", "VotedId", "AppliedOffset")
@@ -31,6 +33,9 @@ def encode_quorum_state(state: QuorumState) -> bytes:
         "AppliedOffset": state.applied_offset,
         "CurrentVoters": [{"VoterId": v} for v in state.current_voters],
     }
+    if state.data_version == DYNAMIC_QUORUM_STATE_DATA_VERSION:
+        doc["VotedDirectoryId"] = state.voted_directory_id
+        doc["KRaftVersion"] = state.kraft_version
     return (json.dumps(doc, sort_keys=True) + "\n").encode()
 
 
@@ -43,8 +48,10 @@ def decode_quorum_state(path: Path, raw: bytes) -> QuorumState:
     if not isinstance(doc, dict):
         raise StorageError(f"{path}: byte 0: expected a JSON object")
     version = doc.get("data_version")
-    if version != QUORUM_STATE_DATA_VERSION:
-        raise StorageError(f"{path}: unsupported data_version {version!r} (expected {QUORUM_STATE_DATA_VERSION})")
+    if version not in (QUORUM_STATE_DATA_VERSION, DYNAMIC_QUORUM_STATE_DATA_VERSION):
+        raise StorageError(f"{path}: unsupported data_version {version!r} "
+                           f"(expected {QUORUM_STATE_DATA_VERSION} or {DYNAMIC_QUORUM_STATE_DATA_VERSION})")
+    dynamic = _dynamic_fields(path, doc) if version == DYNAMIC_QUORUM_STATE_DATA_VERSION else {}
     for name in _INT_FIELDS:
         if type(doc.get(name)) is not int:
             raise StorageError(f"{path}: field {name} missing or not an integer")
@@ -62,7 +69,19 @@ def decode_quorum_state(path: Path, raw: bytes) -> QuorumState:
         applied_offset=doc["AppliedOffset"],
         current_voters=tuple(v["VoterId"] for v in voters),
         data_version=version,
+        **dynamic,
     )
+
+
+def _dynamic_fields(path: Path, doc: dict[str, Any]) -> dict[str, int]:
+    """data_version 1 (KIP-853): the voted directory id and a known kraft.version."""
+    for name in ("VotedDirectoryId", "KRaftVersion"):
+        if type(doc.get(name)) is not int:
+            raise StorageError(f"{path}: field {name} missing or not an integer (data_version 1)")
+    if doc["KRaftVersion"] not in KRAFT_VERSIONS:
+        raise StorageError(f"{path}: field KRaftVersion: unknown kraft.version {doc['KRaftVersion']} "
+                           f"(known: {', '.join(map(str, KRAFT_VERSIONS))})")
+    return {"voted_directory_id": doc["VotedDirectoryId"], "kraft_version": doc["KRaftVersion"]}
 
 
 def read_quorum_state_file(path: Path | str) -> QuorumState | None:

@@ -4,8 +4,12 @@ removing itself, replica keys in Vote and BeginQuorumEpoch."""
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Iterable
+from pathlib import Path
+
+import pytest
 
 from reference.core.messages import LEADER_CHANGE, NIL, VOTERS_RECORD, Entry, Message, ReplicaKey
 from reference.core.replica import Membership, Replica, ReplicaOptions, Tick, UpdateVoter
@@ -197,3 +201,40 @@ def test_high_watermark_counts_a_voter_only_with_its_directory() -> None:
     assert r.high_watermark == 0
     fetch(r, 2, 1, directory=1)
     assert r.high_watermark == 1
+
+
+def test_quorum_state_file_keeps_directory_id_and_rejects_unknown_kraft_version(tmp_path: Path) -> None:
+    from reference.core.quorum_state import QuorumState
+    from reference.storage.base import StorageError
+    from reference.storage.quorum_state_file import read_quorum_state_file, write_quorum_state_file
+
+    path = tmp_path / "quorum-state"
+    state = QuorumState(leader_id=2, leader_epoch=3, voted_id=2, applied_offset=7, data_version=1,
+                        voted_directory_id=4, kraft_version=1)
+    write_quorum_state_file(path, state)
+    assert read_quorum_state_file(path) == state
+    doc = json.loads(path.read_text())
+    doc["KRaftVersion"] = 7
+    path.write_text(json.dumps(doc))
+    with pytest.raises(StorageError, match=r"quorum-state: field KRaftVersion: unknown kraft.version 7 \(known: 0, 1\)"):
+        read_quorum_state_file(path)
+
+
+def test_dynamic_replica_persists_the_voted_directory_id() -> None:
+    r = dynamic_replica(4)
+    ready = deliver(r, msg("VoteRequest", 2, 4, epoch=1, lastOffsetEpoch=0, lastOffset=0,
+                           sourceDirectoryId=3, voterDirectoryId=1))
+    assert ready.quorum_state is not None
+    assert (ready.quorum_state.voted_id, ready.quorum_state.voted_directory_id, ready.quorum_state.kraft_version) == (2, 3, 1)
+    restarted = Replica(4, CONFIG, CLUSTER, (1, 2, 3, 4, 5), random.Random(4), quorum_state=ready.quorum_state,
+                        membership=Membership(kraft_version=DYNAMIC, directory_id=1, bootstrap=KEYS))
+    assert (restarted.voted_id, restarted.voted_directory_id) == (2, 3)
+
+
+def test_meta_properties_keep_the_directory_id(tmp_path: Path) -> None:
+    from reference.storage.meta_properties import check_or_create_meta
+
+    path = tmp_path / "meta.properties"
+    assert check_or_create_meta(path, 3, "c", directory_id=2) == 2
+    assert "directory.id=2" in path.read_text()
+    assert check_or_create_meta(path, 3, "c") == 2
