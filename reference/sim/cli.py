@@ -120,6 +120,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     seeds: list[int] = args.seeds
     total = RunStats()
+    seeds_with: dict[str, int] = dict.fromkeys(VOTER_CHANGE_FIGURES, 0)
     failed: list[RunResult] = []
     started = time.perf_counter()
     with Progress(
@@ -134,15 +135,28 @@ def run(args: argparse.Namespace) -> int:
         task = progress.add_task("runs", total=len(seeds), events=0, failed=0)
         for result in _results(config, seeds, max(1, args.jobs)):
             total.add(result.stats)
+            for name in VOTER_CHANGE_FIGURES:
+                seeds_with[name] += getattr(result.stats, name) > 0
             if result.failures:
                 failed.append(result)
             progress.update(task, advance=1, events=total.events, failed=len(failed))
     elapsed = time.perf_counter() - started
-    _summary(Console(), config, seeds, total, failed, elapsed)
+    _summary(Console(), config, seeds, total, failed, elapsed, seeds_with)
     return 1 if failed else 0
 
 
-def _summary(console: Console, config: SimConfig, seeds: list[int], total: RunStats, failed: list[RunResult], elapsed: float) -> None:
+# Committed voter changes counted per run (a dynamic quorum's coverage), with their labels.
+VOTER_CHANGE_FIGURES = {
+    "adds_committed": "AddVoter committed",
+    "removes_committed": "RemoveVoter committed",
+    "updates_committed": "UpdateVoter committed",
+    "self_removals": "leader self-removals committed",
+    "rejoins_committed": "disk-loss rejoins committed (AddVoter of a new directory id)",
+}
+
+
+def _summary(console: Console, config: SimConfig, seeds: list[int], total: RunStats, failed: list[RunResult],
+             elapsed: float, seeds_with: dict[str, int]) -> None:
     table = Table(title="kraftcheck simulate", show_header=False)
     table.add_column("figure", no_wrap=True)
     table.add_column("value", overflow="fold")
@@ -159,6 +173,8 @@ def _summary(console: Console, config: SimConfig, seeds: list[int], total: RunSt
     )
     if config.dynamic:
         table.add_row("voter changes requested / committed", f"{total.voter_change_requests} / {total.voter_changes_committed}")
+        for name, label in VOTER_CHANGE_FIGURES.items():
+            table.add_row(label, f"{getattr(total, name)} in {seeds_with[name]} seeds")
     table.add_row("bug switch", config.bug or "none")
     table.add_row("faults", ",".join(sorted(config.faults)) or "none")
     table.add_row("wall time", f"{elapsed:.1f} s ({total.events / elapsed if elapsed else 0:.0f} events/s)")
