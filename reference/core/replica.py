@@ -62,6 +62,8 @@ from reference.core.states import (
 )
 from reference.core.voter_set import DYNAMIC, STATIC, VoterSet, static_keys
 
+_NO_MESSAGES: frozenset[Message] = frozenset()
+
 # Inputs -------------------------------------------------------------------
 
 
@@ -164,6 +166,7 @@ class Replica:
         self.leader_id = qs.leader_id
         self.log = ReplicatedLog(log_entries, keyed=self.kraft_version == DYNAMIC)
         self.voter_set = self.bootstrap
+        self._voters_source: frozenset[ReplicaKey] | None = None
         self.voters: frozenset[int] = self.bootstrap.ids
         self.is_voter = self.voter_set.holds(self.key)
         self._refresh_voters()
@@ -293,6 +296,10 @@ class Replica:
     def _refresh_voters(self) -> None:
         """The voter set from the log (latest VotersRecord, committed or not) or bootstrap."""
         latest = self.log.latest_voters() if self.kraft_version == DYNAMIC else None
+        source = None if latest is None else latest[1]
+        if source is self._voters_source and source is not None:
+            return  # the same VotersRecord as before
+        self._voters_source = source
         voter_set = self.bootstrap if latest is None else VoterSet.of(latest[1])
         if voter_set is self.voter_set:
             return
@@ -737,7 +744,7 @@ class Replica:
                 **self._kip595_state(),
                 "dirId": self.directory_id,
                 "replicaDirectoryId": dict(self.replica_directory_id),
-                "pendingVoterChange": frozenset(self.pending_voter_changes),
+                "pendingVoterChange": frozenset(self.pending_voter_changes) if self.pending_voter_changes else _NO_MESSAGES,
             }
         return self._kip595_state()
 

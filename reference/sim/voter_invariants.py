@@ -23,7 +23,7 @@ class VoterChangeChecker:
     """Checks the voter-change rules on each step's appended entries."""
 
     def after_step(self, replica: Replica, ready: Ready) -> list[Violation]:
-        if replica.role != LEADER:
+        if not ready.log_ops or replica.role != LEADER:
             return []
         appended = [e for op, arg in ready.log_ops if op == "append" and isinstance(arg, tuple) for e in arg]
         if not any(isinstance(e, Entry) and e.kind == VOTERS_RECORD for e in appended):

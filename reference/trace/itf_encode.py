@@ -17,7 +17,7 @@ import json
 from typing import Any
 
 from reference.core.log import ReplicatedLog
-from reference.core.messages import MESSAGE_FIELDS, RECONFIG_MESSAGE_FIELDS, Entry, Message
+from reference.core.messages import MESSAGE_FIELDS, Entry, Message
 
 _BIG = 2**53
 
@@ -48,22 +48,29 @@ def encode_message(m: Message) -> str:
     return s
 
 
-_KEYED_MESSAGE_KEYS = tuple((name, f'"{name}": ') for name in RECONFIG_MESSAGE_FIELDS)
+def _ints(values: tuple[int, ...]) -> str:
+    return "[" + ", ".join([encode_int(v) for v in values]) + "]"
 
 
 def encode_keyed_message(m: Message) -> str:
-    """A dynamic quorum's message: every field of ``RECONFIG_MESSAGE_FIELDS``, entries with
-    their voter set. Cached in the message, so later encodings of it give this form."""
+    """A dynamic quorum's message: every field of ``RECONFIG_MESSAGE_FIELDS`` (in that order),
+    entries with their voter set. Cached in the message, so later encodings give this form."""
     s = m.encoded
     if s is None:
-        parts = []
-        for name, key in _KEYED_MESSAGE_KEYS:
-            value = getattr(m, name)
-            if name == "records":
-                parts.append(key + "[" + ", ".join([e.itf_keyed for e in value]) + "]")
-            else:
-                parts.append(key + encode(value))
-        s = m.encoded = "{" + ", ".join(parts) + "}"
+        s = m.encoded = (
+            f'{{"type": {encode_str(m.type)}, "source": {encode_int(m.source)}, "dest": {encode_int(m.dest)}, '
+            f'"clusterId": {encode_str(m.clusterId)}, "epoch": {encode_int(m.epoch)}, '
+            f'"leaderId": {encode_int(m.leaderId)}, "errorCode": {encode_str(m.errorCode)}, '
+            f'"voteGranted": {"true" if m.voteGranted else "false"}, '
+            f'"lastOffsetEpoch": {encode_int(m.lastOffsetEpoch)}, "lastOffset": {encode_int(m.lastOffset)}, '
+            f'"preferredSuccessors": {_ints(m.preferredSuccessors)}, "fetchOffset": {encode_int(m.fetchOffset)}, '
+            f'"lastFetchedEpoch": {encode_int(m.lastFetchedEpoch)}, "highWatermark": {encode_int(m.highWatermark)}, '
+            f'"divergingEpoch": {encode_int(m.divergingEpoch)}, '
+            f'"divergingEndOffset": {encode_int(m.divergingEndOffset)}, '
+            f'"records": [{", ".join([e.itf_keyed for e in m.records])}], '
+            f'"sourceDirectoryId": {encode_int(m.sourceDirectoryId)}, "voterId": {encode_int(m.voterId)}, '
+            f'"voterDirectoryId": {encode_int(m.voterDirectoryId)}}}'
+        )
     return s
 
 

@@ -238,3 +238,18 @@ def test_meta_properties_keep_the_directory_id(tmp_path: Path) -> None:
     assert check_or_create_meta(path, 3, "c", directory_id=2) == 2
     assert "directory.id=2" in path.read_text()
     assert check_or_create_meta(path, 3, "c") == 2
+
+
+def test_keyed_message_encoding_is_every_reconfig_field_in_order() -> None:
+    from reference.core.messages import RECONFIG_MESSAGE_FIELDS
+    from reference.trace.itf_encode import encode, encode_keyed_message
+
+    m = Message("FetchResponse", 1, 2, clusterId='a"b', epoch=3, preferredSuccessors=(2, 3), voteGranted=True,
+                records=(voters_entry(3, {(1, 1)}), Entry(3, "data", 5)), sourceDirectoryId=4, voterId=5)
+    parsed = json.loads(encode_keyed_message(m))
+    assert list(parsed) == list(RECONFIG_MESSAGE_FIELDS)
+    for name in RECONFIG_MESSAGE_FIELDS:
+        if name != "records":
+            assert json.dumps(parsed[name]) == encode(getattr(m, name)), name
+    assert parsed["records"] == [{"epoch": 3, "kind": "voters", "value": -1, "voters": {"#set": [[1, 1]]}},
+                                 {"epoch": 3, "kind": "data", "value": 5, "voters": {"#set": []}}]
