@@ -20,6 +20,7 @@ from typing import Any, TextIO
 from conformance.tla.itf import ItfError, decode
 from conformance.tla.values import Value
 from conformance.validate.fast_decode import IncrementalDecoder, NeedsSlowPath, decode_fast
+from conformance.validate.legacy import is_legacy, upgrade, with_static_constants
 from conformance.validate.text_reuse import ArrayReuse, Reused
 
 TRACE_FORMAT = "kraft-trace"
@@ -113,6 +114,7 @@ class TraceStream:
         self._incremental = IncrementalDecoder()
         self._reuse = ArrayReuse()
         self.end: TraceEnd | None = None
+        self._legacy = False
         self.header = self._read_header()
         self.init = self._read_init()
         self._events_started = False
@@ -134,6 +136,8 @@ class TraceStream:
                 raise self.error(lineno, f"invalid JSON at column {exc.colno}: {exc.msg}{truncated}") from None
             if not isinstance(obj, dict):
                 raise self.error(lineno, f"expected a JSON object ({what}), got {type(obj).__name__}")
+            if self._legacy:
+                upgrade(obj)
             return lineno, obj
         return None
 
@@ -188,6 +192,10 @@ class TraceStream:
             raise self.error(line, f"unsupported trace format version {version} (supported: {SUPPORTED_VERSIONS})")
         spec = self._field(obj, "spec", str, line)
         consts = self._field(obj, "constants", dict, line)
+        if is_legacy(spec, consts):
+            self._legacy = True
+            self._reuse.prepare = upgrade
+            consts = with_static_constants(consts)
         constants = {k: self._decode(v, f"constants.{k}", line) for k, v in consts.items()}
         faults = obj.get("faults", [])
         bug = obj.get("bug")
