@@ -1,88 +1,109 @@
-"""Static-quorum KRaft traces written before the reconfiguration vocabulary (KIP-853).
+"""Traces written before quorum reconfiguration (KIP-853), read as a static quorum.
 
-A static quorum (``kraftcheck simulate --quorum static``) still writes the KIP-595 trace of
-``traces/FORMAT.md``: its header lacks the reconfiguration constants, its entries lack the
-``voters`` field and its messages the directory-id fields. ``spec/KRaft.tla`` declares them, so
-such a trace is read as the spec's static quorum (``KRaftVersion = 0``): the constants take
-their static values and every entry and message gets the fields the spec gives it there
-(directory ids are 0 in a static quorum: the replicas' ``dirId`` and every voter key's; fields a
-message type does not use are ``Nil``). Only shapes are filled in; nothing is re-decided.
+Such a trace of the KRaft spec has no ``KRaftVersion`` constant in its header, and its log
+entries and messages lack the fields the spec added for reconfiguration (a static quorum,
+``kraftcheck simulate --quorum static``, still writes them so, byte for byte as before). The
+reader fills them in (on the JSON, before decoding) with what the spec gives a static quorum:
+kraft.version 0, no voter-change requests, the KIP-853 rules on, no VotersRecord, every
+directory id 0 (``sourceDirectoryId`` of Vote, BeginQuorumEpoch and Fetch requests; the
+``voterDirectoryId`` a Vote or BeginQuorumEpoch is addressed to, and the one a misconfigured
+peer's request carries), ``Nil`` where a message type does not use the field.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
-from conformance.tla.values import Value
-
-MARKER = "KRaftVersion"
-STATIC_CONSTANTS: dict[str, Value] = {
+NIL = -1
+STATIC_CONSTANTS: dict[str, Any] = {
     "KRaftVersion": 0,
-    "VoterChangeRequests": frozenset(),
+    "VoterChangeRequests": {"#set": []},
     "OneUncommittedChange": True,
     "ChangeRequiresCurrentEpochCommit": True,
     "VoteChecksDirectoryId": True,
 }
-NIL = -1
-STATIC_DIRECTORY = 0
-_EMPTY_SET: dict[str, list[Any]] = {"#set": []}
-# (sourceDirectoryId, voterDirectoryId) of the requests that carry replica keys.
-_KEYED = {
-    "VoteRequest": (STATIC_DIRECTORY, STATIC_DIRECTORY),
-    "BeginQuorumEpochRequest": (STATIC_DIRECTORY, STATIC_DIRECTORY),
-    "FetchRequest": (STATIC_DIRECTORY, NIL),
-}
+_ENTRY_KEYS = frozenset({"epoch", "kind", "value"})
+_SOURCE_DIR = frozenset({"VoteRequest", "BeginQuorumEpochRequest", "FetchRequest"})
+_VOTER_DIR = frozenset({"VoteRequest", "BeginQuorumEpochRequest"})
 
 
-def needs_upgrade(spec: str, declared: list[str], constants: Mapping[str, Value]) -> bool:
-    """A KRaft trace without the reconfiguration constants, for a spec that declares them."""
-    return spec == "KRaft" and MARKER in declared and MARKER not in constants
+def is_legacy(spec: str, constants: dict[str, Any]) -> bool:
+    """A KRaft trace written before reconfiguration (its header lacks ``KRaftVersion``)."""
+    return spec == "KRaft" and "Voters" in constants and "KRaftVersion" not in constants
 
 
-class StaticTraceUpgrade:
-    """Fills a static trace's lines (decoded JSON, before ITF decoding) to the spec's shapes."""
+def with_static_constants(constants: dict[str, Any]) -> dict[str, Any]:
+    return {**STATIC_CONSTANTS, **constants}
 
-    def __init__(self, constants: dict[str, Value]) -> None:
-        self.foreign_cluster = constants.get("ForeignClusterId")
-        for name, value in STATIC_CONSTANTS.items():
-            constants.setdefault(name, value)
 
-    def entry(self, e: Any) -> None:
-        if type(e) is dict and "voters" not in e:
-            e["voters"] = _EMPTY_SET
+class Upgrade:
+    """Adds the reconfiguration fields to the entries and messages of a line, in place. On an
+    event or init line it visits only where they occur (the states' ``log``, ``params``,
+    ``sent`` and the ``records`` of messages); anything else is walked whole."""
 
-    def log(self, entries: Any) -> None:
-        if type(entries) is list:
-            for e in entries:
-                self.entry(e)
+    def __init__(self, foreign_cluster_id: str | None = None) -> None:
+        self.foreign = foreign_cluster_id
 
-    def message(self, m: Any) -> None:
-        if type(m) is not dict or "voterId" in m:
-            return
-        kind = m.get("type")
-        source, voter = _KEYED.get(kind, (NIL, NIL)) if isinstance(kind, str) else (NIL, NIL)
-        if m.get("clusterId") == self.foreign_cluster and m.get("type") in _KEYED:
-            voter = STATIC_DIRECTORY  # a misconfigured peer addresses the receiver's key
-        m["sourceDirectoryId"] = source
-        m["voterId"] = NIL
-        m["voterDirectoryId"] = voter
-        self.log(m.get("records"))
+    def __call__(self, obj: Any) -> Any:
+        if type(obj) is dict and obj.get("kind") in ("event", "init"):
+            self._line(obj)
+        else:
+            self._walk(obj)
+        return obj
 
-    def state_element(self, variable: str, element: Any) -> None:
-        if variable == "log":
-            self.entry(element)
-
-    def state(self, variables: Any) -> None:
-        if type(variables) is dict:
-            self.log(variables.get("log"))
-
-    def params(self, params: Any) -> None:
+    def _line(self, line: dict[str, Any]) -> None:
+        state = line.get("state")
+        if type(state) is dict:
+            self._entries(state.get("log"))
+        replicas = line.get("replicas")
+        if type(replicas) is dict:
+            for variables in replicas.values():
+                if type(variables) is dict:
+                    self._entries(variables.get("log"))
+        params = line.get("params")
         if type(params) is dict:
             for value in params.values():
-                self.message(value)
+                self._message(value)
+        sent = line.get("sent")
+        if type(sent) is list:
+            for m in sent:
+                self._message(m)
 
-    def sent(self, messages: Any) -> None:
-        if type(messages) is list:
-            for m in messages:
-                self.message(m)
+    def _entries(self, entries: Any) -> None:
+        if type(entries) is list:
+            for e in entries:
+                self._entry(e)
+
+    @staticmethod
+    def _entry(e: Any) -> None:
+        if type(e) is dict and e.keys() == _ENTRY_KEYS:
+            e["voters"] = {"#set": []}
+
+    def _message(self, m: Any) -> None:
+        if type(m) is not dict or "type" not in m or "records" not in m:
+            return
+        t = m["type"]
+        foreign = self.foreign is not None and m.get("clusterId") == self.foreign and t in _SOURCE_DIR
+        m.setdefault("sourceDirectoryId", 0 if t in _SOURCE_DIR else NIL)
+        m.setdefault("voterId", NIL)
+        m.setdefault("voterDirectoryId", 0 if t in _VOTER_DIR or foreign else NIL)
+        self._entries(m["records"])
+
+    def _walk(self, obj: Any) -> None:
+        if type(obj) is list:
+            for item in obj:
+                self._walk(item)
+        elif type(obj) is dict:
+            if obj.keys() == _ENTRY_KEYS:
+                self._entry(obj)
+                return
+            if "type" in obj and "records" in obj:
+                self._message(obj)
+                return
+            for value in obj.values():
+                self._walk(value)
+
+
+def upgrade(obj: Any) -> Any:
+    """Add the reconfiguration fields to the entries and messages inside ``obj`` (in place)."""
+    return Upgrade()(obj)

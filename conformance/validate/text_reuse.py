@@ -32,6 +32,10 @@ _WS = " \t\r\n"
 Key = tuple[int, str]
 
 
+def _same(obj: Any) -> Any:
+    return obj
+
+
 @dataclass(slots=True)
 class Reused:
     """Stands in a parsed line for an array that was not parsed again."""
@@ -83,12 +87,11 @@ def _tail(text: str, i: int, empty: bool) -> tuple[list[Any], int] | None:
 class ArrayReuse:
     """Parses event lines, reusing the remembered long arrays of the replicas' states."""
 
-    def __init__(self) -> None:
+    def __init__(self, prepare: Callable[[Any], Any] | None = None) -> None:
         self._known: dict[Key, tuple[str, Any]] = {}  # key -> (array text, decoded value)
         self._pending: dict[Key, str] = {}  # texts seen on the current line, value not yet known
-        # Applied to each newly parsed element (variable name, element) before decoding, as
-        # the reader's line upgrade is applied to the elements of arrays parsed whole.
-        self.element_hook: Callable[[str, Any], None] | None = None
+        # applied to freshly parsed JSON before decoding (the reader's upgrade of old traces)
+        self.prepare: Callable[[Any], Any] = prepare if prepare is not None else _same
 
     def loads(self, text: str) -> Any:
         """``json.loads(text)``, except that remembered arrays of the state are ``Reused``."""
@@ -111,11 +114,8 @@ class ArrayReuse:
                 continue
             items, end = tail
             if items:
-                if self.element_hook is not None:
-                    for x in items:
-                        self.element_hook(name, x)
                 try:
-                    value = value + tuple([decode_fast(x) for x in items])
+                    value = value + tuple([decode_fast(self.prepare(x)) for x in items])
                 except (NeedsSlowPath, TypeError):
                     continue
             spans.append((p, end, name, value))
@@ -167,7 +167,7 @@ class ArrayReuse:
                 again, end = _SCANNER.raw_decode(text, p)
             except json.JSONDecodeError:
                 continue
-            if end - p >= MIN_TEXT and again == raw:
+            if end - p >= MIN_TEXT and self.prepare(again) == raw:
                 self._pending[(replica, name)] = text[p:end]
 
     def note(self, replica: int, values: dict[str, Any]) -> None:

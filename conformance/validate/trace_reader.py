@@ -12,14 +12,15 @@ import gzip
 import io
 import json
 import zlib
-from collections.abc import Callable, Generator, Iterable, Iterator
+from collections.abc import Generator, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol, TextIO
+from typing import Any, TextIO
 
 from conformance.tla.itf import ItfError, decode
 from conformance.tla.values import Value
 from conformance.validate.fast_decode import IncrementalDecoder, NeedsSlowPath, decode_fast
+from conformance.validate.legacy import Upgrade, is_legacy, with_static_constants
 from conformance.validate.text_reuse import ArrayReuse, Reused
 
 TRACE_FORMAT = "kraft-trace"
@@ -101,22 +102,10 @@ def _lines(source: Path | Iterable[str], name: str) -> Generator[tuple[int, str]
         yield from enumerate(source, 1)
 
 
-class LineUpgrade(Protocol):
-    """Brings an older trace's lines (decoded JSON, before ITF decoding) to the spec's shapes."""
-
-    def state(self, variables: Any) -> None: ...
-    def state_element(self, variable: str, element: Any) -> None: ...
-    def params(self, params: Any) -> None: ...
-    def sent(self, messages: Any) -> None: ...
-
-
 class TraceStream:
-    """A trace opened for streaming: ``header`` and ``init`` are read at once, ``events()`` lazily.
+    """A trace opened for streaming: ``header`` and ``init`` are read at once, ``events()`` lazily."""
 
-    ``upgrade``, given the header, may return a ``LineUpgrade`` applied to every later line."""
-
-    def __init__(self, source: Path | str | Iterable[str], name: str | None = None,
-                 upgrade: Callable[[TraceHeader], LineUpgrade | None] | None = None) -> None:
+    def __init__(self, source: Path | str | Iterable[str], name: str | None = None) -> None:
         if isinstance(source, str):
             source = Path(source)
         self.name = name if name is not None else (str(source) if isinstance(source, Path) else "<trace>")
@@ -125,10 +114,9 @@ class TraceStream:
         self._incremental = IncrementalDecoder()
         self._reuse = ArrayReuse()
         self.end: TraceEnd | None = None
+        self._legacy = False
+        self._upgrade = Upgrade()
         self.header = self._read_header()
-        self._upgrade = upgrade(self.header) if upgrade is not None else None
-        if self._upgrade is not None:
-            self._reuse.element_hook = self._upgrade.state_element
         self.init = self._read_init()
         self._events_started = False
 
@@ -149,6 +137,8 @@ class TraceStream:
                 raise self.error(lineno, f"invalid JSON at column {exc.colno}: {exc.msg}{truncated}") from None
             if not isinstance(obj, dict):
                 raise self.error(lineno, f"expected a JSON object ({what}), got {type(obj).__name__}")
+            if self._legacy:
+                self._upgrade(obj)
             return lineno, obj
         return None
 
@@ -203,6 +193,12 @@ class TraceStream:
             raise self.error(line, f"unsupported trace format version {version} (supported: {SUPPORTED_VERSIONS})")
         spec = self._field(obj, "spec", str, line)
         consts = self._field(obj, "constants", dict, line)
+        if is_legacy(spec, consts):
+            self._legacy = True
+            foreign = consts.get("ForeignClusterId")
+            self._upgrade = Upgrade(foreign if isinstance(foreign, str) else None)
+            self._reuse.prepare = self._upgrade
+            consts = with_static_constants(consts)
         constants = {k: self._decode(v, f"constants.{k}", line) for k, v in consts.items()}
         faults = obj.get("faults", [])
         bug = obj.get("bug")
@@ -228,8 +224,6 @@ class TraceStream:
         names: set[str] | None = None
         for key, vars_obj in reps.items():
             rid = self._replica_id(key, line)
-            if self._upgrade is not None:
-                self._upgrade.state(vars_obj)
             replicas[rid] = self._decode_vars(vars_obj, f"replicas.{key}", line, rid)
             if names is None:
                 names = set(replicas[rid])
@@ -292,10 +286,6 @@ class TraceStream:
             raise self.error(line, f"replica {replica} is not one of the init line's replicas {sorted(self.init.replicas)}")
         action = self._field(obj, "action", str, line)
         params_obj = self._field(obj, "params", dict, line)
-        if self._upgrade is not None:
-            self._upgrade.params(params_obj)
-            self._upgrade.state(obj.get("state"))
-            self._upgrade.sent(obj.get("sent"))
         params = {k: self._decode(v, f"params.{k}", line) for k, v in params_obj.items()}
         state = self._decode_vars(self._field(obj, "state", dict, line), "state", line, replica)
         self._reuse.note(replica, state)

@@ -32,7 +32,6 @@ from conformance.validate.coverage import (
     module_definitions,
     next_disjuncts,
 )
-from conformance.validate.legacy import StaticTraceUpgrade, needs_upgrade
 from conformance.validate.spec_binding import (
     BindingError,
     SpecBinding,
@@ -112,13 +111,6 @@ class TraceValidator:
         self._declared = declared_constants(module)
         self._disjuncts = next_disjuncts(module_definitions(module, loader), self.options.next_name)
 
-    def _upgrade(self, header: TraceHeader) -> StaticTraceUpgrade | None:
-        """A static KRaft trace written without the reconfiguration vocabulary is read as the
-        spec's static quorum (``conformance.validate.legacy``)."""
-        if not needs_upgrade(header.spec, self.declared(), header.constants):
-            return None
-        return StaticTraceUpgrade(header.constants)
-
     def declared(self) -> list[str]:
         """The spec's declared CONSTANTs (parsed once)."""
         if self._declared is None:
@@ -161,7 +153,7 @@ class TraceValidator:
         label = name if name is not None else (str(trace) if isinstance(trace, (str, Path)) else "<trace>")
         report = TraceReport(file=label, verdict=Verdict.ERROR)
         try:
-            stream = TraceStream(trace, label, upgrade=self._upgrade)
+            stream = TraceStream(trace, label)
             report.seed, report.bug, report.spec = stream.header.seed, stream.header.bug, stream.header.spec
             try:
                 binding, checker, disjuncts = self.binding(stream.header)
