@@ -1,7 +1,8 @@
 """``kraftcheck check``: model-check a TLA+ spec with the embedded engine.
 
 Exit codes: 0 no error, 12 invariant/property violation or deadlock, 1 error in the
-input, 2 usage error, 3 a limit (``--max-states``, ``--time-limit``) stopped the search.
+input, 2 usage error, 3 a limit (``--max-states``, ``--time-limit``) stopped the search,
+130 interrupted (SIGINT; the partial statistics are printed, as JSON with ``--json``).
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from conformance.json_output import plain_integers
+from conformance.output_paths import OutputPathError, writable_file
 from conformance.tla import itf
 from conformance.tla.cfg import read_config
 from conformance.tla.explorer import CheckResult, StateCheck, check, iter_changed, simulate
@@ -67,7 +70,7 @@ def _usage(message: str) -> int:
 
 def _input_error(args: argparse.Namespace, message: str) -> int:
     if args.json:
-        print(json.dumps(CheckResult("error", (), message=message).to_json()))
+        print(json.dumps(plain_integers(CheckResult("error", (), message=message).to_json())))
     print(f"error: {message}", file=sys.stderr)
     return 1
 
@@ -107,6 +110,11 @@ def _run(args: argparse.Namespace) -> int:
         return _usage("--time-limit must be positive")
     if args.simulate and (args.depth < 1 or args.traces < 1):
         return _usage("--depth and --traces must be at least 1")
+    if args.itf is not None:
+        try:
+            writable_file(args.itf, "--itf")
+        except OutputPathError as exc:
+            return _usage(str(exc))
     if args.workers > 1 and args.simulate:
         print("note: --workers: simulation runs on 1 worker", file=sys.stderr)
     spec: Path = args.spec
@@ -138,7 +146,7 @@ def _run(args: argparse.Namespace) -> int:
         except OSError as exc:
             itf_error = f"cannot write {args.itf}: {exc.strerror}"
     if args.json:
-        print(json.dumps(result.to_json()))
+        print(json.dumps(plain_integers(result.to_json())))  # schema: traces/schemas/check.schema.json
     else:
         print_report(result, simulated=args.simulate)
     if itf_error is not None:
@@ -177,7 +185,7 @@ def print_report(result: CheckResult, simulated: bool = False, out: Any = None) 
         print(f"Error: {result.message}", file=sys.stderr)
     elif result.verdict in ("violation", "deadlock"):
         print(f"Error: {result.message}", file=out)
-    elif result.verdict == "limit":
+    elif result.verdict in ("limit", "interrupted"):
         print(f"Exploration stopped: {result.message}", file=out)
     else:
         what = "Simulation" if simulated else "Model checking"

@@ -20,7 +20,8 @@ from conformance.tla.values import Fn, ModelValue, Value, format_value, make_fn
 StateCheck = Callable[[State, int], str | None]
 """An extra per-state check (e.g. type annotations): state, state number -> error or None."""
 
-EXIT_CODES = {"ok": 0, "violation": 12, "deadlock": 12, "error": 1, "limit": 3}
+EXIT_CODES = {"ok": 0, "violation": 12, "deadlock": 12, "error": 1, "limit": 3, "interrupted": 130}
+INTERRUPTED = "interrupted by the user (SIGINT): the statistics are those of the partial search"
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ from operator import itemgetter
 from conformance.tla.cfg import ModelConfig
 from conformance.tla.checking import (
     EXIT_CODES,
+    INTERRUPTED,
     CheckResult,
     Checks,
     StateCheck,
@@ -206,6 +207,8 @@ def check(model: Model, config: ModelConfig, *, max_states: int | None = None,
         result.verdict, result.property, result.message = stop.verdict, stop.prop, stop.message
     except TlaError as exc:
         result.verdict, result.message, result.error_loc = "error", str(exc), exc.loc
+    except KeyboardInterrupt:  # Ctrl-C: report what was explored so far
+        result.verdict, result.message = "interrupted", INTERRUPTED
     finally:
         prog.close()
         if search is not None:

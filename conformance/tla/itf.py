@@ -70,13 +70,18 @@ def decode(data: Json, model_values: Collection[str] = (), where: str = "value")
                     raise ItfError(f"{where}: {key} must hold a JSON array")
                 items = [decode(x, model_values, f"{where}.{key}[{i}]") for i, x in enumerate(inner)]
                 if key == "#set":
-                    return frozenset(items)
+                    elements = frozenset(items)
+                    if len(elements) != len(items):
+                        raise ItfError(f"{where}: #set lists an element twice (not a set)")
+                    return elements
                 if key == "#tup":
                     return tuple(items)
                 pairs: dict[Any, Any] = {}
                 for i, pair in enumerate(items):
                     if not (isinstance(pair, tuple) and len(pair) == 2):
                         raise ItfError(f"{where}.#map[{i}] must be a [key, value] pair")
+                    if pair[0] in pairs:
+                        raise ItfError(f"{where}.#map[{i}]: key listed twice (not a function)")
                     pairs[pair[0]] = pair[1]
                 return make_fn(pairs)
             if key == "#unserializable":

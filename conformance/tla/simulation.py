@@ -11,6 +11,7 @@ from typing import Any
 
 from conformance.tla.cfg import ModelConfig
 from conformance.tla.checking import (
+    INTERRUPTED,
     CheckResult,
     Checks,
     StateCheck,
@@ -90,6 +91,8 @@ def simulate(model: Model, config: ModelConfig, *, depth: int, traces: int, seed
     except TlaError as exc:
         result.verdict, result.message, result.error_loc = "error", str(exc), exc.loc
         result.trace = walk
+    except KeyboardInterrupt:  # Ctrl-C: report what was explored so far
+        result.verdict, result.message = "interrupted", INTERRUPTED
     finally:
         prog.close()
     result.states_generated = generated

@@ -38,8 +38,9 @@ def with_static_constants(constants: dict[str, Any]) -> dict[str, Any]:
 
 class Upgrade:
     """Adds the reconfiguration fields to the entries and messages of a line, in place. On an
-    event or init line it visits only where they occur (the states' ``log``, ``params``,
-    ``sent`` and the ``records`` of messages); anything else is walked whole."""
+    event or init line it visits only where they occur (the states' ``log`` or the entries a
+    format-2 ``delta`` appends to it, ``params``, ``sent`` and the ``records`` of messages);
+    anything else is walked whole."""
 
     def __init__(self, foreign_cluster_id: str | None = None) -> None:
         self.foreign = foreign_cluster_id
@@ -55,6 +56,10 @@ class Upgrade:
         state = line.get("state")
         if type(state) is dict:
             self._entries(state.get("log"))
+        delta = line.get("delta")  # format 2: the log's change appends entries
+        if type(delta) is dict:
+            change = delta.get("log")
+            self._entries(change.get("#append") if type(change) is dict else change)
         replicas = line.get("replicas")
         if type(replicas) is dict:
             for variables in replicas.values():

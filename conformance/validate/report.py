@@ -15,6 +15,8 @@ from rich.table import Table
 from conformance.validate.coverage import Coverage
 from conformance.validate.verdict import TraceReport, Verdict, exit_code
 
+INTERRUPTED_EXIT = 130  # 128 + SIGINT
+
 _STYLE = {Verdict.ACCEPT: "green", Verdict.REJECT: "bold red", Verdict.INCONCLUSIVE: "yellow",
           Verdict.ERROR: "magenta"}
 
@@ -76,12 +78,16 @@ def print_summary(reports: Sequence[TraceReport], coverage: Coverage | None, con
         console.print(coverage_table(coverage))
 
 
-def json_report(reports: Sequence[TraceReport], coverage: Coverage | None, meta: dict[str, Any]) -> dict[str, Any]:
+def json_report(reports: Sequence[TraceReport], coverage: Coverage | None, meta: dict[str, Any],
+                interrupted: bool = False, total: int | None = None) -> dict[str, Any]:
+    """The ``--json`` report; an interrupted run says so and counts the traces not validated."""
     counts = Counter(r.verdict.value for r in reports)
     return {
         "tool": "kraftcheck validate",
         **meta,
-        "exit_code": exit_code(list(reports)),
+        "interrupted": interrupted,
+        "not_validated": (total - len(reports)) if total is not None else 0,
+        "exit_code": INTERRUPTED_EXIT if interrupted else exit_code(list(reports)),
         "totals": {"traces": len(reports), "steps": sum(r.steps for r in reports),
                    **{v.value: counts.get(v.value, 0) for v in Verdict}},
         "traces": [r.to_json() for r in reports],
@@ -94,8 +100,9 @@ def write_json(path: Path, data: dict[str, Any]) -> None:
     path.write_text(json.dumps(data, indent=2, default=str) + "\n", encoding="utf-8")
 
 
-def junit_xml(reports: Sequence[TraceReport], suite: str = "kraftcheck.validate") -> str:
-    """JUnit XML: one test case per trace; REJECT is a failure, ERROR an error, INCONCLUSIVE skipped."""
+def junit_xml(reports: Sequence[TraceReport], suite: str = "kraftcheck.validate", interrupted: bool = False) -> str:
+    """JUnit XML: one test case per trace; REJECT is a failure, ERROR an error, INCONCLUSIVE skipped;
+    an interrupted run has the suite property ``interrupted = true``."""
     counts = Counter(r.verdict for r in reports)
     root = ET.Element("testsuites")
     ts = ET.SubElement(root, "testsuite", {
@@ -103,6 +110,9 @@ def junit_xml(reports: Sequence[TraceReport], suite: str = "kraftcheck.validate"
         "errors": str(counts[Verdict.ERROR]), "skipped": str(counts[Verdict.INCONCLUSIVE]),
         "time": f"{sum(r.seconds for r in reports):.3f}",
     })
+    if interrupted:
+        props = ET.SubElement(ts, "properties")
+        ET.SubElement(props, "property", {"name": "interrupted", "value": "true"})
     for r in reports:
         case = ET.SubElement(ts, "testcase", {"classname": f"{suite}.{r.spec or 'spec'}", "name": r.file,
                                               "time": f"{r.seconds:.3f}"})
@@ -120,6 +130,6 @@ def junit_xml(reports: Sequence[TraceReport], suite: str = "kraftcheck.validate"
     return ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"
 
 
-def write_junit(path: Path, reports: Sequence[TraceReport]) -> None:
+def write_junit(path: Path, reports: Sequence[TraceReport], interrupted: bool = False) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(junit_xml(reports), encoding="utf-8")
+    path.write_text(junit_xml(reports, interrupted=interrupted), encoding="utf-8")

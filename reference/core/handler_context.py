@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from reference.core.config import QuorumConfig
+from reference.core.config import QuorumConfig, ReplicaOptions
 from reference.core.log import ReplicatedLog
 from reference.core.messages import Entry, Message
 from reference.core.states import EpochState
@@ -30,6 +30,7 @@ class HandlerContext(Protocol):
     pending_voter_changes: list[Message]
     replica_directory_id: dict[int, int]
     replicas: tuple[int, ...]
+    options: ReplicaOptions
     bugs: frozenset[str]
     now: int
     current_epoch: int

@@ -24,7 +24,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from reference.core import rpc_epoch, rpc_fetch, rpc_vote, rpc_voters
-from reference.core.config import QuorumConfig
+from reference.core.config import QuorumConfig, ReplicaOptions
 from reference.core.log import ReplicatedLog
 from reference.core.messages import (
     BEGIN_QUORUM_EPOCH_REQUEST,
@@ -109,14 +109,6 @@ class Ready:
     messages: list[Message] = field(default_factory=list)
     log_ops: list[tuple[str, object]] = field(default_factory=list)
     quorum_state: QuorumState | None = None
-
-
-@dataclass(frozen=True)
-class ReplicaOptions:
-    """Tuning that is not KIP configuration, and the bug switches."""
-
-    fetch_interval_ms: int = 50
-    bugs: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)

@@ -92,6 +92,7 @@ class SimConfig:
     bug: str | None = None
     trace: bool = True
     gzip: bool = False
+    full_state_every: int = 0  # every N-th trace event carries the full state (0: deltas only)
     values: int = 3
     cluster_id: str = "kraft-sim-cluster"
     fetch_timeout_ms: int = 1000
@@ -278,7 +279,8 @@ class Simulation:
             replica = self._new_replica(rid, storage, rng, membership)
             self.nodes[rid] = _Node(rid, storage, replica, rng, membership=membership)
         self.trace_path = config.trace_path(seed)
-        self.writer = TraceWriter(self.trace_path) if self.trace_path is not None else None
+        self.writer = (TraceWriter(self.trace_path, config.full_state_every)
+                       if self.trace_path is not None else None)
         self.max_time = config.max_time_ms or config.steps * 200 + 60_000
 
     # -- setup -------------------------------------------------------------------

@@ -1,5 +1,8 @@
-"""The ``meta.properties`` file: node id and cluster id, checked on start, and the
-directory id of a dynamic quorum's replica (KIP-853: generated when the storage is formatted).
+"""The ``meta.properties`` file: node id, cluster id and directory id, checked on start.
+
+The directory id (KIP-853) names one incarnation of the data folder, as the spec's ``dirId``:
+an integer, ``1`` for the folder as first formatted, one more each time the replica rejoins
+after losing its data (``kraftcheck storage rejoin``).
 
 A replica refuses to start when the stored node id or cluster id differs from the
 configured one (KIP-595, "Cluster Bootstrapping").
@@ -39,6 +42,7 @@ def read_meta_properties(path: Path | str) -> dict[str, str] | None:
 
 
 def write_meta_properties(path: Path | str, node_id: int, cluster_id: str, directory_id: int | None = None) -> None:
+    """Write the file atomically and durably, with ``directory.id`` when given."""
     path = Path(path)
     tmp = path.with_name(path.name + ".tmp")
     with open(tmp, "w") as f:
@@ -48,6 +52,11 @@ def write_meta_properties(path: Path | str, node_id: int, cluster_id: str, direc
         f.flush()
         os.fsync(f.fileno())
     os.replace(tmp, path)
+    fd = os.open(path.parent, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def check_or_create_meta(path: Path | str, node_id: int, cluster_id: str, directory_id: int | None = None) -> int | None:

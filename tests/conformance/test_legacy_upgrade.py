@@ -55,3 +55,10 @@ def test_fields_already_there_are_kept() -> None:
     keyed = {"type": "VoteRequest", "records": [], "voterId": 3, "sourceDirectoryId": 1, "voterDirectoryId": 2}
     upgrade(keyed)
     assert (keyed["sourceDirectoryId"], keyed["voterId"], keyed["voterDirectoryId"]) == (1, 3, 2)
+
+
+def test_entries_a_format_2_delta_appends_get_the_static_fields() -> None:
+    entry = {"epoch": 1, "kind": "data", "value": 2}
+    line = {"kind": "event", "params": {}, "delta": {"log": {"#keep": 3, "#append": [entry]}}, "sent": []}
+    Upgrade()(line)
+    assert entry["voters"] == {"#set": []}

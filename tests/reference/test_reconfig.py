@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import zlib
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -214,7 +215,9 @@ def test_quorum_state_file_keeps_directory_id_and_rejects_unknown_kraft_version(
     write_quorum_state_file(path, state)
     assert read_quorum_state_file(path) == state
     doc = json.loads(path.read_text())
-    doc["KRaftVersion"] = 7
+    doc["KRaftVersion"] = 7  # as a newer writer would store it: with a valid checksum
+    body = {k: v for k, v in doc.items() if k != "Crc32"}
+    doc["Crc32"] = zlib.crc32(json.dumps(body, sort_keys=True, separators=(",", ":")).encode())
     path.write_text(json.dumps(doc))
     with pytest.raises(StorageError, match=r"quorum-state: field KRaftVersion: unknown kraft.version 7 \(known: 0, 1\)"):
         read_quorum_state_file(path)
