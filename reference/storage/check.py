@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from reference.storage.base import StorageError
-from reference.storage.file_records import MAGIC, RECORD_SIZE, decode_record
+from reference.storage.file_records import MAGIC, decode_record
 from reference.storage.file_storage import LOG_FILE, META_FILE, QUORUM_STATE_FILE
 from reference.storage.meta_properties import read_meta_properties
 from reference.storage.recovery import recover
@@ -80,16 +80,16 @@ def dump_directory(directory: Path) -> Iterator[str]:
         yield f"{log_path}: {len(data)} bytes, header {'ok' if data[:len(MAGIC)] == MAGIC else repr(data[:len(MAGIC)])}"
         offset, index = len(MAGIC), 0
         while offset < len(data):
-            raw = data[offset : offset + RECORD_SIZE]
-            if len(raw) < RECORD_SIZE:
-                yield f"offset: {index} position: {offset} cut short: {len(raw)} of {RECORD_SIZE} bytes"
-                break
-            entry, problem = decode_record(raw)
-            if entry is None:
-                yield f"offset: {index} position: {offset} crc: BAD ({problem})"
+            record = decode_record(data, offset)
+            if record.entry is None:
+                yield f"offset: {index} position: {offset} BAD: record {record.problem}"
+                if not record.size:  # the record's extent is unknown: nothing after it can be read
+                    break
             else:
-                yield f"offset: {index} position: {offset} epoch: {entry.epoch} kind: {entry.kind} value: {entry.value} crc: ok"
-            offset += RECORD_SIZE
+                e = record.entry
+                voters = f" voters: {sorted(e.voters)}" if e.voters else ""
+                yield f"offset: {index} position: {offset} epoch: {e.epoch} kind: {e.kind} value: {e.value}{voters} crc: ok"
+            offset += record.size
             index += 1
     for name in (QUORUM_STATE_FILE, META_FILE):
         raw_file = _read(directory / name)

@@ -16,7 +16,7 @@ from pathlib import Path
 from reference.core.messages import Entry
 from reference.storage.base import StorageError
 from reference.storage.file_records import MAGIC, RECORD_SIZE, encode_record
-from reference.storage.recovery import REJOIN_HINT, scan_log
+from reference.storage.recovery import REJOIN_HINT, fatal_record, scan_log
 
 __all__ = ["MAGIC", "RECORD_SIZE", "FileLog", "encode_record", "fsync_dir"]
 
@@ -28,9 +28,10 @@ class FileLog:
 
     def __init__(self, path: Path | str, acknowledged: int = 0) -> None:
         self.path = Path(path)
+        self._starts: list[int] = []  # byte offset of each record
         self._entries = self._recover(acknowledged)
         self._file = open(self.path, "r+b")  # noqa: SIM115 - held open for the log's lifetime
-        self._file.seek(0, os.SEEK_END)
+        self._end = self._file.seek(0, os.SEEK_END)
         self.flushed = len(self._entries)  # records known to be fsynced
 
     def _recover(self, acknowledged: int) -> list[Entry]:
@@ -41,6 +42,10 @@ class FileLog:
             return []
         data = self.path.read_bytes()
         scan = scan_log(data)
+        fatal = fatal_record(self.path, scan)
+        if fatal is not None:
+            raise fatal
+        self._starts = list(scan.starts)
         if scan.problem is not None:
             offset, what = scan.problem
             if len(scan.entries) < acknowledged:
@@ -78,7 +83,11 @@ class FileLog:
         return list(self._entries)
 
     def append(self, entries: Sequence[Entry]) -> None:
-        self._file.write(b"".join(encode_record(e) for e in entries))
+        records = [encode_record(e) for e in entries]
+        for record in records:
+            self._starts.append(self._end)
+            self._end += len(record)
+        self._file.write(b"".join(records))
         self._entries.extend(entries)
 
     def truncate(self, end_offset: int) -> None:
@@ -87,10 +96,12 @@ class FileLog:
         if end_offset >= len(self._entries):
             return
         self._file.flush()
-        byte_offset = len(MAGIC) + end_offset * RECORD_SIZE
+        byte_offset = self._starts[end_offset]
         self._file.truncate(byte_offset)
         self._file.seek(byte_offset)
+        self._end = byte_offset
         del self._entries[end_offset:]
+        del self._starts[end_offset:]
         self.flushed = min(self.flushed, end_offset)
 
     def flush(self) -> None:

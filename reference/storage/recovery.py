@@ -8,6 +8,8 @@ enumerated in a test. The rules (nothing acknowledged is ever dropped silently):
   truncation. Records below it may have been acknowledged to other replicas.
 * A record at or beyond ``AppliedOffset`` that is cut short or fails its checksum is a torn,
   unflushed tail: it and everything after it are cut off, and the cut is reported.
+* A record with a valid checksum that this version cannot read (a VotersRecord of an unknown
+  kraft.version) stops the replica wherever it is: it was written by a newer version.
 * Anything else stops the replica with an error naming the file, the byte offset and what was
   expected: a checksum failure or a missing record below ``AppliedOffset``, a bad header, a
   quorum-state that fails its checksum or its cross-checks (its epoch below the log's last
@@ -17,12 +19,12 @@ enumerated in a test. The rules (nothing acknowledged is ever dropped silently):
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from reference.core.messages import NIL, Entry
 from reference.storage.base import QuorumState, StorageError
-from reference.storage.file_records import MAGIC, RECORD_SIZE, decode_record
+from reference.storage.file_records import MAGIC, decode_record
 from reference.storage.quorum_state_file import decode_quorum_state
 
 REJOIN_HINT = "(to rejoin as a new replica with a new directory id: kraftcheck storage rejoin DIR)"
@@ -35,6 +37,8 @@ class LogScan:
     entries: list[Entry]
     good_bytes: int  # length of the header and the good records
     problem: tuple[int, str] | None  # (byte offset, what is wrong there) or None
+    starts: list[int] = field(default_factory=list)  # byte offset of each good record
+    fatal: bool = False  # the problem is a valid record this version cannot read
 
 
 def scan_log(data: bytes) -> LogScan:
@@ -43,17 +47,24 @@ def scan_log(data: bytes) -> LogScan:
             return LogScan([], 0, (0, f"torn file header ({len(data)} of {len(MAGIC)} bytes)"))
         return LogScan([], 0, (0, f"expected the header {MAGIC.decode()} (not a log file)"))
     entries: list[Entry] = []
+    starts: list[int] = []
     offset = len(MAGIC)
     while offset < len(data):
-        raw = data[offset : offset + RECORD_SIZE]
-        if len(raw) < RECORD_SIZE:
-            return LogScan(entries, offset, (offset, f"record {len(entries)} cut short ({len(raw)} of {RECORD_SIZE} bytes)"))
-        entry, problem = decode_record(raw)
-        if entry is None:
-            return LogScan(entries, offset, (offset, f"record {len(entries)} {problem}"))
-        entries.append(entry)
-        offset += RECORD_SIZE
-    return LogScan(entries, offset, None)
+        record = decode_record(data, offset)
+        if record.entry is None:
+            return LogScan(entries, offset, (offset, f"record {len(entries)} {record.problem}"), starts, record.fatal)
+        entries.append(record.entry)
+        starts.append(offset)
+        offset += record.size
+    return LogScan(entries, offset, None, starts)
+
+
+def fatal_record(path: Path, scan: LogScan) -> StorageError | None:
+    """The error for a record no start may cut off (an unknown kraft.version), if any."""
+    if not scan.fatal or scan.problem is None:
+        return None
+    offset, what = scan.problem
+    return StorageError(f"{path}: byte {offset}: {what}")
 
 
 @dataclass(frozen=True)
@@ -105,6 +116,9 @@ def recover(log_path: Path, log_data: bytes | None, qs_path: Path, qs_data: byte
             f"{log_path}: missing, but {qs_path} records epoch {state.leader_epoch}, vote {state.voted_id} "
             f"and AppliedOffset {acked} (flushed records) {REJOIN_HINT}")
     scan = scan_log(log_data)
+    fatal = fatal_record(log_path, scan)
+    if fatal is not None:
+        raise fatal
     notes: list[str] = []
     keep: int | None = None
     if scan.problem is not None:
@@ -129,7 +143,7 @@ def recover(log_path: Path, log_data: bytes | None, qs_path: Path, qs_data: byte
     for i in range(1, len(scan.entries)):
         if scan.entries[i].epoch < scan.entries[i - 1].epoch:
             raise StorageError(
-                f"{log_path}: byte {len(MAGIC) + i * RECORD_SIZE}: record {i} has epoch {scan.entries[i].epoch}; "
+                f"{log_path}: byte {scan.starts[i]}: record {i} has epoch {scan.entries[i].epoch}; "
                 f"expected at least {scan.entries[i - 1].epoch} (epochs never decrease in a log)")
     if keep is None and len(scan.entries) != acked:
         notes.append(f"{log_path}: {len(scan.entries) - acked} intact records after AppliedOffset {acked} kept")
