@@ -34,10 +34,22 @@ def test_the_corpus_covers_every_bug_switch_and_mutation_kind() -> None:
     from reference.sim.bugs import BUGS, DYNAMIC_BUGS
 
     bugs = {e.origin.split("--inject-bug ")[1] for e in ENTRIES if "--inject-bug" in e.origin}
-    assert bugs == set(BUGS) - DYNAMIC_BUGS
+    assert bugs == set(BUGS)
+    dynamic = {e.origin.split("--inject-bug ")[1] for e in ENTRIES if "--quorum dynamic with --inject-bug" in e.origin}
+    assert dynamic == set(DYNAMIC_BUGS)
     kinds = {Path(e.file).name.split("-", 2)[2].split(".")[0] for e in ENTRIES if e.file.startswith("mutated/")}
     assert kinds == set(KINDS)
     assert sum(p.stat().st_size for p in CORPUS.rglob("*") if p.is_file()) < 3_000_000
+
+
+def test_the_dynamic_valid_traces_commit_every_kind_of_voter_change() -> None:
+    from conformance.validate.corpus import VOTER_CHANGES
+
+    dynamic = [e for e in ENTRIES if e.file.startswith("valid/dynamic-")]
+    assert dynamic and all(e.expect == "ACCEPT" for e in dynamic)
+    committed = {part.split()[0] for e in dynamic for part in e.detail.removeprefix("committed: ").split(", ")
+                 if int(part.split()[1]) > 0}
+    assert committed == set(VOTER_CHANGES)
 
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=[e.file for e in ENTRIES])
