@@ -413,15 +413,19 @@ class Replica:
         if not self.is_voter and self.leader_id == NIL:
             timed_out = s.fetch_sent_at is not None and s.fetch_sent_at + self.config.request_timeout_ms <= now
             if timed_out or (s.fetch_sent_at is None and s.next_fetch_at is not None and s.next_fetch_at <= now):
-                self._send_fetch(s, self.rng.choice(self.fetch_targets()))
+                targets = self.fetch_targets()
+                if targets:
+                    self._send_fetch(s, self.rng.choice(targets))
+                else:  # nobody to ask; look again later
+                    s.fetch_sent_at = None
+                    s.next_fetch_at = now + self.options.fetch_interval_ms
 
     def fetch_targets(self) -> list[int]:
-        """Where a replica without a leader looks for one: the voters of its set, else (a
-        replica formatted to join a dynamic quorum) the bootstrap servers, which are the
-        replicas other than itself. Never itself (a replica that lost its disk may still have
-        its id, with its old directory id, among the voters)."""
-        targets = [v for v in sorted(self.voters) if v != self.id]
-        return targets or [r for r in self.replicas if r != self.id]
+        """Where a replica without a leader looks for one: the voters of its set (the spec's
+        ``j`` in ``VoterIds(i)``), never itself. A replica that lost its disk may still have its
+        id, with its old directory id, among the voters; if that is the whole set (the only
+        voter of a standalone quorum), it has nobody to ask."""
+        return [v for v in sorted(self.voters) if v != self.id]
 
     # -- state transitions -----------------------------------------------------
 

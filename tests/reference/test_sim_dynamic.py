@@ -3,6 +3,9 @@ invariant, and the KIP-853 bug switches are caught by the simulator's own invari
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from reference.sim.faults import DYNAMIC_DEFAULT_FAULTS
@@ -44,3 +47,20 @@ def test_static_quorum_ignores_the_kip853_bug_switches() -> None:
     static = SimConfig(steps=400, trace=False)
     for bug in ("two-uncommitted-changes", "vote-ignores-directory-id"):
         assert run_seed(SimConfig(steps=400, trace=False, bug=bug), 3).stats == run_seed(static, 3).stats
+
+
+def test_the_only_voter_of_a_standalone_quorum_that_lost_its_disk_asks_nobody(tmp_path: Path) -> None:
+    """Its voter set reverts to the bootstrap set, itself alone: the spec lets a non-voter
+    without a leader fetch only from its voters, so it must not pick another replica."""
+    from conformance.validate.validator import TraceValidator
+    from conformance.validate.verdict import Verdict
+
+    config = SimConfig(quorum="dynamic", bootstrap="standalone", observers=3, steps=200, out_dir=tmp_path,
+                       faults=frozenset(DYNAMIC_DEFAULT_FAULTS))
+    result = run_seed(config, 8)
+    assert result.ok and result.trace_path is not None
+    events = [json.loads(line) for line in result.trace_path.read_text().splitlines()]
+    assert any(e.get("action") == "LoseDisk" and e["replica"] == 1 for e in events)
+    spec = Path(__file__).resolve().parents[2] / "spec" / "KRaft.tla"
+    report = TraceValidator(spec).validate(result.trace_path)
+    assert report.verdict is Verdict.ACCEPT, report.summary_line()
