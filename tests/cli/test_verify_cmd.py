@@ -29,23 +29,24 @@ def test_stages_run_in_order_with_their_arguments(tmp_path: Path) -> None:
     calls: list[list[str]] = []
     args = _args(tmp_path, "--seeds", "3-4", "--steps", "50", "--jobs", "1")
     assert args.func(args, main=_fake({}, calls)) == 0
-    assert [c[0] for c in calls] == ["lint", "check", "simulate", "simulate", "validate"]
+    assert [c[0] for c in calls] == ["lint", "check", "check", "simulate", "simulate", "validate"]
     assert calls[1][1:] == [str(SPEC / "MC_KRaft.tla"), "--config", str(SPEC / "MC_KRaft_small.cfg")]
-    assert [c[c.index("--quorum") + 1] for c in calls[2:4]] == ["static", "dynamic"]  # both campaigns
-    assert [c[c.index("--out") + 1] for c in calls[2:4]] == [str(tmp_path / "traces" / q) for q in ("static", "dynamic")]
-    assert all(c[c.index("--seeds") + 1] == "3-4" for c in calls[2:4])
-    assert calls[4][1] == str(tmp_path / "traces")  # validates what both campaigns wrote
+    assert calls[2][1:] == [str(SPEC / "MC_KRaft.tla"), "--config", str(SPEC / "MC_KRaft_dynamic.cfg")]
+    assert [c[c.index("--quorum") + 1] for c in calls[3:5]] == ["static", "dynamic"]  # both campaigns
+    assert [c[c.index("--out") + 1] for c in calls[3:5]] == [str(tmp_path / "traces" / q) for q in ("static", "dynamic")]
+    assert all(c[c.index("--seeds") + 1] == "3-4" for c in calls[3:5])
+    assert calls[5][1] == str(tmp_path / "traces")  # validates what both campaigns wrote
 
 
 @pytest.mark.parametrize(
     ("codes", "expected", "stages"),
     [
-        ({"check": 12}, 1, 5),  # a violation is reported, later stages still run
-        ({"validate": 1}, 1, 5),
-        ({"check": 3}, 3, 5),  # a limit stopped exploration: incomplete
-        ({"check": 12, "validate": 3}, 1, 5),  # a violation outranks incompleteness
+        ({"check": 12}, 1, 6),  # a violation is reported, later stages still run
+        ({"validate": 1}, 1, 6),
+        ({"check": 3}, 3, 6),  # a limit stopped exploration: incomplete
+        ({"check": 12, "validate": 3}, 1, 6),  # a violation outranks incompleteness
         ({"lint": 2}, 2, 1),  # broken input stops the run
-        ({"simulate": 2}, 2, 3),
+        ({"simulate": 2}, 2, 4),
     ],
 )
 def test_exit_code_policy(tmp_path: Path, codes: dict[str, int], expected: int, stages: int) -> None:
