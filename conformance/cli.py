@@ -20,6 +20,8 @@ SUBCOMMANDS: tuple[str, ...] = (
     "conformance.validate_cmd",  # validate: trace conformance against the spec
     "conformance.apalache_cmd",  # apalache: drive an installed Apalache
     "conformance.verify_cmd",  # verify: the whole job end to end
+    "conformance.spark.cli",  # spark: validate and simulate campaigns on Spark
+    "conformance.symbolic.cli",  # prove: inductive-invariant obligations with z3
 )
 
 

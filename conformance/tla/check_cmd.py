@@ -23,6 +23,7 @@ from conformance.tla.explorer import CheckResult, StateCheck, check, iter_change
 from conformance.tla.lint import collect_modules, state_type_check
 from conformance.tla.loader import ModuleLoader
 from conformance.tla.model import Model
+from conformance.tla.statequeue import remove_spill_folders
 from conformance.tla.syntax import TlaError
 from conformance.tla.values import format_value
 
@@ -52,7 +53,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("--workers", type=int, default=1, metavar="N",
                    help="worker processes of the exhaustive search (default 1): forked processes "
                    "expand each breadth-first level in chunks while this one keeps the seen states; "
-                   "pays off only with idle cores (the states travel between processes); "
+                   "pays off only with idle cores (the states travel between processes); liveness "
+                   "properties and "
                    "--simulate always uses 1")
     p.add_argument("--typecheck", action=argparse.BooleanOptionalAction, default=None,
                    help="check every new state against the @type: annotations of the variables "
@@ -60,6 +62,13 @@ def register(subparsers: Any) -> None:
     p.add_argument("--quiet", action="store_true", help="no progress display")
     p.add_argument("-I", "--search-path", action="append", type=Path, default=[], metavar="DIR",
                    help="extra folder to look for modules in (repeatable)")
+    # --- symbolic mode (conformance/symbolic) ---
+    p.add_argument("--symbolic", action="store_true",
+                   help="bounded model checking with z3 from Init, up to --length steps")
+    p.add_argument("--length", type=int, default=10, metavar="K", help="--symbolic: steps (default 10)")
+    from conformance.symbolic.cli import add_bound_options
+    add_bound_options(p)
+    # --- end symbolic mode ---
     p.set_defaults(func=run)
 
 
@@ -97,6 +106,9 @@ def run(args: argparse.Namespace) -> int:
     previous = signal.signal(signal.SIGTERM, _terminate)
     try:
         return _run(args)
+    except SystemExit:
+        remove_spill_folders()
+        raise
     finally:
         signal.signal(signal.SIGTERM, previous)
 
@@ -127,12 +139,20 @@ def _run(args: argparse.Namespace) -> int:
             config.check_deadlock = False
         model = Model.load(spec, constants=config.constants, overrides=config.overrides,
                            search_path=args.search_path)
+        undeclared = model.undeclared_constants()
+        if undeclared:
+            raise TlaError(f"the model assigns {', '.join(undeclared)}, which "
+                           f"{spec.name} neither declares nor defines",
+                           config.loc_of(undeclared[0]))
         typecheck = _typecheck(args, model)
     except TlaError as exc:
         return _input_error(args, str(exc))
     if isinstance(typecheck, str):
         return _input_error(args, typecheck)
     progress = not args.quiet
+    if args.symbolic:  # conformance/symbolic: bounded model checking, replayed on this engine
+        from conformance.symbolic.cli import run_bmc
+        return run_bmc(args, model, config, print_report, _write_itf)
     if args.simulate:
         result = simulate(model, config, depth=args.depth, traces=args.traces, seed=args.seed,
                           time_limit=args.time_limit, progress=progress, typecheck=typecheck)
@@ -162,9 +182,11 @@ def _write_itf(path: Path, result: CheckResult, spec: Path) -> None:
     meta = {"source": str(spec), "verdict": result.verdict}
     if result.property:
         meta["property"] = result.property
+    steps = result.trace if result.loop is None else result.trace[:-1]  # a lasso's last step repeats a state
     state_meta = [{"action": step.action, "params": {k: itf.encode(v) for k, v in step.params}}
-                  for step in result.trace]
-    itf.write_trace(path, result.variables, result.trace_states(), meta, state_meta)
+                  for step in steps]
+    itf.write_trace(path, result.variables, result.trace_states()[:len(steps)], meta, state_meta,
+                    loop=result.loop)
 
 
 def _step_header(k: int, action: str, result: CheckResult) -> str:
@@ -176,6 +198,17 @@ def _step_header(k: int, action: str, result: CheckResult) -> str:
     if step.params:
         params = "(" + ", ".join(f"{n} = {format_value(v)}" for n, v in step.params) + ")"
     return f"State {k}: <{action}{params} line {step.loc.line}, col {step.loc.col} of module {module}>"
+
+
+def _loop_line(k: int, result: CheckResult) -> str:
+    """The last line of a liveness lasso: TLC's ``State k: Stuttering`` or ``Back to state
+    N: <action>``."""
+    assert result.loop is not None
+    step = result.trace[k - 1]
+    if step.action == "Stuttering":
+        return f"State {k}: Stuttering"
+    action = _step_header(k, step.action, result).split(": ", 1)[1]
+    return f"Back to state {result.loop + 1}: {action}"
 
 
 def print_report(result: CheckResult, simulated: bool = False, out: Any = None) -> None:
@@ -191,9 +224,14 @@ def print_report(result: CheckResult, simulated: bool = False, out: Any = None) 
         what = "Simulation" if simulated else "Model checking"
         print(f"{what} completed. No error has been found.", file=out)
     if result.trace:
-        print("Error: The behavior up to this point is:", file=out)
+        lasso = result.loop is not None
+        print("Error: The following behavior constitutes a counter-example:" if lasso
+              else "Error: The behavior up to this point is:", file=out)
         prev = None
         for k, step in enumerate(result.trace, start=1):
+            if lasso and k == len(result.trace):
+                print(_loop_line(k, result), file=out)
+                break
             print(_step_header(k, step.action, result), file=out)
             changed = list(iter_changed(prev, step.state, result.variables))
             for var, value in changed:

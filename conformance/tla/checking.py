@@ -49,6 +49,7 @@ class CheckResult:
     seconds: float = 0.0
     trace: list[TraceStep] = field(default_factory=list)
     error_loc: Loc | None = None
+    loop: int | None = None  # a liveness lasso: the last step of ``trace`` returns to step ``loop``
 
     @builtins.property
     def exit_code(self) -> int:
@@ -58,8 +59,8 @@ class CheckResult:
         return [dict(zip(self.variables, step.state, strict=True)) for step in self.trace]
 
     def to_json(self) -> dict[str, Any]:
-        """The ``kraftcheck check --json`` object."""
-        return {
+        """The ``kraftcheck check --json`` object (with ``loop`` for a liveness lasso)."""
+        out = {
             "verdict": self.verdict,
             "property": self.property,
             "message": self.message,
@@ -77,6 +78,9 @@ class CheckResult:
                 for step in self.trace
             ],
         }
+        if self.loop is not None:
+            out["loop"] = self.loop
+        return out
 
 
 class Stop(Exception):

@@ -78,17 +78,23 @@ class TraceEnd:
     line: int
 
 
-def _open_text(path: Path) -> TextIO:
-    with path.open("rb") as probe:
+def _open_text(source: Path | bytes) -> TextIO:
+    """Text of a trace file or of a trace's raw bytes, gunzipped when it starts with gzip's magic."""
+    if isinstance(source, bytes):
+        raw = io.BytesIO(source)
+        if source[:2] == b"\x1f\x8b":
+            return io.TextIOWrapper(gzip.GzipFile(fileobj=raw, mode="rb"), encoding="utf-8")
+        return io.TextIOWrapper(raw, encoding="utf-8")
+    with source.open("rb") as probe:
         magic = probe.read(2)
     if magic == b"\x1f\x8b":
-        return io.TextIOWrapper(gzip.open(path, "rb"), encoding="utf-8")
-    return path.open("r", encoding="utf-8")
+        return io.TextIOWrapper(gzip.open(source, "rb"), encoding="utf-8")
+    return source.open("r", encoding="utf-8")
 
 
-def _lines(source: Path | Iterable[str], name: str) -> Generator[tuple[int, str], None, None]:
+def _lines(source: Path | bytes | Iterable[str], name: str) -> Generator[tuple[int, str], None, None]:
     """Numbered lines; decoding and gzip errors become ``TraceFormatError``."""
-    if isinstance(source, Path):
+    if isinstance(source, (Path, bytes)):
         try:
             handle = _open_text(source)
         except OSError as exc:
@@ -107,9 +113,11 @@ def _lines(source: Path | Iterable[str], name: str) -> Generator[tuple[int, str]
 
 
 class TraceStream:
-    """A trace opened for streaming: ``header`` and ``init`` are read at once, ``events()`` lazily."""
+    """A trace opened for streaming: ``header`` and ``init`` are read at once, ``events()`` lazily.
 
-    def __init__(self, source: Path | str | Iterable[str], name: str | None = None) -> None:
+    ``source`` is a path, the file's raw bytes (plain or gzip, as a Spark job reads them) or its lines."""
+
+    def __init__(self, source: Path | str | bytes | Iterable[str], name: str | None = None) -> None:
         if isinstance(source, str):
             source = Path(source)
         self.name = name if name is not None else (str(source) if isinstance(source, Path) else "<trace>")

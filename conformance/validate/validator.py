@@ -158,8 +158,8 @@ class TraceValidator:
 
     # -- one trace ------------------------------------------------------------------------------
 
-    def validate(self, trace: Path | str | Iterable[str], name: str | None = None) -> TraceReport:
-        """Validate one trace (a path, or its lines); never raises on bad input."""
+    def validate(self, trace: Path | str | bytes | Iterable[str], name: str | None = None) -> TraceReport:
+        """Validate one trace (a path, the file's raw bytes, or its lines); never raises on bad input."""
         started = time.perf_counter()
         label = name if name is not None else (str(trace) if isinstance(trace, (str, Path)) else "<trace>")
         report = TraceReport(file=label, verdict=Verdict.ERROR)
