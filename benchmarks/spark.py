@@ -31,7 +31,7 @@ from conformance.spark.session import spark_session  # noqa: E402
 from conformance.spark.validate_job import run_validate  # noqa: E402
 from conformance.validate.runner import ValidatorConfig, validate_files  # noqa: E402
 from conformance.validate.verdict import Verdict  # noqa: E402
-from reference.simulator import SimConfig, run_seed  # noqa: E402
+from reference.sim.simulator import SimConfig, run_seed  # noqa: E402
 
 SPEC = ROOT / "spec" / "KRaft.tla"
 

@@ -27,8 +27,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from reference.faults import DEFAULT_FAULTS, parse_faults  # noqa: E402
-from reference.simulator import SimConfig, run_seed  # noqa: E402
+from reference.sim.faults import DEFAULT_FAULTS, parse_faults  # noqa: E402
+from reference.sim.simulator import SimConfig, run_seed  # noqa: E402
 
 _CHILD = """
 import json, resource, sys, time

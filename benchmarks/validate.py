@@ -1,12 +1,15 @@
 """Throughput of trace validation beside the time the simulator took to produce the traces.
 
     python benchmarks/validate.py [--seeds 50] [--steps 1000] [--runs 3] [--long-steps 5000]
+                                  [--quorum static|dynamic|both]
 
 Prints (medians over ``--runs``; CPU time of this one process, so figures are per core even
 on a busy machine): simulator seconds for the corpus, validation seconds,
 events validated per second on one core, traces per second; then one long trace (events/s,
 peak Python memory while validating, widest candidate set); then where the time goes
 (cProfile of one trace: engine successors, trace reading, the validator's own checks).
+``--quorum both`` also runs the corpus of a dynamic quorum (KIP-853) in the same process and
+prints its validation throughput relative to the static one.
 """
 
 from __future__ import annotations
@@ -27,17 +30,21 @@ sys.path.insert(0, str(ROOT))
 from conformance.tla.cfg import read_config  # noqa: E402
 from conformance.validate.validator import TraceValidator  # noqa: E402
 from conformance.validate.verdict import Verdict  # noqa: E402
-from reference.simulator import SimConfig, run_seed  # noqa: E402
+from reference.sim.faults import DYNAMIC_DEFAULT_FAULTS  # noqa: E402
+from reference.sim.simulator import SimConfig, run_seed  # noqa: E402
 
 DEFAULT_CONFIG = ROOT / "tests" / "conformance" / "fixtures" / "kraft_toggles.cfg"
 
 
-def simulate(out: Path, seeds: range, steps: int) -> tuple[float, list[Path]]:
+def simulate(out: Path, seeds: range, steps: int, quorum: str = "static") -> tuple[float, list[Path]]:
     """CPU seconds of this process to simulate the seeds (one core), and the trace paths."""
     started = time.process_time()
     paths = []
+    config = SimConfig(out_dir=out, steps=steps)
+    if quorum == "dynamic":
+        config = SimConfig(out_dir=out, steps=steps, quorum="dynamic", faults=frozenset(DYNAMIC_DEFAULT_FAULTS))
     for seed in seeds:
-        result = run_seed(SimConfig(out_dir=out, steps=steps), seed)
+        result = run_seed(config, seed)
         assert result.trace_path is not None
         paths.append(result.trace_path)
     return time.process_time() - started, paths
@@ -89,7 +96,19 @@ def main() -> int:
     ap.add_argument("--spec", type=Path, default=ROOT / "spec" / "KRaft.tla")
     ap.add_argument("--config", type=Path, default=DEFAULT_CONFIG,
                     help="constants for headers that lack some (default: the KIP-595 rule toggles)")
+    ap.add_argument("--quorum", choices=("static", "dynamic", "both"), default="static")
     args = ap.parse_args()
+    if args.quorum == "both":
+        rates = {q: corpus_rate(args, q) for q in ("static", "dynamic")}
+        print(f"validation events/s/core, dynamic / static: {rates['dynamic'] / rates['static']:.2f}")
+        return 0
+    corpus_rate(args, args.quorum)
+    return 0
+
+
+def corpus_rate(args: argparse.Namespace, quorum: str) -> float:
+    """Run the corpus part (and, for a static quorum, the long trace) and return the median
+    validation throughput in events/s/core."""
     constants = read_config(args.config).constants if args.config else {}
     validator = TraceValidator(args.spec, constants=constants)
     sim_times, val_times = [], []
@@ -97,17 +116,19 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         for run in range(args.runs):
             out = Path(tmp) / f"run{run}"
-            sim_s, paths = simulate(out, range(1, args.seeds + 1), args.steps)
+            sim_s, paths = simulate(out, range(1, args.seeds + 1), args.steps, quorum)
             val_s, steps, bad = validate(validator, paths)
             sim_times.append(sim_s)
             val_times.append(val_s)
             if bad:
                 print(f"  {bad} trace(s) not accepted")
         sim_med, val_med = statistics.median(sim_times), statistics.median(val_times)
-        print(f"corpus: {args.seeds} seeds x {args.steps} steps, all faults ({steps} events); median of {args.runs} runs")
+        print(f"{quorum} corpus: {args.seeds} seeds x {args.steps} steps, all faults ({steps} events); median of {args.runs} runs")
         print(f"  simulator:  {sim_med:8.2f} CPU s ({steps / sim_med:9.0f} events/s)")
         print(f"  validation: {val_med:8.2f} CPU s ({steps / val_med:9.0f} events/s/core, {args.seeds / val_med:6.2f} traces/s/core)")
         print(f"  validation / simulation time: {val_med / sim_med:.1f}x")
+        if args.quorum == "both":
+            return steps / val_med
 
         long_dir = Path(tmp) / "long"
         _, (long_path,) = simulate(long_dir, range(1, 2), args.long_steps)
@@ -122,7 +143,7 @@ def main() -> int:
               f"({report.steps / long_s:.0f} events/s), peak traced memory {peak / 1e6:.1f} MB, "
               f"widest candidate set {report.max_candidates_seen}")
         profile_split(validator, long_path)
-    return 0
+    return steps / val_med
 
 
 if __name__ == "__main__":

@@ -18,7 +18,7 @@ import shutil
 import tempfile
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from conformance.tla.apalache_types import (
@@ -74,6 +74,7 @@ class SpecTypes:
     module: Module
     variables: dict[str, Type]
     constants: dict[str, Type]
+    definitions: dict[str, Type] = field(default_factory=dict)  # annotated, without parameters
 
     @classmethod
     def of(cls, module: Module) -> SpecTypes:
@@ -89,6 +90,7 @@ class SpecTypes:
 
         variables: dict[str, Type] = {}
         constants: dict[str, Type] = {}
+        definitions: dict[str, Type] = {}
         for unit in module.units:
             if isinstance(unit, VariableDecl):
                 vt = typed(unit.annotation, unit.name)
@@ -98,7 +100,11 @@ class SpecTypes:
                 ct = typed(unit.annotation, unit.name)
                 if ct is not None:
                     constants[unit.name] = ct
-        return cls(module, variables, constants)
+            elif isinstance(unit, OpDef) and not unit.params:
+                dt = typed(unit.annotation, unit.name)
+                if dt is not None:
+                    definitions[unit.name] = dt
+        return cls(module, variables, constants, definitions)
 
     def variable(self, name: str) -> Type:
         t = self.variables.get(name)
@@ -121,12 +127,14 @@ class SpecTypes:
 
     def set_type(self, domain: Expr, definitions: Mapping[str, Unit], depth: int = 0) -> Type | None:
         """The type of a set expression bounding a parameter in ``Next``: a typed variable or
-        constant, a definition without parameters whose body has a type, or a union,
+        constant, a definition without parameters annotated with its type or whose body has a
+        type, or a union,
         intersection or difference of such sets."""
         if depth > 20:
             return None
         if isinstance(domain, Name):
-            t = self.variables.get(domain.name) or self.constants.get(domain.name)
+            t = (self.variables.get(domain.name) or self.constants.get(domain.name)
+                 or self.definitions.get(domain.name))
             if t is not None:
                 return t
             unit = definitions.get(domain.name)

@@ -15,8 +15,8 @@ from collections.abc import Sequence
 SUBCOMMANDS: tuple[str, ...] = (
     "conformance.tla.check_cmd",  # check: exhaustive model checking of a spec
     "conformance.tla.lint_cmd",  # lint: Apalache compatibility lint
-    "reference.cli",  # simulate: run the reference implementation in the simulator
-    "reference.storage_cmd",  # storage: check, dump or rejoin a replica's data folder
+    "reference.sim.cli",  # simulate: run the reference implementation in the simulator
+    "reference.storage.cli",  # storage: check, dump or rejoin a replica's data folder
     "conformance.validate_cmd",  # validate: trace conformance against the spec
     "conformance.apalache_cmd",  # apalache: drive an installed Apalache
     "conformance.verify_cmd",  # verify: the whole job end to end

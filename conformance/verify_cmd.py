@@ -1,9 +1,11 @@
 """``kraftcheck verify``: the whole job end to end on embedded defaults.
 
 1. lint the spec for Apalache compatibility,
-2. model-check the spec's small model with the embedded engine,
-3. simulate the reference implementation over many seeds with every default fault,
-4. validate every trace it wrote against the spec, step by step.
+2. model-check the spec's small model and its exhaustive dynamic-quorum model (KIP-853 voter
+   changes) with the embedded engine,
+3. simulate the reference implementation over many seeds with every default fault, once
+   with a static quorum (KIP-595) and once with a dynamic one (KIP-853 voter changes),
+4. validate every trace written against the spec, step by step.
 
 Each stage is the corresponding subcommand run in-process, so its output, reports and exit
 codes are exactly those of ``kraftcheck lint|check|simulate|validate``. Every argument and
@@ -62,6 +64,8 @@ def register(subparsers: Any) -> None:
                    help="folder with KRaft.tla and its model configs (default: ./spec)")
     p.add_argument("--config", default="MC_KRaft_small.cfg",
                    help="model config (in the spec folder) to model-check (default: %(default)s)")
+    p.add_argument("--dynamic-config", default="MC_KRaft_dynamic.cfg",
+                   help="model config of a dynamic quorum to model-check too (default: %(default)s)")
     p.add_argument("--check-time-limit", type=float, default=None, metavar="SECONDS",
                    help="stop model checking after this long (exit code 3 is then reported)")
     p.add_argument("--seeds", default="1-200", help="simulation seeds (default: %(default)s)")
@@ -76,19 +80,27 @@ def register(subparsers: Any) -> None:
     p.set_defaults(func=run)
 
 
+QUORUMS = ("static", "dynamic")  # one simulation campaign each; traces in traces/<quorum>/
+
+
+def _simulate(args: argparse.Namespace, quorum: str) -> list[str]:
+    argv = ["simulate", "--quorum", quorum, "--seeds", args.seeds, "--steps", str(args.steps),
+            "--out", str(args.out / "traces" / quorum), "--jobs", str(args.jobs)]
+    return [*argv, "--faults", args.faults] if args.faults else argv
+
+
+def _check(args: argparse.Namespace, spec: Path, config: str) -> list[str]:
+    argv = ["check", str(spec / "MC_KRaft.tla"), "--config", str(spec / config)]
+    return [*argv, "--time-limit", str(args.check_time_limit)] if args.check_time_limit else argv
+
+
 def _stages(args: argparse.Namespace, spec: Path) -> list[tuple[str, list[str]]]:
     traces = args.out / "traces"
-    simulate = ["simulate", "--seeds", args.seeds, "--steps", str(args.steps),
-                "--out", str(traces), "--jobs", str(args.jobs)]
-    if args.faults:
-        simulate += ["--faults", args.faults]
-    check = ["check", str(spec / "MC_KRaft.tla"), "--config", str(spec / args.config)]
-    if args.check_time_limit:
-        check += ["--time-limit", str(args.check_time_limit)]
     return [
         ("lint", ["lint", str(spec / "KRaft.tla")]),
-        ("check", check),
-        ("simulate", simulate),
+        ("check", _check(args, spec, args.config)),
+        ("check-dynamic", _check(args, spec, args.dynamic_config)),
+        *[(f"simulate-{quorum}", _simulate(args, quorum)) for quorum in QUORUMS],
         ("validate", ["validate", str(traces), "--spec", str(spec / "KRaft.tla"),
                       "--jobs", str(args.jobs), "--json", str(args.out / "validation.json"),
                       "--junit", str(args.out / "validation-junit.xml"),
@@ -113,7 +125,7 @@ def run(args: argparse.Namespace, main: Callable[[list[str]], int] | None = None
         console.print("kraftcheck verify: no stage was run", markup=False)
         return 2
     results: list[StageResult] = []
-    stages = [(name, argv) for name, argv in _stages(args, spec) if name not in args.skip]
+    stages = [(name, argv) for name, argv in _stages(args, spec) if name.split("-")[0] not in args.skip]
     skipped: list[tuple[str, str]] = []
     for k, (name, argv) in enumerate(stages):
         console.rule(f"[bold]{name}[/bold]: kraftcheck {' '.join(argv)}")
@@ -147,13 +159,14 @@ def run(args: argparse.Namespace, main: Callable[[list[str]], int] | None = None
 def _preflight(args: argparse.Namespace, spec: Path) -> list[str]:
     """Every problem with the arguments and inputs, before any stage runs."""
     from conformance.output_paths import OutputPathError, writable_dir
-    from reference.cli import parse_seeds
-    from reference.faults import UnknownFaultError, parse_faults
+    from reference.sim.cli import parse_seeds
+    from reference.sim.faults import UnknownFaultError, parse_faults
 
     problems: list[str] = []
     if not spec.is_dir():
         return [f"--spec-dir {spec}: no such folder"]
-    needed = {"lint": ["KRaft.tla"], "check": ["MC_KRaft.tla", args.config], "validate": ["KRaft.tla"]}
+    needed = {"lint": ["KRaft.tla"], "check": ["MC_KRaft.tla", args.config, args.dynamic_config],
+              "validate": ["KRaft.tla"]}
     for stage, files in needed.items():
         if stage in args.skip:
             continue

@@ -1,20 +1,19 @@
-"""Reference implementation of KIP-595 KRaft: sans-I/O core, storage, simulator, traces.
+"""Reference implementation of KRaft (KIP-595), in rooms by layer.
 
-Modules:
+* ``reference.core`` -- the sans-I/O replica (``Replica.step(input, now) -> Ready``): one
+  class per replica state, one module per RPC, messages, the in-memory log, configuration.
+* ``reference.storage`` -- durable state: the storage interface and the in-memory storage of
+  the simulator, the checksummed log file, the quorum-state file, ``meta.properties``,
+  ``recovery`` (the start-up rules: nothing acknowledged lost silently), ``persist`` (applying
+  a step's ``Ready`` in the order the KIP requires), and the ``kraftcheck storage
+  check|dump|rejoin`` command.
+* ``reference.sim`` -- the deterministic simulator (``run_seed``), its fault kinds, the
+  safety invariants, the bug switches, the ``kraftcheck simulate`` subcommand.
+* ``reference.trace`` -- the trace writer (``traces/FORMAT.md``), ITF encoding and export,
+  and the spec constants written in a trace header.
 
-* ``replica`` -- the sans-I/O replica (``Replica.step(input, now) -> Ready``); ``states``
-  holds one class per replica state; ``rpc_vote``, ``rpc_epoch`` (BeginQuorumEpoch,
-  EndQuorumEpoch) and ``rpc_fetch`` (Fetch, DescribeQuorum) the handlers; ``log`` the
-  in-memory log with its epoch cache; ``messages`` entries and messages; ``config`` the
-  KIP-595 configuration; ``bugs`` the bug switches.
-* ``storage`` the storage interface and the simulator's in-memory storage; ``file_records``,
-  ``file_log``, ``quorum_state_file``, ``meta_properties`` and ``file_storage`` the durable
-  files; ``recovery`` the start-up rules (nothing acknowledged lost silently);
-  ``storage_check`` and ``storage_cmd`` the ``kraftcheck storage check|dump|rejoin`` command.
-* ``simulator`` the deterministic simulator (``run_seed``), ``faults`` its fault kinds,
-  ``invariants`` the safety checks, ``cli`` the ``kraftcheck simulate`` subcommand.
-* ``trace_writer``, ``itf_encode``, ``spec_constants`` the traces (``traces/FORMAT.md``);
-  ``itf_export`` their export to ITF.
+Imports go downward only: ``sim`` uses ``core``, ``storage`` and ``trace``; ``storage`` and
+``trace`` use ``core``; ``core`` uses nothing else of the package.
 """
 
 __version__ = "0.1.0"

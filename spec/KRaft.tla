@@ -1,7 +1,10 @@
 -------------------------------- MODULE KRaft --------------------------------
 (***************************************************************************)
 (* KRaft: the pull-based Raft dialect of KIP-595 ("A Raft Protocol for the  *)
-(* Metadata Quorum"), election and replication.                            *)
+(* Metadata Quorum"), election and replication, and KIP-853 quorum        *)
+(* reconfiguration: replica keys (id, directory id), the voter set read    *)
+(* from the log (VotersRecord), AddVoter / RemoveVoter / UpdateVoter.  A    *)
+(* static quorum (KRaftVersion = 0) is exactly KIP-595.                     *)
 (*                                                                         *)
 (* Kafka words: epoch = term, offset = index (0-based), high watermark =   *)
 (* commit index (exclusive).  Names of variables, messages and actions are *)
@@ -46,14 +49,35 @@ CONSTANT TruncateOnDivergence
 \* @type: Bool;
 CONSTANT RejectConflictingLeader
 
+(***************************************************************************)
+(* Reconfiguration (KIP-853).  KRaftVersion = 0: a static quorum, Voters is *)
+(* controller.quorum.voters.  KRaftVersion = 1: a dynamic quorum, Voters is *)
+(* the bootstrap voter set the storage was formatted with (a singleton for  *)
+(* a standalone start); the voter set is then read from the log.            *)
+(***************************************************************************)
+\* @type: Int;
+CONSTANT KRaftVersion
+\* Voter-change requests the admin client (Add, Remove) and voters (Update) may
+\* send; {} switches voter changes off.
+\* @type: Set(Str);
+CONSTANT VoterChangeRequests
+\* Rule toggles of KIP-853 (TRUE is the KIP).
+\* @type: Bool;
+CONSTANT OneUncommittedChange
+\* @type: Bool;
+CONSTANT ChangeRequiresCurrentEpochCommit
+\* @type: Bool;
+CONSTANT VoteChecksDirectoryId
+
 (*
-  @typeAlias: entry = { epoch: Int, kind: Str, value: Int };
+  @typeAlias: key = <<Int, Int>>;
+  @typeAlias: entry = { epoch: Int, kind: Str, value: Int, voters: Set($key) };
   @typeAlias: msg = {
     type: Str, source: Int, dest: Int, clusterId: Str, epoch: Int, leaderId: Int,
     errorCode: Str, voteGranted: Bool, lastOffsetEpoch: Int, lastOffset: Int,
     preferredSuccessors: Seq(Int), fetchOffset: Int, lastFetchedEpoch: Int,
     highWatermark: Int, divergingEpoch: Int, divergingEndOffset: Int,
-    records: Seq($entry)
+    records: Seq($entry), sourceDirectoryId: Int, voterId: Int, voterDirectoryId: Int
   };
 *)
 KRaft_typedefs == TRUE
@@ -70,6 +94,11 @@ VARIABLE votedId
 VARIABLE leaderId
 \* @type: Int -> Seq($entry);
 VARIABLE log
+\* The directory id of the metadata log dir (storage meta.properties): 0 in a
+\* static quorum (no one reads it), 1 at first in a dynamic one, a fresh id after
+\* each disk loss.
+\* @type: Int -> Int;
+VARIABLE dirId
 
 (* Volatile state, lost on a restart. *)
 
@@ -83,6 +112,13 @@ VARIABLE votesGranted
 VARIABLE endorsers
 \* @type: Int -> (Int -> Int);
 VARIABLE replicaEndOffset
+\* Leader: the directory id of the Fetch whose offset replicaEndOffset holds (0: none).
+\* @type: Int -> (Int -> Int);
+VARIABLE replicaDirectoryId
+\* Leader: the voter-change requests whose VotersRecord it appended and has not
+\* answered yet.
+\* @type: Int -> Set($msg);
+VARIABLE pendingVoterChange
 
 (* The network. *)
 
@@ -105,11 +141,12 @@ VARIABLE committed
 VARIABLE restarts
 
 serverVars == <<currentEpoch, votedId, leaderId, role>>
-logVars == <<log, highWatermark>>
-volatileVars == <<votesGranted, endorsers, replicaEndOffset>>
+logVars == <<log, highWatermark, dirId>>
+volatileVars == <<votesGranted, endorsers, replicaEndOffset, replicaDirectoryId, pendingVoterChange>>
 historyVars == <<elections, votes, committed, restarts>>
-vars == <<currentEpoch, votedId, leaderId, log, role, highWatermark, votesGranted,
-          endorsers, replicaEndOffset, messages, elections, votes, committed, restarts>>
+vars == <<currentEpoch, votedId, leaderId, log, dirId, role, highWatermark, votesGranted,
+          endorsers, replicaEndOffset, replicaDirectoryId, pendingVoterChange, messages,
+          elections, votes, committed, restarts>>
 
 -----------------------------------------------------------------------------
 (* Constants and helpers *)
@@ -118,14 +155,23 @@ Nil == -1
 Replicas == Voters \cup Observers
 
 Roles == {"Unattached", "Voted", "Candidate", "Leader", "Follower", "Resigned"}
-RequestTypes == {"VoteRequest", "BeginQuorumEpochRequest", "EndQuorumEpochRequest", "FetchRequest"}
+RequestTypes == {"VoteRequest", "BeginQuorumEpochRequest", "EndQuorumEpochRequest", "FetchRequest",
+                 "AddVoterRequest", "RemoveVoterRequest", "UpdateVoterRequest"}
 MessageTypes == RequestTypes \cup
-    {"VoteResponse", "BeginQuorumEpochResponse", "EndQuorumEpochResponse", "FetchResponse"}
+    {"VoteResponse", "BeginQuorumEpochResponse", "EndQuorumEpochResponse", "FetchResponse",
+     "AddVoterResponse", "RemoveVoterResponse", "UpdateVoterResponse"}
 ErrorCodes == {"", "FENCED_LEADER_EPOCH", "UNKNOWN_LEADER_EPOCH", "NOT_LEADER_FOR_PARTITION",
-               "INVALID_CLUSTER_ID", "INCONSISTENT_VOTER_SET", "INVALID_QUORUM_STATE"}
+               "INVALID_CLUSTER_ID", "INCONSISTENT_VOTER_SET", "INVALID_QUORUM_STATE",
+               "UNSUPPORTED_VERSION", "REQUEST_TIMED_OUT", "DUPLICATE_VOTER", "VOTER_NOT_FOUND",
+               "INVALID_VOTER_KEY", "INVALID_REQUEST"}
 
 ASSUME Voters \cap Observers = {} /\ Voters /= {} /\ Nil \notin Replicas
 ASSUME Cardinality(Voters) <= 7   \* SortedSuccessors spells out up to 6 successors
+ASSUME KRaftVersion \in {0, 1}
+ASSUME KRaftVersion > 0 => Cardinality(Replicas) <= 7   \* any replica may become a voter
+ASSUME VoterChangeRequests \subseteq {"AddVoterRequest", "RemoveVoterRequest", "UpdateVoterRequest"}
+ASSUME \A t \in {OneUncommittedChange, ChangeRequiresCurrentEpochCommit, VoteChecksDirectoryId} :
+        t \in BOOLEAN
 ASSUME ClusterId /= ""
 ASSUME ForeignRequests \subseteq {"VoteRequest", "BeginQuorumEpochRequest", "FetchRequest"}
 ASSUME \A t \in {CommitRequiresCurrentEpoch, VoteRequiresUpToDateLog, DurableVote,
@@ -191,6 +237,70 @@ SortedSuccessors(S, off) ==
 ZeroOffsets == [r \in Replicas |-> 0]
 
 -----------------------------------------------------------------------------
+(* Log entries, replica keys and the voter set (KIP-853) *)
+
+\* @type: (Int, Str, Int) => $entry;
+Entry(e, kind, value) == [epoch |-> e, kind |-> kind, value |-> value, voters |-> {}]
+
+\* KIP-853's VotersRecord: the complete voter set, as replica keys (id, directory id).
+\* @type: (Int, Set($key)) => $entry;
+VotersRecord(e, keys) == [epoch |-> e, kind |-> "voters", value |-> Nil, voters |-> keys]
+
+\* The directory id a replica is formatted with: none (0) in a static quorum.
+InitialDirId == IF KRaftVersion = 0 THEN 0 ELSE 1
+
+\* controller.quorum.voters (static), or the initial controllers the storage was
+\* formatted with (dynamic).
+\* @type: Set($key);
+BootstrapVoterKeys == {<<v, InitialDirId>> : v \in Voters}
+
+\* The position of the latest VotersRecord of a log (0 when none).
+\* @type: (Seq($entry)) => Int;
+LastVotersIndex(lg) ==
+    LET ks == {k \in DOMAIN lg : lg[k].kind = "voters"} IN
+    IF ks = {} THEN 0 ELSE CHOOSE k \in ks : \A x \in ks : x <= k
+
+\* "a replica's voter set is the one of the latest VotersRecord in its log,
+\* committed or not, else the bootstrap set": truncating the record reverts it.
+\* @type: (Seq($entry)) => Set($key);
+VoterSetOf(lg) ==
+    IF KRaftVersion = 0 THEN BootstrapVoterKeys
+    ELSE LET k == LastVotersIndex(lg) IN IF k = 0 THEN BootstrapVoterKeys ELSE lg[k].voters
+
+\* Replica i's voter set (a function of its log, not a variable).
+\* @type: (Int) => Set($key);
+VoterKeys(i) == VoterSetOf(log[i])
+
+\* @type: (Set($key)) => Set(Int);
+KeyIds(keys) == {k[1] : k \in keys}
+
+\* @type: (Int) => Set(Int);
+VoterIds(i) == KeyIds(VoterKeys(i))
+
+\* "a replica whose directory id differs is not that voter"
+\* @type: (Int) => Bool;
+IsVoter(i) == <<i, dirId[i]>> \in VoterKeys(i)
+
+\* The directory id the voter set holds for id v (0 when v is not in it).
+\* @type: (Set($key), Int) => Int;
+DirOf(keys, v) == IF v \in KeyIds(keys) THEN (CHOOSE k \in keys : k[1] = v)[2] ELSE 0
+
+\* S (replica ids) is a majority of the voter set (a voter set holds one key per id).
+\* @type: (Set(Int), Set($key)) => Bool;
+IsMajorityOf(S, keys) == 2 * Cardinality({k \in keys : k[1] \in S}) > Cardinality(keys)
+
+\* A request addressed to another directory id than the receiver's (dynamic quorum).
+\* @type: (Int, $msg) => Bool;
+WrongVoterKey(i, m) == KRaftVersion > 0 /\ m.voterDirectoryId /= dirId[i]
+
+\* The leader-side state a replica drops when it leaves the leader role.
+\* @type: (Int) => Bool;
+ResetLeaderState(i) ==
+    /\ replicaEndOffset' = [replicaEndOffset EXCEPT ![i] = ZeroOffsets]
+    /\ replicaDirectoryId' = [replicaDirectoryId EXCEPT ![i] = ZeroOffsets]
+    /\ pendingVoterChange' = [pendingVoterChange EXCEPT ![i] = {}]
+
+-----------------------------------------------------------------------------
 (* Messages: one record type, unused fields at their defaults. *)
 
 \* @type: (Str, Int, Int) => $msg;
@@ -199,7 +309,8 @@ Message(type, source, dest) ==
      epoch |-> Nil, leaderId |-> Nil, errorCode |-> "", voteGranted |-> FALSE,
      lastOffsetEpoch |-> Nil, lastOffset |-> Nil, preferredSuccessors |-> <<>>,
      fetchOffset |-> Nil, lastFetchedEpoch |-> Nil, highWatermark |-> Nil,
-     divergingEpoch |-> Nil, divergingEndOffset |-> Nil, records |-> <<>>]
+     divergingEpoch |-> Nil, divergingEndOffset |-> Nil, records |-> <<>>,
+     sourceDirectoryId |-> Nil, voterId |-> Nil, voterDirectoryId |-> Nil]
 
 \* @type: (Int, Int, Str, Int, Int, Int) => $msg;
 VoteRequest(i, j, cid, epoch, lastEpoch, lastOffset) ==
@@ -245,7 +356,7 @@ TakeEpoch(i, e, l) ==
     /\ role' = [role EXCEPT ![i] = IF l = Nil \/ l = i THEN "Unattached" ELSE "Follower"]
     /\ votesGranted' = [votesGranted EXCEPT ![i] = {}]
     /\ endorsers' = [endorsers EXCEPT ![i] = {}]
-    /\ replicaEndOffset' = [replicaEndOffset EXCEPT ![i] = ZeroOffsets]
+    /\ ResetLeaderState(i)
 
 \* Replica i learns the leader l of its current epoch (its vote, if any, stays).
 \* @type: (Int, Int) => Bool;
@@ -254,7 +365,7 @@ FollowInEpoch(i, l) ==
     /\ role' = [role EXCEPT ![i] = "Follower"]
     /\ votesGranted' = [votesGranted EXCEPT ![i] = {}]
     /\ endorsers' = [endorsers EXCEPT ![i] = {}]
-    /\ replicaEndOffset' = [replicaEndOffset EXCEPT ![i] = ZeroOffsets]
+    /\ ResetLeaderState(i)
     /\ UNCHANGED <<currentEpoch, votedId>>
 
 \* A response of i's current epoch names a leader i does not know yet.
@@ -277,10 +388,10 @@ BecomeLeader(i, e) ==
     /\ role' = [role EXCEPT ![i] = "Leader"]
     /\ leaderId' = [leaderId EXCEPT ![i] = i]
     \* "After becoming leader, we immediately append this control record."
-    /\ log' = [log EXCEPT ![i] = Append(@, [epoch |-> e, kind |-> "leaderChange", value |-> i])]
+    /\ log' = [log EXCEPT ![i] = Append(@, Entry(e, "leaderChange", i))]
     /\ votesGranted' = [votesGranted EXCEPT ![i] = {}]
     /\ endorsers' = [endorsers EXCEPT ![i] = {}]
-    /\ replicaEndOffset' = [replicaEndOffset EXCEPT ![i] = ZeroOffsets]
+    /\ ResetLeaderState(i)
     /\ elections' = elections \cup {<<e, i>>}
 
 -----------------------------------------------------------------------------
@@ -290,35 +401,43 @@ BecomeLeader(i, e) ==
 \* quorum-state file. Once this state is persistent, the voter becomes a candidate
 \* and sends a VoteRequest to all the other voters."  Fired by the fetch timeout, the
 \* election timeout, an EndQuorumEpoch, or a resigned leader's election timeout.
+\* KIP-853: the voters are those of the candidate's own log, addressed by replica key.
 \* @type: (Int) => Bool;
 BecomeCandidate(i) ==
-    /\ i \in Voters
+    /\ IsVoter(i)
     /\ role[i] \in {"Unattached", "Voted", "Follower", "Candidate", "Resigned"}
-    /\ LET e == currentEpoch[i] + 1 IN
+    /\ LET e == currentEpoch[i] + 1
+           keys == VoterKeys(i)
+       IN
        /\ currentEpoch' = [currentEpoch EXCEPT ![i] = e]
        /\ votedId' = [votedId EXCEPT ![i] = i]
        /\ votes' = votes \cup {<<i, e, i>>}
        /\ messages' = messages \cup
-            {VoteRequest(i, j, ClusterId, e, LastEpoch(log[i]), Len(log[i])) : j \in Voters \ {i}}
-       /\ IF IsMajority({i})
+            {[VoteRequest(i, k[1], ClusterId, e, LastEpoch(log[i]), Len(log[i])) EXCEPT
+                 !.sourceDirectoryId = dirId[i], !.voterDirectoryId = k[2]]
+             : k \in {x \in keys : x[1] /= i}}
+       /\ IF IsMajorityOf({i}, keys)
           THEN \* a one-voter quorum wins at once
                /\ BecomeLeader(i, e)
           ELSE /\ leaderId' = [leaderId EXCEPT ![i] = Nil]
                /\ role' = [role EXCEPT ![i] = "Candidate"]
                /\ votesGranted' = [votesGranted EXCEPT ![i] = {i}]
                /\ endorsers' = [endorsers EXCEPT ![i] = {}]
-               /\ replicaEndOffset' = [replicaEndOffset EXCEPT ![i] = ZeroOffsets]
+               /\ ResetLeaderState(i)
                /\ UNCHANGED <<log, elections>>
-    /\ UNCHANGED <<highWatermark, committed, restarts>>
+    /\ UNCHANGED <<highWatermark, dirId, committed, restarts>>
 
 \* Fetch timer: "sends fetches to the current expected leader"; an observer that
 \* knows no leader "will send a Fetch request to any of the voters at random".
+\* KIP-853: a replica not in its own voter set is an observer; the Fetch carries
+\* the fetcher's directory id.
 \* @type: (Int, Int) => Bool;
 SendFetchRequest(i, j) ==
     /\ i /= j
     /\ \/ role[i] = "Follower" /\ j = leaderId[i]
-       \/ i \in Observers /\ leaderId[i] = Nil /\ j \in Voters
-    /\ Send(FetchRequest(i, j, ClusterId, currentEpoch[i], Len(log[i]), LastEpoch(log[i])))
+       \/ ~IsVoter(i) /\ leaderId[i] = Nil /\ j \in VoterIds(i)
+    /\ Send([FetchRequest(i, j, ClusterId, currentEpoch[i], Len(log[i]), LastEpoch(log[i])) EXCEPT
+               !.sourceDirectoryId = dirId[i]])
     /\ UNCHANGED <<serverVars, logVars, volatileVars, historyVars>>
 
 \* "The leader will continue sending BeginQuorumEpoch to each known voter until it
@@ -326,23 +445,28 @@ SendFetchRequest(i, j) ==
 \* @type: (Int, Int) => Bool;
 SendBeginQuorumEpoch(i, j) ==
     /\ role[i] = "Leader"
-    /\ j \in Voters \ ({i} \cup endorsers[i])
-    /\ Send(BeginQuorumEpochRequest(i, j, ClusterId, currentEpoch[i]))
+    /\ j \in VoterIds(i) \ ({i} \cup endorsers[i])
+    /\ Send([BeginQuorumEpochRequest(i, j, ClusterId, currentEpoch[i]) EXCEPT
+               !.sourceDirectoryId = dirId[i], !.voterDirectoryId = DirOf(VoterKeys(i), j)])
     /\ UNCHANGED <<serverVars, logVars, volatileVars, historyVars>>
 
 \* Graceful shutdown, or the leader has not heard from a majority within the fetch
 \* timeout (Leader Progress Timeout): it resigns and sends EndQuorumEpoch.
+\* @type: (Int) => Set($msg);
+EndQuorumEpochRequests(i) ==
+    LET others == VoterIds(i) \ {i}
+        successors == SortedSuccessors(others, replicaEndOffset[i])
+    IN {[Message("EndQuorumEpochRequest", i, j) EXCEPT !.clusterId = ClusterId,
+            !.epoch = currentEpoch[i], !.leaderId = i, !.preferredSuccessors = successors]
+        : j \in others}
+
 \* @type: (Int) => Bool;
 Resign(i) ==
     /\ role[i] = "Leader"
-    /\ LET successors == SortedSuccessors(Voters \ {i}, replicaEndOffset[i]) IN
-       messages' = messages \cup
-         {[Message("EndQuorumEpochRequest", i, j) EXCEPT !.clusterId = ClusterId,
-             !.epoch = currentEpoch[i], !.leaderId = i, !.preferredSuccessors = successors]
-          : j \in Voters \ {i}}
+    /\ messages' = messages \cup EndQuorumEpochRequests(i)
     /\ role' = [role EXCEPT ![i] = "Resigned"]
     /\ endorsers' = [endorsers EXCEPT ![i] = {}]
-    /\ replicaEndOffset' = [replicaEndOffset EXCEPT ![i] = ZeroOffsets]
+    /\ ResetLeaderState(i)
     /\ UNCHANGED <<currentEpoch, votedId, leaderId, logVars, votesGranted, historyVars>>
 
 \* A client record appended by the leader.
@@ -350,8 +474,8 @@ Resign(i) ==
 ClientAppend(i, v) ==
     /\ role[i] = "Leader"
     /\ v \in Values
-    /\ log' = [log EXCEPT ![i] = Append(@, [epoch |-> currentEpoch[i], kind |-> "data", value |-> v])]
-    /\ UNCHANGED <<serverVars, highWatermark, volatileVars, messages, historyVars>>
+    /\ log' = [log EXCEPT ![i] = Append(@, Entry(currentEpoch[i], "data", v))]
+    /\ UNCHANGED <<serverVars, highWatermark, dirId, volatileVars, messages, historyVars>>
 
 \* Role after a restart, from the durable quorum-state.
 \* @type: (Int, Int, Int) => Str;
@@ -372,14 +496,17 @@ Restart(i) ==
     /\ highWatermark' = [highWatermark EXCEPT ![i] = 0]
     /\ votesGranted' = [votesGranted EXCEPT ![i] = {}]
     /\ endorsers' = [endorsers EXCEPT ![i] = {}]
-    /\ replicaEndOffset' = [replicaEndOffset EXCEPT ![i] = ZeroOffsets]
+    /\ ResetLeaderState(i)
     /\ restarts' = restarts + 1
-    /\ UNCHANGED <<currentEpoch, leaderId, log, messages, elections, votes, committed>>
+    /\ UNCHANGED <<currentEpoch, leaderId, log, dirId, messages, elections, votes, committed>>
 
-\* An observer restarts with an empty disk (same id).
+\* A replica restarts with an empty disk (same id).  KIP-595: observers only.
+\* KIP-853: any replica; its storage is formatted again, with a new directory id,
+\* so it comes back as an observer (its new replica key is in no voter set).
 \* @type: (Int) => Bool;
 LoseDisk(i) ==
-    /\ i \in Observers
+    /\ i \in Observers \/ (i \in Replicas /\ KRaftVersion > 0)
+    /\ dirId' = IF KRaftVersion = 0 THEN dirId ELSE [dirId EXCEPT ![i] = @ + 1]
     /\ currentEpoch' = [currentEpoch EXCEPT ![i] = 0]
     /\ votedId' = [votedId EXCEPT ![i] = Nil]
     /\ leaderId' = [leaderId EXCEPT ![i] = Nil]
@@ -388,7 +515,7 @@ LoseDisk(i) ==
     /\ highWatermark' = [highWatermark EXCEPT ![i] = 0]
     /\ votesGranted' = [votesGranted EXCEPT ![i] = {}]
     /\ endorsers' = [endorsers EXCEPT ![i] = {}]
-    /\ replicaEndOffset' = [replicaEndOffset EXCEPT ![i] = ZeroOffsets]
+    /\ ResetLeaderState(i)
     /\ restarts' = restarts + 1
     /\ UNCHANGED <<messages, elections, votes, committed>>
 
@@ -398,9 +525,11 @@ LoseDisk(i) ==
 SendForeignRequest(i, j, t) ==
     /\ t \in ForeignRequests
     /\ i /= j
-    /\ Send(CASE t = "VoteRequest" -> VoteRequest(i, j, ForeignClusterId, currentEpoch[j], 0, 0)
-              [] t = "BeginQuorumEpochRequest" -> BeginQuorumEpochRequest(i, j, ForeignClusterId, currentEpoch[j])
-              [] t = "FetchRequest" -> FetchRequest(i, j, ForeignClusterId, currentEpoch[j], 0, 0))
+    /\ LET m == CASE t = "VoteRequest" -> VoteRequest(i, j, ForeignClusterId, currentEpoch[j], 0, 0)
+                   [] t = "BeginQuorumEpochRequest" -> BeginQuorumEpochRequest(i, j, ForeignClusterId, currentEpoch[j])
+                   [] t = "FetchRequest" -> FetchRequest(i, j, ForeignClusterId, currentEpoch[j], 0, 0)
+       IN Send(IF t = "FetchRequest" THEN [m EXCEPT !.sourceDirectoryId = dirId[i]]
+               ELSE [m EXCEPT !.sourceDirectoryId = dirId[i], !.voterDirectoryId = dirId[j]])
     /\ UNCHANGED <<serverVars, logVars, volatileVars, historyVars>>
 
 -----------------------------------------------------------------------------
@@ -418,23 +547,32 @@ HandleVoteRequest(m) ==
           /\ m.clusterId /= ClusterId
           /\ Send(Response("VoteResponse", i, c, "INVALID_CLUSTER_ID", currentEpoch[i], leaderId[i]))
           /\ UNCHANGED <<serverVars, logVars, volatileVars, historyVars>>
+       \/ \* KIP-853: a request for another directory id is not for this replica (it
+          \* lost the disk that voter had).
+          /\ m.clusterId = ClusterId
+          /\ VoteChecksDirectoryId /\ WrongVoterKey(i, m)
+          /\ Send(Response("VoteResponse", i, c, "INVALID_VOTER_KEY", currentEpoch[i], leaderId[i]))
+          /\ UNCHANGED <<serverVars, logVars, volatileVars, historyVars>>
        \/ \* 2. "it checks whether an epoch larger than the candidate epoch from the
           \* request is known. If so, the vote is rejected."
           /\ m.clusterId = ClusterId
+          /\ ~(VoteChecksDirectoryId /\ WrongVoterKey(i, m))
           /\ m.epoch < currentEpoch[i]
           /\ Send(Response("VoteResponse", i, c, "FENCED_LEADER_EPOCH", currentEpoch[i], leaderId[i]))
           /\ UNCHANGED <<serverVars, logVars, volatileVars, historyVars>>
        \/ /\ m.clusterId = ClusterId
+          /\ ~(VoteChecksDirectoryId /\ WrongVoterKey(i, m))
           /\ m.epoch >= currentEpoch[i]
           /\ LET bump == m.epoch > currentEpoch[i]
                  voted == IF bump THEN Nil ELSE votedId[i]
                  leader == IF bump THEN Nil ELSE leaderId[i]
                  \* 3. "only grant the vote if the candidate id matches the id that
                  \* was already voted"; 4.a "Check whether CandidateId is one of the
-                 \* expected voters"; 4.b "Check that the candidate's log is at least
-                 \* as up-to-date as it".
-                 grant == /\ i \in Voters
-                          /\ c \in Voters
+                 \* expected voters" (KIP-853 drops 4.a: "replicas will reply to votes
+                 \* request when the candidate is not in the voter set or the voting
+                 \* replica is not in the voter set"); 4.b "Check that the candidate's
+                 \* log is at least as up-to-date as it".
+                 grant == /\ KRaftVersion = 0 => (i \in Voters /\ c \in Voters)
                           /\ \/ voted = c
                              \/ /\ voted = Nil
                                 /\ leader = Nil
@@ -450,8 +588,8 @@ HandleVoteRequest(m) ==
                                             ELSE IF bump THEN "Unattached" ELSE @]
              /\ votesGranted' = IF bump THEN [votesGranted EXCEPT ![i] = {}] ELSE votesGranted
              /\ endorsers' = IF bump THEN [endorsers EXCEPT ![i] = {}] ELSE endorsers
-             /\ replicaEndOffset' = IF bump THEN [replicaEndOffset EXCEPT ![i] = ZeroOffsets]
-                                    ELSE replicaEndOffset
+             /\ IF bump THEN ResetLeaderState(i)
+                ELSE UNCHANGED <<replicaEndOffset, replicaDirectoryId, pendingVoterChange>>
              /\ votes' = IF newVote THEN votes \cup {<<i, m.epoch, c>>} ELSE votes
              /\ Send([Response("VoteResponse", i, c, "", m.epoch, leader) EXCEPT !.voteGranted = grant])
              /\ UNCHANGED <<logVars, elections, committed, restarts>>
@@ -467,23 +605,27 @@ HandleVoteResponse(m) ==
             /\ UNCHANGED <<logVars, messages, historyVars>>
        \* 1. "if it is no longer in candidate state, just ignore the response."
        ELSE IF role[i] = "Candidate" /\ m.epoch = currentEpoch[i]
-       THEN LET granted == IF m.voteGranted /\ m.source \in Voters
+       \* KIP-853: "a candidate counts only grants from its own current voter set"
+       THEN LET granted == IF m.voteGranted /\ m.source \in VoterIds(i)
                            THEN votesGranted[i] \cup {m.source} ELSE votesGranted[i]
             IN
-            IF m.voteGranted /\ IsMajority(granted)
+            IF m.voteGranted /\ IsMajorityOf(granted, VoterKeys(i))
             THEN \* 2. "it can transit to the leader state"
                  /\ BecomeLeader(i, currentEpoch[i])
-                 /\ UNCHANGED <<currentEpoch, votedId, highWatermark, messages, votes, committed, restarts>>
-            ELSE IF ~m.voteGranted /\ Cardinality(Voters) = 2
+                 /\ UNCHANGED <<currentEpoch, votedId, highWatermark, dirId, messages, votes, committed,
+                                restarts>>
+            ELSE IF ~m.voteGranted /\ Cardinality(VoterKeys(i)) = 2
             THEN \* Gridlocked elections: "if there are only two voters and a candidate
                  \* fails to get a vote from the other voter ... The candidate in this
                  \* case can immediately step down and backoff."
                  /\ role' = [role EXCEPT ![i] = "Voted"]
                  /\ votesGranted' = [votesGranted EXCEPT ![i] = {}]
                  /\ UNCHANGED <<currentEpoch, votedId, leaderId, logVars, endorsers,
-                                replicaEndOffset, messages, historyVars>>
+                                replicaEndOffset, replicaDirectoryId, pendingVoterChange, messages,
+                                historyVars>>
             ELSE /\ votesGranted' = [votesGranted EXCEPT ![i] = granted]
-                 /\ UNCHANGED <<serverVars, logVars, endorsers, replicaEndOffset, messages, historyVars>>
+                 /\ UNCHANGED <<serverVars, logVars, endorsers, replicaEndOffset, replicaDirectoryId,
+                                pendingVoterChange, messages, historyVars>>
        ELSE UNCHANGED <<serverVars, logVars, volatileVars, messages, historyVars>>
 
 -----------------------------------------------------------------------------
@@ -505,23 +647,28 @@ HandleBeginQuorumEpochRequest(m) ==
        \/ /\ m.clusterId /= ClusterId
           /\ Reply("INVALID_CLUSTER_ID", currentEpoch[i], leaderId[i])
           /\ UNCHANGED <<serverVars, logVars, volatileVars, historyVars>>
-       \/ /\ m.clusterId = ClusterId
+       \/ \* KIP-853: addressed to the voter key of another directory id
+          /\ m.clusterId = ClusterId
+          /\ WrongVoterKey(i, m)
+          /\ Reply("INVALID_VOTER_KEY", currentEpoch[i], leaderId[i])
+          /\ UNCHANGED <<serverVars, logVars, volatileVars, historyVars>>
+       \/ /\ m.clusterId = ClusterId /\ ~WrongVoterKey(i, m)
           /\ m.epoch < currentEpoch[i]
           /\ Reply("FENCED_LEADER_EPOCH", currentEpoch[i], leaderId[i])
           /\ UNCHANGED <<serverVars, logVars, volatileVars, historyVars>>
-       \/ /\ m.clusterId = ClusterId
+       \/ /\ m.clusterId = ClusterId /\ ~WrongVoterKey(i, m)
           /\ m.epoch > currentEpoch[i]
           \* "As soon as a broker accepts a BeginQuorumEpoch request, it will
           \* transition to a follower state"
           /\ TakeEpoch(i, m.epoch, l)
           /\ Reply("", m.epoch, l)
           /\ UNCHANGED <<logVars, historyVars>>
-       \/ /\ m.clusterId = ClusterId
+       \/ /\ m.clusterId = ClusterId /\ ~WrongVoterKey(i, m)
           /\ m.epoch = currentEpoch[i]
           /\ leaderId[i] = l
           /\ Reply("", m.epoch, l)
           /\ UNCHANGED <<serverVars, logVars, volatileVars, historyVars>>
-       \/ /\ m.clusterId = ClusterId
+       \/ /\ m.clusterId = ClusterId /\ ~WrongVoterKey(i, m)
           /\ m.epoch = currentEpoch[i]
           /\ leaderId[i] /= l
           /\ IF leaderId[i] = Nil \/ ~RejectConflictingLeader
@@ -551,9 +698,10 @@ HandleBeginQuorumEpochResponse(m) ==
        ELSE IF /\ m.errorCode = ""
                /\ role[i] = "Leader"
                /\ m.epoch = currentEpoch[i]
-               /\ m.source \in Voters \ {i}
+               /\ m.source \in VoterIds(i) \ {i}
        THEN /\ endorsers' = [endorsers EXCEPT ![i] = @ \cup {m.source}]
-            /\ UNCHANGED <<serverVars, logVars, votesGranted, replicaEndOffset, messages, historyVars>>
+            /\ UNCHANGED <<serverVars, logVars, votesGranted, replicaEndOffset, replicaDirectoryId,
+                           pendingVoterChange, messages, historyVars>>
        ELSE UNCHANGED <<serverVars, logVars, volatileVars, messages, historyVars>>
 
 -----------------------------------------------------------------------------
@@ -608,14 +756,21 @@ HandleEndQuorumEpochResponse(m) ==
 \* "the high watermark is set to the maximum offset which has been replicated to a
 \* majority of the voters", but "we only advance the high-watermark if the current
 \* leader has replicated at least one entry to majority of quorum to its current
-\* epoch" (Extra condition on commitment).
-\* @type: (Int, Int -> Int) => Int;
-AdvancedHighWatermark(l, reo) ==
+\* epoch" (Extra condition on commitment).  KIP-853: the majority is of the leader's
+\* own voter set (from its log, committed or not); the leader tracks replicas by key,
+\* so an offset counts for a voter only if it came with the voter's directory id
+\* (rdi); a leader that removed itself "will not count itself"; and the high
+\* watermark never decreases.
+\* @type: (Int, Int -> Int, Int -> Int) => Int;
+AdvancedHighWatermark(l, reo, rdi) ==
     LET lg == log[l]
-        EndOf(v) == IF v = l THEN Len(lg) ELSE reo[v]
+        keys == VoterSetOf(lg)
+        EndOf(k) == IF k = <<l, dirId[l]>> THEN Len(lg)
+                    ELSE IF k[1] /= l /\ rdi[k[1]] = k[2] THEN reo[k[1]] ELSE 0
         \* the largest end offset a majority has reached is one of the voters' own end
         \* offsets (the least of them is always reached), capped by the leader's log
-        Reached == {n \in {EndOf(v) : v \in Voters} : IsMajority({v \in Voters : EndOf(v) >= n})}
+        Reached == {n \in {EndOf(k) : k \in keys} :
+                      2 * Cardinality({k \in keys : EndOf(k) >= n}) > Cardinality(keys)}
         h == Min(Len(lg), CHOOSE n \in Reached : \A x \in Reached : x <= n)
     IN IF h > highWatermark[l] /\ (~CommitRequiresCurrentEpoch \/ lg[h].epoch = currentEpoch[l])
        THEN h ELSE highWatermark[l]
@@ -664,15 +819,19 @@ HandleFetchRequest(m) ==
           /\ role[l] = "Leader"
           \* "An endorsement from an existing voter may also be inferred through a
           \* received Fetch request with the new leader's epoch"
-          /\ endorsers' = [endorsers EXCEPT ![l] = IF j \in Voters \ {l} THEN @ \cup {j} ELSE @]
+          /\ endorsers' = [endorsers EXCEPT ![l] = IF j \in VoterIds(l) \ {l} THEN @ \cup {j} ELSE @]
           /\ IF ValidFetch(log[l], m.fetchOffset, m.lastFetchedEpoch)
              THEN LET reo == [replicaEndOffset[l] EXCEPT ![j] = m.fetchOffset]
-                      hw == AdvancedHighWatermark(l, reo)
+                      \* KIP-853: "The leaders will track the fetch offset for the
+                      \* replica tuple (ID, UUID)."
+                      rdi == [replicaDirectoryId[l] EXCEPT ![j] = m.sourceDirectoryId]
+                      hw == AdvancedHighWatermark(l, reo, rdi)
                       base == [FetchResponseTo(m, "", currentEpoch[l], l) EXCEPT !.highWatermark = hw]
                   IN
                   \* 4. "If the request is from a voter not an observer, the leader
                   \* can possibly advance the high-watermark."
                   /\ replicaEndOffset' = [replicaEndOffset EXCEPT ![l] = reo]
+                  /\ replicaDirectoryId' = [replicaDirectoryId EXCEPT ![l] = rdi]
                   /\ highWatermark' = [highWatermark EXCEPT ![l] = hw]
                   /\ committed' = committed \cup NewlyCommitted(l, hw)
                   \* the records from the fetch offset on; the leader may cap the batch
@@ -688,8 +847,9 @@ HandleFetchRequest(m) ==
                              !.highWatermark = highWatermark[l],
                              !.divergingEpoch = LargestEpochAtMost(log[l], m.lastFetchedEpoch),
                              !.divergingEndOffset = EndOffsetForEpoch(log[l], m.lastFetchedEpoch)])
-                  /\ UNCHANGED <<highWatermark, replicaEndOffset, committed>>
-          /\ UNCHANGED <<serverVars, log, votesGranted, elections, votes, restarts>>
+                  /\ UNCHANGED <<highWatermark, replicaEndOffset, replicaDirectoryId, committed>>
+          /\ UNCHANGED <<serverVars, log, dirId, votesGranted, pendingVoterChange, elections, votes,
+                         restarts>>
 
 \* FetchResponse Handling.
 \* @type: ($msg) => Bool;
@@ -734,8 +894,162 @@ HandleFetchResponse(m) ==
             /\ log' = [log EXCEPT ![i] = newLog]
             /\ highWatermark' = [highWatermark EXCEPT ![i] =
                                    IF matched THEN Max(@, Min(m.highWatermark, Len(newLog))) ELSE @]
-            /\ UNCHANGED <<serverVars, volatileVars, messages, historyVars>>
+            /\ UNCHANGED <<serverVars, dirId, volatileVars, messages, historyVars>>
        ELSE UNCHANGED <<serverVars, logVars, volatileVars, messages, historyVars>>
+
+-----------------------------------------------------------------------------
+(* Voter changes (KIP-853): AddVoter, RemoveVoter, UpdateVoter *)
+
+\* A voter-change request of type t to replica i about the replica key <<v, d>>, from
+\* the admin client (source Nil).
+\* @type: (Str, Int, Int, Int) => $msg;
+VoterChangeRequest(t, i, v, d) ==
+    [Message(t, Nil, i) EXCEPT !.clusterId = ClusterId, !.voterId = v, !.voterDirectoryId = d]
+
+\* The admin client asks replica i to add replica v under its current key (the key
+\* DescribeQuorum lists for the observer).
+\* @type: (Int, Int) => Bool;
+SendAddVoterRequest(i, v) ==
+    /\ "AddVoterRequest" \in VoterChangeRequests
+    /\ i \in Replicas /\ v \in Replicas
+    /\ Send(VoterChangeRequest("AddVoterRequest", i, v, dirId[v]))
+    /\ UNCHANGED <<serverVars, logVars, volatileVars, historyVars>>
+
+\* The replica keys the admin client may name to replica i (DescribeQuorum lists
+\* the voters of i's set and the current key of every replica).
+\* @type: (Int) => Set($key);
+KnownKeys(i) == {<<v, dirId[v]>> : v \in Replicas} \cup VoterKeys(i)
+
+\* Every directory id a replica or a voter set holds.
+\* @type: Set(Int);
+DirIdsInUse == {k[2] : k \in UNION {KnownKeys(r) : r \in Replicas}}
+
+\* The admin client asks replica i to remove the replica key <<v, d>>.
+\* @type: (Int, Int, Int) => Bool;
+SendRemoveVoterRequest(i, v, d) ==
+    /\ "RemoveVoterRequest" \in VoterChangeRequests
+    /\ i \in Replicas /\ v \in Replicas
+    /\ <<v, d>> \in KnownKeys(i)
+    /\ Send(VoterChangeRequest("RemoveVoterRequest", i, v, d))
+    /\ UNCHANGED <<serverVars, logVars, volatileVars, historyVars>>
+
+\* A voter asks its leader to update its registration (endpoints and supported
+\* kraft.version: abstracted away, so the record repeats the voter set).
+\* @type: (Int, Int) => Bool;
+SendUpdateVoterRequest(i, j) ==
+    /\ "UpdateVoterRequest" \in VoterChangeRequests
+    /\ IsVoter(i)
+    /\ role[i] = "Follower" /\ j = leaderId[i]
+    /\ Send([VoterChangeRequest("UpdateVoterRequest", j, i, dirId[i]) EXCEPT
+               !.source = i, !.epoch = currentEpoch[i]])
+    /\ UNCHANGED <<serverVars, logVars, volatileVars, historyVars>>
+
+\* Shipped KIP-853: the leader has committed an offset of its own epoch (its
+\* leaderChange record at least), which fences the voter changes of older leaders.
+\* @type: (Int) => Bool;
+CommittedInOwnEpoch(l) == \E k \in 1..highWatermark[l] : log[l][k].epoch = currentEpoch[l]
+
+\* A VotersRecord at or above the high watermark.
+\* @type: (Int) => Bool;
+HasUncommittedVoterChange(l) == LastVotersIndex(log[l]) > highWatermark[l]
+
+\* "Wait for the fetch offset of the replica (ID, UUID) to catch up to the log end
+\* offset of the leader."
+\* @type: (Int, $key) => Bool;
+CaughtUp(l, k) ==
+    /\ replicaDirectoryId[l][k[1]] = k[2]
+    /\ replicaEndOffset[l][k[1]] >= Len(log[l])
+
+\* @type: (Str) => Str;
+ResponseType(t) ==
+    CASE t = "AddVoterRequest" -> "AddVoterResponse"
+      [] t = "RemoveVoterRequest" -> "RemoveVoterResponse"
+      [] OTHER -> "UpdateVoterResponse"
+
+\* The answer of replica i to the voter-change request r.
+\* @type: (Int, $msg, Str) => $msg;
+VoterChangeResponse(i, r, err) ==
+    [Response(ResponseType(r.type), i, r.source, err, currentEpoch[i], leaderId[i]) EXCEPT
+        !.voterId = r.voterId, !.voterDirectoryId = r.voterDirectoryId]
+
+\* The leader's handling of AddVoter / RemoveVoter / UpdateVoter, its checks in
+\* order.  "For safety Kafka will only allow one voter change operation at a time";
+\* the leader "will write a AddVoterRecord to the log and immediately update its
+\* in-memory quorum state"; the response waits for the record to commit
+\* (CompleteVoterChange).  Kafka holds a request that must wait and answers
+\* REQUEST_TIMED_OUT at its deadline: the spec answers at once.
+\* @type: ($msg) => Bool;
+HandleVoterChangeRequest(m) ==
+    /\ m.dest \in Replicas
+    /\ m.voterId \in Replicas
+    /\ LET l == m.dest
+           keys == VoterKeys(l)
+           key == <<m.voterId, m.voterDirectoryId>>
+           isAdd == m.type = "AddVoterRequest"
+           error ==
+               CASE m.clusterId /= ClusterId -> "INVALID_CLUSTER_ID"
+                 [] role[l] /= "Leader" -> "NOT_LEADER_FOR_PARTITION"
+                 [] KRaftVersion = 0 -> "UNSUPPORTED_VERSION"
+                 [] ChangeRequiresCurrentEpochCommit /\ ~CommittedInOwnEpoch(l) -> "REQUEST_TIMED_OUT"
+                 [] OneUncommittedChange /\ (HasUncommittedVoterChange(l) \/ pendingVoterChange[l] /= {})
+                      -> "REQUEST_TIMED_OUT"
+                 [] isAdd /\ m.voterId \in KeyIds(keys) -> "DUPLICATE_VOTER"
+                 [] ~isAdd /\ key \notin keys -> "VOTER_NOT_FOUND"
+                 [] isAdd /\ ~CaughtUp(l, key) -> "REQUEST_TIMED_OUT"
+                 [] m.type = "RemoveVoterRequest" /\ keys = {key} -> "INVALID_REQUEST"
+                 [] OTHER -> ""
+           newKeys == CASE isAdd -> keys \cup {key}
+                        [] m.type = "RemoveVoterRequest" -> keys \ {key}
+                        [] OTHER -> keys
+       IN
+       IF error /= ""
+       THEN /\ Send(VoterChangeResponse(l, m, error))
+            /\ UNCHANGED <<serverVars, logVars, volatileVars, historyVars>>
+       ELSE /\ log' = [log EXCEPT ![l] = Append(@, VotersRecord(currentEpoch[l], newKeys))]
+            /\ pendingVoterChange' = [pendingVoterChange EXCEPT ![l] = @ \cup {m}]
+            /\ UNCHANGED <<serverVars, highWatermark, dirId, votesGranted, endorsers, replicaEndOffset,
+                           replicaDirectoryId, messages, historyVars>>
+
+\* @type: ($msg) => Bool;
+HandleAddVoterRequest(m) == m.type = "AddVoterRequest" /\ HandleVoterChangeRequest(m)
+
+\* @type: ($msg) => Bool;
+HandleRemoveVoterRequest(m) == m.type = "RemoveVoterRequest" /\ HandleVoterChangeRequest(m)
+
+\* @type: ($msg) => Bool;
+HandleUpdateVoterRequest(m) == m.type = "UpdateVoterRequest" /\ HandleVoterChangeRequest(m)
+
+\* Like every response, an UpdateVoter response may teach a larger epoch or a leader.
+\* @type: ($msg) => Bool;
+HandleUpdateVoterResponse(m) ==
+    /\ m.type = "UpdateVoterResponse"
+    /\ m.dest \in Replicas
+    /\ LET i == m.dest IN
+       IF m.errorCode /= "INVALID_CLUSTER_ID" /\ (m.epoch > currentEpoch[i] \/ TeachesLeader(i, m))
+       THEN /\ LearnFromResponse(i, m)
+            /\ UNCHANGED <<logVars, messages, historyVars>>
+       ELSE UNCHANGED <<serverVars, logVars, volatileVars, messages, historyVars>>
+
+\* "Once the AddVoterRecord operation has been committed by the majority of the new
+\* voter set, the leader can respond to the AddVoter RPC and process new voter change
+\* operations."  "If the removed voters is the leader, the leader will resign from
+\* the quorum when the RemoveVoterRecord has been committed."
+\* @type: (Int) => Bool;
+CompleteVoterChange(i) ==
+    /\ role[i] = "Leader"
+    /\ pendingVoterChange[i] /= {}
+    /\ ~HasUncommittedVoterChange(i)
+    /\ LET answers == {VoterChangeResponse(i, r, "") : r \in pendingVoterChange[i]} IN
+       IF IsVoter(i)
+       THEN /\ messages' = messages \cup answers
+            /\ pendingVoterChange' = [pendingVoterChange EXCEPT ![i] = {}]
+            /\ UNCHANGED <<serverVars, logVars, votesGranted, endorsers, replicaEndOffset,
+                           replicaDirectoryId, historyVars>>
+       ELSE /\ messages' = messages \cup answers \cup EndQuorumEpochRequests(i)
+            /\ role' = [role EXCEPT ![i] = "Resigned"]
+            /\ endorsers' = [endorsers EXCEPT ![i] = {}]
+            /\ ResetLeaderState(i)
+            /\ UNCHANGED <<currentEpoch, votedId, leaderId, logVars, votesGranted, historyVars>>
 
 -----------------------------------------------------------------------------
 (* The specification *)
@@ -750,6 +1064,9 @@ Init ==
     /\ votesGranted = [i \in Replicas |-> {}]
     /\ endorsers = [i \in Replicas |-> {}]
     /\ replicaEndOffset = [i \in Replicas |-> ZeroOffsets]
+    /\ dirId = [i \in Replicas |-> InitialDirId]
+    /\ replicaDirectoryId = [i \in Replicas |-> ZeroOffsets]
+    /\ pendingVoterChange = [i \in Replicas |-> {}]
     /\ messages = {}
     /\ elections = {}
     /\ votes = {}
@@ -767,16 +1084,26 @@ Receive(m) ==
     \/ HandleEndQuorumEpochResponse(m)
     \/ HandleFetchRequest(m)
     \/ HandleFetchResponse(m)
+    \/ HandleAddVoterRequest(m)
+    \/ HandleRemoveVoterRequest(m)
+    \/ HandleUpdateVoterRequest(m)
+    \/ HandleUpdateVoterResponse(m)
 
+\* Candidates, leaders and the replicas a leader addresses are those of voter sets
+\* from the logs (any replica in a dynamic quorum; the actions check it).
 Next ==
-    \/ \E i \in Voters : BecomeCandidate(i)
+    \/ \E i \in Replicas : BecomeCandidate(i)
     \/ \E i, j \in Replicas : SendFetchRequest(i, j)
-    \/ \E i, j \in Voters : SendBeginQuorumEpoch(i, j)
-    \/ \E i \in Voters : Resign(i)
-    \/ \E i \in Voters, v \in Values : ClientAppend(i, v)
+    \/ \E i, j \in Replicas : SendBeginQuorumEpoch(i, j)
+    \/ \E i \in Replicas : Resign(i)
+    \/ \E i \in Replicas, v \in Values : ClientAppend(i, v)
     \/ \E i \in Replicas : Restart(i)
-    \/ \E i \in Observers : LoseDisk(i)
+    \/ \E i \in Replicas : LoseDisk(i)
     \/ \E i, j \in Replicas, t \in ForeignRequests : SendForeignRequest(i, j, t)
+    \/ \E i, v \in Replicas : SendAddVoterRequest(i, v)
+    \/ \E i, v \in Replicas, d \in DirIdsInUse : SendRemoveVoterRequest(i, v, d)
+    \/ \E i, j \in Replicas : SendUpdateVoterRequest(i, j)
+    \/ \E i \in Replicas : CompleteVoterChange(i)
     \/ \E m \in messages : Receive(m)
 
 Spec == Init /\ [][Next]_vars
@@ -784,29 +1111,40 @@ Spec == Init /\ [][Next]_vars
 -----------------------------------------------------------------------------
 (* Properties *)
 
+\* The replicas that may ever be voters: Voters (static), any replica (dynamic).
+PossibleVoters == IF KRaftVersion = 0 THEN Voters ELSE Replicas
+
+\* The admin client's requests carry no epoch, and their answers go back to it (Nil).
+AdminTypes == {"AddVoterRequest", "RemoveVoterRequest", "AddVoterResponse", "RemoveVoterResponse"}
+
 TypeOK ==
     /\ DOMAIN currentEpoch = Replicas
     /\ \A i \in Replicas :
         /\ currentEpoch[i] \in Nat
-        /\ votedId[i] \in Voters \cup {Nil}
-        /\ leaderId[i] \in Voters \cup {Nil}
+        /\ votedId[i] \in PossibleVoters \cup {Nil}
+        /\ leaderId[i] \in PossibleVoters \cup {Nil}
         /\ role[i] \in Roles
         /\ highWatermark[i] \in Nat
-        /\ votesGranted[i] \subseteq Voters
-        /\ endorsers[i] \subseteq Voters
+        /\ votesGranted[i] \subseteq PossibleVoters
+        /\ endorsers[i] \subseteq PossibleVoters
         /\ DOMAIN replicaEndOffset[i] = Replicas
         /\ \A j \in Replicas : replicaEndOffset[i][j] \in Nat
+        /\ \A j \in Replicas : replicaDirectoryId[i][j] \in Nat
+        /\ dirId[i] \in Nat
         /\ \A k \in DOMAIN log[i] :
             /\ log[i][k].epoch \in Nat \ {0}
-            /\ log[i][k].kind \in {"data", "leaderChange"}
+            /\ log[i][k].kind \in {"data", "leaderChange", "voters"}
             /\ log[i][k].kind = "data" => log[i][k].value \in Values
-            /\ log[i][k].kind = "leaderChange" => log[i][k].value \in Voters
-        /\ role[i] \in {"Candidate", "Leader"} => i \in Voters
+            /\ log[i][k].kind = "leaderChange" => log[i][k].value \in PossibleVoters
+            /\ log[i][k].kind = "voters" => KeyIds(log[i][k].voters) \subseteq Replicas
+        /\ role[i] \in {"Candidate", "Leader"} => i \in PossibleVoters
+        /\ pendingVoterChange[i] /= {} => role[i] = "Leader"
     /\ \A m \in messages :
         /\ m.type \in MessageTypes
-        /\ m.source \in Replicas /\ m.dest \in Replicas
+        /\ m.source \in Replicas \/ (m.source = Nil /\ m.type \in AdminTypes)
+        /\ m.dest \in Replicas \/ (m.dest = Nil /\ m.type \in AdminTypes)
         /\ m.errorCode \in ErrorCodes
-        /\ m.epoch \in Nat
+        /\ m.epoch \in Nat \/ m.type \in {"AddVoterRequest", "RemoveVoterRequest"}
     /\ restarts \in Nat
 
 \* Epochs of a log never decrease ("messages are unique by offset and epoch",
@@ -857,13 +1195,19 @@ HighWatermarkInLog ==
 \* A restart or an observer's disk loss happened in this step.
 RestartStep == restarts' > restarts
 
+\* Replica i lost its disk in this step (KIP-853: a voter too; it gets a new
+\* directory id).  Never in a static quorum, where only observers lose disks.
+\* @type: (Int) => Bool;
+DiskLost(i) == dirId'[i] /= dirId[i]
+
 \* Committed entries are never truncated from a log that holds them (an observer
 \* losing its disk excepted).
 CommittedNeverTruncated ==
     [][\A i \in Replicas : \A c \in committed :
           (c[1] + 1 \in DOMAIN log[i] /\ log[i][c[1] + 1] = c[2]) =>
               \/ c[1] + 1 \in DOMAIN (log'[i]) /\ log'[i][c[1] + 1] = c[2]
-              \/ i \in Observers /\ RestartStep]_vars
+              \/ i \in Observers /\ RestartStep
+              \/ DiskLost(i)]_vars
 
 \* "the high watermark ... is the largest offset which is replicated to a majority":
 \* a replica's known high watermark never decreases, except across its restart.
@@ -873,14 +1217,15 @@ HighWatermarkMonotonic ==
 \* "Leader Epoch: ... a monotonically increasing sequence" (an observer losing its
 \* disk starts over).
 EpochMonotonic ==
-    [][\A i \in Replicas : currentEpoch'[i] >= currentEpoch[i] \/ (i \in Observers /\ RestartStep)]_vars
+    [][\A i \in Replicas : currentEpoch'[i] >= currentEpoch[i] \/ (i \in Observers /\ RestartStep)
+                          \/ DiskLost(i)]_vars
 
 \* "so long as it doesn't conflict with previous knowledge": once a replica knows the
 \* leader of its epoch, it keeps it for that epoch.
 KnownLeaderStable ==
     [][\A i \in Replicas :
           (currentEpoch'[i] = currentEpoch[i] /\ leaderId[i] /= Nil) =>
-              (leaderId'[i] = leaderId[i] \/ (i \in Observers /\ RestartStep))]_vars
+              (leaderId'[i] = leaderId[i] \/ (i \in Observers /\ RestartStep) \/ DiskLost(i))]_vars
 
 \* All state invariants, for the inductive-invariant module and quick checks.
 Safety ==
@@ -892,5 +1237,73 @@ Safety ==
     /\ LeaderCompleteness
     /\ StateMachineSafety
     /\ HighWatermarkInLog
+
+-----------------------------------------------------------------------------
+(* Reconfiguration rules (KIP-853), one per KIP sentence.  Not implied: the   *)
+(* latest voter sets of two logs need NOT have intersecting majorities (an     *)
+(* uncommitted removal on a crashed leader, then another removal by the next   *)
+(* leader), so no such property is stated.                                     *)
+
+\* The voter sets (replica keys) along a log: the bootstrap set, then each
+\* VotersRecord's.
+\* @type: (Seq($entry)) => Seq(Set($key));
+VoterSetsAlong(lg) ==
+    LET idx == {k \in DOMAIN lg : lg[k].kind = "voters"}
+        \* the n-th VotersRecord position
+        Nth(n) == CHOOSE k \in idx : Cardinality({x \in idx : x <= k}) = n
+    IN [n \in 1..(Cardinality(idx) + 1) |-> IF n = 1 THEN BootstrapVoterKeys ELSE lg[Nth(n - 1)].voters]
+
+\* "The voter set is data in the log": a candidate is a voter of its own log's set
+\* and has counted only grants from that set.
+VoterSetFromLog ==
+    \A i \in Replicas : role[i] = "Candidate" => IsVoter(i) /\ votesGranted[i] \subseteq VoterIds(i)
+
+\* "Kafka will only allow one voter change operation at a time": a leader's log holds
+\* at most one uncommitted VotersRecord.
+OneUncommittedVoterChange ==
+    \A l \in Replicas : role[l] = "Leader" =>
+        Cardinality({k \in DOMAIN log[l] : k > highWatermark[l] /\ log[l][k].kind = "voters"}) <= 1
+
+\* A VotersRecord of epoch e follows a committed entry of epoch e (the leader of e
+\* committed an offset in its own epoch before it appended the change).
+VoterChangeAfterEpochCommit ==
+    \A i \in Replicas : \A k \in DOMAIN log[i] :
+        log[i][k].kind = "voters" =>
+            \E c \in committed : c[1] < k - 1 /\ c[2].epoch = log[i][k].epoch
+
+\* Consecutive voter sets of a log differ by at most one replica key (UpdateVoter
+\* repeats the set).
+VoterSetsDifferByOne ==
+    \A i \in Replicas :
+        LET sets == VoterSetsAlong(log[i]) IN
+        \A n \in 1..(Len(sets) - 1) :
+            Cardinality((sets[n] \ sets[n + 1]) \cup (sets[n + 1] \ sets[n])) <= 1
+
+\* A candidate wins only by a majority of its own voter set (the votes recorded
+\* for it in its epoch, from ids of that set).
+LeaderElectedByOwnMajority ==
+    [][\A i \in Replicas :
+          (role'[i] = "Leader" /\ role[i] /= "Leader") =>
+              IsMajorityOf({v \in VoterIds(i) : <<v, currentEpoch'[i], i>> \in votes'}, VoterKeys(i))]_vars
+
+\* The high watermark a leader sets is reached by a majority of its own voter set
+\* (the fetch offsets it holds for their keys, its own log end if it is a voter).
+HighWatermarkByOwnMajority ==
+    [][\A l \in Replicas :
+          (role[l] = "Leader" /\ role'[l] = "Leader" /\ highWatermark'[l] > highWatermark[l]) =>
+              LET keys == VoterKeys(l)
+                  Reached(k) ==
+                      IF k = <<l, dirId[l]>> THEN Len(log'[l]) >= highWatermark'[l]
+                      ELSE /\ k[1] /= l
+                           /\ replicaDirectoryId'[l][k[1]] = k[2]
+                           /\ replicaEndOffset'[l][k[1]] >= highWatermark'[l]
+              IN 2 * Cardinality({k \in keys : Reached(k)}) > Cardinality(keys)]_vars
+
+\* The reconfiguration rules that are state invariants.
+ReconfigSafety ==
+    /\ VoterSetFromLog
+    /\ OneUncommittedVoterChange
+    /\ VoterChangeAfterEpochCommit
+    /\ VoterSetsDifferByOne
 
 =============================================================================

@@ -40,6 +40,20 @@ WitnessNoCommitInSecondEpoch == \A c \in committed : c[3] < 2
 \* A follower's high watermark advances.
 WitnessNoFollowerHighWatermark == \A i \in Replicas : role[i] = "Follower" => highWatermark[i] = 0
 
+\* Voter changes (KIP-853): a change is answered only once its record committed.
+\* @type: (Str) => Bool;
+NoAnswered(t) == ~\E m \in messages : m.type = t /\ m.errorCode = ""
+\* An AddVoter commits.
+WitnessNoAddCommitted == NoAnswered("AddVoterResponse")
+\* A RemoveVoter commits.
+WitnessNoRemoveCommitted == NoAnswered("RemoveVoterResponse")
+\* A leader removes itself: the removal commits and the leader resigns.
+WitnessNoSelfRemoval ==
+    ~\E m \in messages : m.type = "RemoveVoterResponse" /\ m.errorCode = "" /\ m.source = m.voterId
+\* A replica that lost its disk rejoins the voters under its new directory id.
+WitnessNoDiskLossRejoin ==
+    ~\E m \in messages : m.type = "AddVoterResponse" /\ m.errorCode = "" /\ m.voterDirectoryId > 1
+
 (***************************************************************************)
 (* Action constraints for simulation (random walks): they drop steps, so    *)
 (* they only narrow the behaviours explored, never add any.                 *)
@@ -66,6 +80,29 @@ PatientVoters ==
         (currentEpoch'[i] = currentEpoch[i] + 1 /\ votedId'[i] = i) =>
             ~\E l \in Voters : role[l] = "Leader" /\ currentEpoch[l] >= currentEpoch[i]
 
+\* KIP-642 reassignment to the voter ids `target` as single-member KIP-853 changes:
+\* the admin client only asks to add a replica of the target (an observer's
+\* promotion) and to remove a replica outside it or a key of a lost disk.
+\* @type: (Set(Int)) => Bool;
+TowardVoters(target) ==
+    \A m \in messages' \ messages :
+        /\ m.type = "AddVoterRequest" => m.voterId \in target
+        /\ m.type = "RemoveVoterRequest" => (m.voterId \notin target \/ m.voterDirectoryId /= dirId[m.voterId])
+
+\* Optional narrowing for focused configs: the admin client asks only the leader.
+AdminAsksLeader ==
+    \A m \in messages' \ messages :
+        m.type \in {"AddVoterRequest", "RemoveVoterRequest"} => role[m.dest] = "Leader"
+
+ReassignTo5 == TowardVoters({1, 2, 3, 4, 5})
+ReassignTo3 == TowardVoters({1, 2, 3})
+\* Disk-loss recovery: the only changes are the removal of a lost disk's key and the
+\* addition of a replica's new key.
+DiskLossRecovery ==
+    \A m \in messages' \ messages :
+        /\ m.type = "AddVoterRequest" => m.voterDirectoryId > 1
+        /\ m.type = "RemoveVoterRequest" => m.voterDirectoryId /= dirId[m.voterId]
+
 \* No VIEW drops the history variables: states with equal protocol variables but
 \* different histories may lead to different verdicts, so merging them is unsound.
 
@@ -79,12 +116,15 @@ PatientVoters ==
 (***************************************************************************)
 
 \* @type: (Int, Int) => $entry;
-LC(e, l) == [epoch |-> e, kind |-> "leaderChange", value |-> l]
+LC(e, l) == Entry(e, "leaderChange", l)
 
 NoVolatile ==
     /\ votesGranted = [i \in Replicas |-> {}]
     /\ messages = {}
     /\ restarts = 0
+    /\ dirId = [i \in Replicas |-> InitialDirId]
+    /\ replicaDirectoryId = [i \in Replicas |-> ZeroOffsets]
+    /\ pendingVoterChange = [i \in Replicas |-> {}]
 
 \* Prefix: BecomeCandidate(1); HandleVoteRequest(VoteRequest 1->2, epoch 1);
 \* HandleVoteResponse(granted 2->1); SendBeginQuorumEpoch(1, 2);
@@ -105,6 +145,29 @@ ScenarioFirstEntryReplicated ==
     /\ votes = {<<1, 1, 1>>, <<2, 1, 1>>}
     /\ committed = {}
     /\ NoVolatile
+
+\* ScenarioFirstEntryReplicated, then SendFetchRequest(2, 1); HandleFetchRequest(Fetch
+\* 2->1 at offset 1): the leader has committed its leaderChange record (an offset of
+\* its own epoch), the follower does not know it yet.
+ScenarioFirstEntryCommitted ==
+    /\ currentEpoch = [i \in Replicas |-> IF i = 3 THEN 0 ELSE 1]
+    /\ votedId = [i \in Replicas |-> IF i = 3 THEN Nil ELSE 1]
+    /\ leaderId = [i \in Replicas |-> IF i = 3 THEN Nil ELSE 1]
+    /\ log = [i \in Replicas |-> IF i = 3 THEN <<>> ELSE <<LC(1, 1)>>]
+    /\ role = [i \in Replicas |-> CASE i = 1 -> "Leader" [] i = 2 -> "Follower" [] OTHER -> "Unattached"]
+    /\ highWatermark = [i \in Replicas |-> IF i = 1 THEN 1 ELSE 0]
+    /\ endorsers = [i \in Replicas |-> IF i = 1 THEN {2} ELSE {}]
+    /\ replicaEndOffset = [i \in Replicas |-> IF i = 1 THEN [ZeroOffsets EXCEPT ![2] = 1] ELSE ZeroOffsets]
+    /\ elections = {<<1, 1>>}
+    /\ votes = {<<1, 1, 1>>, <<2, 1, 1>>}
+    /\ committed = {<<0, LC(1, 1), 1>>}
+    /\ votesGranted = [i \in Replicas |-> {}]
+    /\ messages = {}
+    /\ restarts = 0
+    /\ dirId = [i \in Replicas |-> InitialDirId]
+    /\ replicaDirectoryId = [i \in Replicas |->
+                               IF i = 1 THEN [ZeroOffsets EXCEPT ![2] = InitialDirId] ELSE ZeroOffsets]
+    /\ pendingVoterChange = [i \in Replicas |-> {}]
 
 \* Raft's Figure 8 with three voters.  Prefix: BecomeCandidate(1);
 \* HandleVoteRequest(1->3, epoch 1); HandleVoteResponse(3->1); BecomeCandidate(2);
@@ -153,6 +216,44 @@ ScenarioStaleLeaderEntry ==
     /\ committed = {<<0, LC(2, 2), 2>>}
     /\ NoVolatile
 
+\* Four voters (dynamic quorum).  Prefix: BecomeCandidate(1); HandleVoteRequest(1->3)
+\* and (1->4); HandleVoteResponse(3->1) and (4->1); SendBeginQuorumEpoch(1, j) and
+\* HandleBeginQuorumEpochRequest for j = 3, 4; for j = 3, 4: SendFetchRequest(j, 1),
+\* HandleFetchRequest (at offset 0), HandleFetchResponse; SendFetchRequest(3, 1),
+\* HandleFetchRequest (at offset 1); SendFetchRequest(4, 1), HandleFetchRequest (at
+\* offset 1: the high watermark reaches 1); SendBeginQuorumEpoch(1, 2),
+\* HandleBeginQuorumEpochRequest, SendFetchRequest(2, 1), HandleFetchRequest,
+\* HandleFetchResponse; SendRemoveVoterRequest(1, 4, 1), HandleRemoveVoterRequest;
+\* Resign(1); BecomeCandidate(2); HandleVoteRequest(2->1) (refused: 1's log is longer);
+\* HandleVoteRequest(2->3) and (2->4); HandleVoteResponse(3->2) and (4->2);
+\* SendBeginQuorumEpoch(2, 4); HandleBeginQuorumEpochRequest(2->4); SendFetchRequest(4, 2);
+\* HandleFetchRequest (at offset 1); HandleFetchResponse.
+\* Replica 1 holds its uncommitted removal of 4 from epoch 1; replica 2 leads epoch 2
+\* and has committed nothing in it (LC(2, 2) is on 2 and 4 only, not a majority of four;
+\* the high watermark 1 of 1, 2 and 4 is LC(1, 1)).
+ScenarioStaleVoterChange ==
+    /\ currentEpoch = [i \in Replicas |-> 2]
+    /\ votedId = [i \in Replicas |-> IF i = 1 THEN Nil ELSE 2]
+    /\ leaderId = [i \in Replicas |-> IF i \in {2, 4} THEN 2 ELSE Nil]
+    /\ log = [i \in Replicas |->
+                CASE i = 1 -> <<LC(1, 1), VotersRecord(1, {<<1, 1>>, <<2, 1>>, <<3, 1>>})>>
+                  [] i = 3 -> <<LC(1, 1)>>
+                  [] OTHER -> <<LC(1, 1), LC(2, 2)>>]
+    /\ role = [i \in Replicas |-> CASE i = 1 -> "Unattached" [] i = 2 -> "Leader" [] i = 3 -> "Voted"
+                                     [] OTHER -> "Follower"]
+    /\ highWatermark = [i \in Replicas |-> IF i = 3 THEN 0 ELSE 1]
+    /\ endorsers = [i \in Replicas |-> IF i = 2 THEN {4} ELSE {}]
+    /\ replicaEndOffset = [i \in Replicas |-> IF i = 2 THEN [ZeroOffsets EXCEPT ![4] = 1] ELSE ZeroOffsets]
+    /\ replicaDirectoryId = [i \in Replicas |-> IF i = 2 THEN [ZeroOffsets EXCEPT ![4] = 1] ELSE ZeroOffsets]
+    /\ elections = {<<1, 1>>, <<2, 2>>}
+    /\ votes = {<<1, 1, 1>>, <<3, 1, 1>>, <<4, 1, 1>>, <<2, 2, 2>>, <<3, 2, 2>>, <<4, 2, 2>>}
+    /\ committed = {<<0, LC(1, 1), 1>>}
+    /\ votesGranted = [i \in Replicas |-> {}]
+    /\ messages = {}
+    /\ restarts = 0
+    /\ dirId = [i \in Replicas |-> InitialDirId]
+    /\ pendingVoterChange = [i \in Replicas |-> {}]
+
 (***************************************************************************)
 (* Constant initialisations for Apalache (--cinit).  Each matches one .cfg. *)
 (***************************************************************************)
@@ -163,6 +264,14 @@ KIPToggles ==
     /\ DurableVote = TRUE
     /\ TruncateOnDivergence = TRUE
     /\ RejectConflictingLeader = TRUE
+    /\ OneUncommittedChange = TRUE
+    /\ ChangeRequiresCurrentEpochCommit = TRUE
+    /\ VoteChecksDirectoryId = TRUE
+
+\* A static quorum (controller.quorum.voters, kraft.version 0).
+StaticQuorum ==
+    /\ KRaftVersion = 0
+    /\ VoterChangeRequests = {}
 
 \* MC_KRaft_small.cfg
 ConstInitSmall ==
@@ -173,6 +282,7 @@ ConstInitSmall ==
     /\ ForeignClusterId = "other"
     /\ ForeignRequests = {}
     /\ KIPToggles
+    /\ StaticQuorum
     /\ MaxEpoch = 2
     /\ MaxLogLen = 2
     /\ MaxMessages = 9
@@ -187,9 +297,33 @@ ConstInitSim ==
     /\ ForeignClusterId = "other"
     /\ ForeignRequests = {}
     /\ KIPToggles
+    /\ StaticQuorum
     /\ MaxEpoch = 8
     /\ MaxLogLen = 8
     /\ MaxMessages = 300
     /\ MaxRestarts = 3
+
+\* MC_KRaft_dynamic.cfg
+ConstInitDynamic ==
+    /\ Voters = {1}
+    /\ Observers = {2}
+    /\ Values = {}
+    /\ ClusterId = "kraft"
+    /\ ForeignClusterId = "other"
+    /\ ForeignRequests = {}
+    /\ CommitRequiresCurrentEpoch = TRUE
+    /\ VoteRequiresUpToDateLog = TRUE
+    /\ DurableVote = TRUE
+    /\ TruncateOnDivergence = TRUE
+    /\ RejectConflictingLeader = TRUE
+    /\ OneUncommittedChange = TRUE
+    /\ ChangeRequiresCurrentEpochCommit = TRUE
+    /\ VoteChecksDirectoryId = TRUE
+    /\ KRaftVersion = 1
+    /\ VoterChangeRequests = {"AddVoterRequest", "RemoveVoterRequest"}
+    /\ MaxEpoch = 2
+    /\ MaxLogLen = 3
+    /\ MaxMessages = 6
+    /\ MaxRestarts = 0
 
 =============================================================================

@@ -12,9 +12,9 @@ import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from reference.bugs import BUGS, parse_bug
-from reference.faults import DEFAULT_FAULTS, FAULTS, parse_faults
-from reference.simulator import Failure, SimConfig, run_seed
+from reference.sim.bugs import BUGS, parse_bug
+from reference.sim.faults import DEFAULT_FAULTS, FAULTS, parse_faults
+from reference.sim.simulator import Failure, SimConfig, run_seed
 
 __all__ = ["BUGS", "DEFAULT_FAULTS", "FAULTS", "SimConfig", "SimulatedTrace", "sim_settings", "simulate"]
 

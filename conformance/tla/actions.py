@@ -25,6 +25,7 @@ from typing import Any
 
 from conformance.tla import stdlib as L
 from conformance.tla import syntax as S
+from conformance.tla.astwalk import walk
 from conformance.tla.compiler import (
     UNASSIGNED,
     C,
@@ -84,6 +85,8 @@ class ActionCompiler:
         # checked against it), so an id can never be reused for another definition.
         self._def_cache: dict[int, tuple[Any, Step]] = {}
         self._split_cache: dict[int, tuple[Any, SplitStep]] = {}
+        # explain(): the LET-defined CASE names seen on the way (name -> case, scope, environment)
+        self._cases: dict[str, tuple[S.Case, Scope, tuple]] = {}
         self._inlining: set[int] = set()  # operators whose body is being substituted
 
     # classification -------------------------------------------------------------------
@@ -585,8 +588,14 @@ class ActionCompiler:
 
     def explain(self, node: S.Expr, scope: Scope, s: Any, t: list, e: tuple,
                 render: Callable[[S.Expr], str], limit: int = 20) -> list[tuple[Loc, str]]:
-        """The first FALSE conjunct of each branch of ``node`` (empty if it is enabled)."""
+        """The first FALSE conjunct of each branch of ``node`` (empty if it is enabled).
+
+        ``t`` may hold primed values already (an observed successor): an assignment to one of
+        them is then a test. Where an IF picked a branch that cannot be satisfied, the reasons
+        also say which way the IF went and, for each LET-defined name of its condition that is
+        a CASE, the arm that chose the name's value."""
         out: list[tuple[Loc, str]] = []
+        self._cases = {}
         if self._explain(node, scope, s, t, e, render, out, limit):
             return []  # some branch is enabled
         return out
@@ -628,13 +637,20 @@ class ActionCompiler:
                 ok = self._explain(node.body, inner, s, t, e2, render, out, limit) or ok
             return ok
         if isinstance(node, S.If):
-            cond = self._guard(node.cond, scope)
-            branch = node.then if cond(s, t, e) else node.else_
-            return self._explain(branch, scope, s, t, e, render, out, limit)
+            taken = bool(self._guard(node.cond, scope)(s, t, e))
+            at = len(out)
+            if self._explain(node.then if taken else node.else_, scope, s, t, e, render, out, limit):
+                return True
+            out[at:at] = [(node.cond.loc, f"IF {render(node.cond)} is {'TRUE' if taken else 'FALSE'}"),
+                          *self._case_arms(node.cond, s, t, render)]
+            return False
         if isinstance(node, S.Let):
             inner, builders, _ = self.c.let_scope(node, scope, volatile=True, init=self.init)
             for b in builders:
                 e = (*e, b(s, t, e))
+            for d in node.defs:
+                if isinstance(d, S.OpDef) and not d.params and isinstance(d.body, S.Case):
+                    self._cases[d.name] = (d.body, inner, e)
             return self._explain(node.body, inner, s, t, e, render, out, limit)
         call = self._call(node, scope)
         if call is not None:
@@ -653,6 +669,25 @@ class ActionCompiler:
             return True
         out.append((node.loc, render(node)))
         return False
+
+
+    def _case_arms(self, cond: S.Expr, s: Any, t: list, render: Callable[[S.Expr], str]
+                   ) -> list[tuple[Loc, str]]:
+        """For each LET-defined CASE name in ``cond``, the arm that gives its value."""
+        out: list[tuple[Loc, str]] = []
+        names = dict.fromkeys(n.name for n in walk(cond) if isinstance(n, S.Name))
+        for name in names:
+            if name not in self._cases:
+                continue
+            case, scope, e = self._cases[name]
+            for arm in case.arms:
+                if self._guard(arm.cond, scope)(s, t, e):
+                    out.append((arm.cond.loc, f"{name} is {render(arm.value)}: CASE arm {render(arm.cond)} is TRUE"))
+                    break
+            else:
+                if case.other is not None:
+                    out.append((case.other.loc, f"{name} is {render(case.other)}: no CASE arm is TRUE (OTHER)"))
+        return out
 
 
 # ---------------------------------------------------------------------------

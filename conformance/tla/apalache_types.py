@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from conformance.tla.values import Fn, ModelValue, format_value, type_name
@@ -70,6 +71,11 @@ class TTuple(Type):
 class TRec(Type):
     fields: tuple[tuple[str, Type], ...]
     row: str | None
+
+    @cached_property
+    def names(self) -> frozenset[str]:
+        """The field names (computed once)."""
+        return frozenset(f for f, _ in self.fields)
 
 
 @dataclass(frozen=True)
@@ -428,8 +434,8 @@ class ValueTypeChecker:
         if isinstance(t, TRec):
             if vt is not Fn or not value.is_record():
                 return (t, value)
-            names = {f for f, _ in t.fields}
-            if any(f not in value.map for f in names) or (t.row is None and set(value.map) - names):
+            keys = value.map.keys()
+            if (keys != t.names) if t.row is None else not (keys >= t.names):
                 return (t, value)
             for f, ft in t.fields:
                 bad = self.mismatch(value.map[f], ft)

@@ -354,8 +354,10 @@ class Model:
         for _ in step(state, t, tuple(args)):
             yield check_complete(t, self.variables, label)
 
-    def explain_disabled(self, action: str, args: Sequence[Value], state: State
-                         ) -> list[tuple[Loc, str]]:
+    def explain_disabled(self, action: str, args: Sequence[Value], state: State,
+                         successor: Mapping[int, Value] | None = None) -> list[tuple[Loc, str]]:
+        """Why ``action(args)`` has no successor from ``state`` (empty if it has one); with
+        ``successor`` (variable index -> value), why it has none with those values."""
         _, arity, entry = self._action_step(action)
         unit = entry.unit
         assert isinstance(unit, S.OpDef)
@@ -363,6 +365,8 @@ class Model:
             raise EvalError(f"{action} takes {arity} argument(s), got {len(args)}", unit.loc)
         scope = self._compiler._def_scope(unit, Scope(entry.ctx, entry.ctx.base))
         t = [UNASSIGNED] * len(self.variables)
+        for i, v in (successor or {}).items():
+            t[i] = v
         try:
             return self._actions.explain(unit.body, scope, state, t, tuple(args), render)
         except TlaError as err:

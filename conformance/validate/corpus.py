@@ -2,9 +2,12 @@
 
 The corpus holds, with a ``manifest.json`` saying what the validator must answer for each file:
 
-* ``valid/``: traces of the reference implementation under faults (must be accepted);
-* ``bugs/``: for each bug switch of ``reference.bugs``, the trace of the first seed where the
-  bug changes the run, cut a few events after that point. The run with the bug and the run
+* ``valid/``: traces of the reference implementation under faults (must be accepted): static
+  quorums (``seed-N``) and dynamic ones (``dynamic-seed-N``, KIP-853), the dynamic seeds chosen
+  so that together they commit every kind of voter change;
+* ``bugs/``: for each bug switch of ``reference.sim.bugs``, the trace of the first seed where the
+  bug changes the run, cut a few events after that point (the KIP-853 switches with a dynamic
+  quorum). The run with the bug and the run
   without it (same seed) are identical up to the first step where the bug acts, so that step
   is where the trace must be rejected;
 * ``mutated/``: valid traces with an event dropped, duplicated, swapped with its neighbour, or
@@ -45,6 +48,10 @@ BUG_SEARCH_SEEDS = 60
 BUG_STEPS = 600
 TAIL = 5  # events kept after the first buggy step
 MUTATION_SEEDS = (1, 2, 3)
+DYNAMIC_STEPS = 600
+DYNAMIC_SEARCH_SEEDS = 40
+# What the dynamic valid traces commit between them (figures of the simulator's run stats).
+VOTER_CHANGES = ("adds_committed", "removes_committed", "updates_committed", "self_removals", "rejoins_committed")
 GROWING_ACTIONS = ("BecomeCandidate", "ClientAppend")
 
 
@@ -58,14 +65,40 @@ class Entry:
     detail: str
 
 
-def simulate(seed: int, steps: int, bug: str | None, workdir: Path) -> list[Line]:
-    """The decoded lines of one reference run, as written (events with deltas)."""
-    from reference.simulator import SimConfig, run_seed
+def run(seed: int, steps: int, bug: str | None, workdir: Path, dynamic: bool = False) -> tuple[Any, list[Line]]:
+    """The run's statistics and the decoded lines of its trace, as written (events with deltas)."""
+    from reference.sim.faults import DYNAMIC_DEFAULT_FAULTS
+    from reference.sim.simulator import SimConfig, run_seed
 
-    result = run_seed(SimConfig(out_dir=workdir, steps=steps, bug=bug), seed)
+    config = SimConfig(out_dir=workdir, steps=steps, bug=bug)
+    if dynamic:
+        config = SimConfig(out_dir=workdir, steps=steps, bug=bug, quorum="dynamic",
+                           faults=frozenset(DYNAMIC_DEFAULT_FAULTS))
+    result = run_seed(config, seed)
     if result.trace_path is None:
         raise RuntimeError("the simulator wrote no trace")
-    return read_lines(result.trace_path, expand=False)
+    return result.stats, read_lines(result.trace_path, expand=False)
+
+
+def simulate(seed: int, steps: int, bug: str | None, workdir: Path, dynamic: bool = False) -> list[Line]:
+    """The decoded lines of one reference run, as written (events with deltas)."""
+    return run(seed, steps, bug, workdir, dynamic)[1]
+
+
+def dynamic_valid(workdir: Path) -> list[tuple[int, list[Line], dict[str, int]]]:
+    """(seed, lines, committed voter changes) of the fewest early seeds, taken in order, that
+    together commit every kind of ``VOTER_CHANGES``: a seed is kept when it adds a kind."""
+    kept: list[tuple[int, list[Line], dict[str, int]]] = []
+    missing = set(VOTER_CHANGES)
+    for seed in range(1, DYNAMIC_SEARCH_SEEDS + 1):
+        stats, lines = run(seed, DYNAMIC_STEPS, None, workdir, dynamic=True)
+        counts = {name: int(getattr(stats, name)) for name in VOTER_CHANGES}
+        if any(counts[name] for name in missing):
+            kept.append((seed, lines, counts))
+            missing -= {name for name in VOTER_CHANGES if counts[name]}
+        if not missing:
+            return kept
+    raise RuntimeError(f"seeds 1..{DYNAMIC_SEARCH_SEEDS} never commit {sorted(missing)}")
 
 
 def _comparable(e: Line) -> Line:
@@ -82,11 +115,11 @@ def first_divergence(clean: Sequence[Line], buggy: Sequence[Line]) -> int | None
     return None
 
 
-def bug_trace(bug: str, workdir: Path) -> tuple[list[Line], int, int]:
+def bug_trace(bug: str, workdir: Path, dynamic: bool = False) -> tuple[list[Line], int, int]:
     """(lines cut after the divergence, step of the divergence, seed) for the first seed where the bug acts."""
     for seed in range(1, BUG_SEARCH_SEEDS + 1):
-        clean = simulate(seed, BUG_STEPS, None, workdir)
-        buggy = simulate(seed, BUG_STEPS, bug, workdir)
+        clean = simulate(seed, BUG_STEPS, None, workdir, dynamic)
+        buggy = simulate(seed, BUG_STEPS, bug, workdir, dynamic)
         step = first_divergence(clean, buggy)
         if step is not None:
             kept = [line for line in buggy if line["kind"] in ("header", "init")
@@ -127,13 +160,22 @@ def build(out_dir: Path) -> list[Entry]:
             name = f"valid/seed-{seed}.ndjson.gz"
             _write(out_dir / name, valid[seed])
             entries.append(Entry(name, "ACCEPT", None, None, f"reference seed {seed}, {STEPS} steps, all faults", ""))
-        from reference.bugs import BUGS
+        for seed, lines, counts in dynamic_valid(work):
+            name = f"valid/dynamic-seed-{seed}.ndjson.gz"
+            _write(out_dir / name, lines)
+            committed = ", ".join(f"{k} {v}" for k, v in counts.items())
+            entries.append(Entry(name, "ACCEPT", None, None,
+                                 f"reference seed {seed}, --quorum dynamic, {DYNAMIC_STEPS} steps, all faults",
+                                 f"committed: {committed}"))
+        from reference.sim.bugs import BUGS, DYNAMIC_BUGS
 
         for bug in sorted(BUGS):
-            lines, step, seed = bug_trace(bug, work)
+            dynamic = bug in DYNAMIC_BUGS
+            lines, step, seed = bug_trace(bug, work, dynamic)
             name = f"bugs/{bug}-seed-{seed}.ndjson.gz"
             _write(out_dir / name, lines)
-            entries.append(Entry(name, "REJECT", step, None, f"reference seed {seed} with --inject-bug {bug}",
+            quorum = " --quorum dynamic" if dynamic else ""
+            entries.append(Entry(name, "REJECT", step, None, f"reference seed {seed}{quorum} with --inject-bug {bug}",
                                  f"first step where the run differs from the run without the bug: {step}"))
         for seed in MUTATION_SEEDS:
             for kind in KINDS:

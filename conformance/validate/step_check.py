@@ -11,7 +11,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from conformance.tla.syntax import TlaError
-from conformance.tla.values import ApplyError, Fn, Value, fn_apply, fn_items, format_value
+from conformance.tla.values import ApplyError, Fn, Value, fn_apply, fn_items, format_value, make_fn
 from conformance.validate.coverage import Coverage, Disjunct
 from conformance.validate.spec_binding import BindingError, SpecBinding, State
 from conformance.validate.trace_reader import TraceEvent
@@ -201,7 +201,31 @@ class StepChecker:
             shown = closest
             reason = (f"no single successor of {call} agrees with all observed variables of replica "
                       f"{event.replica} (closest differs in {', '.join(m.variable for m in closest)})")
-        return Diagnostic(reason=reason, mismatches=tuple(shown), **base)
+        s = scored[0][1]
+        return Diagnostic(reason=reason, mismatches=tuple(shown),
+                          disabled=self._observed_step_guards(action, args, s, event), **base)
+
+    def _observed_step_guards(self, action: str, args: tuple[Value, ...], s: State,
+                              event: TraceEvent) -> tuple[DisabledGuard, ...]:
+        """Why the action cannot produce the observed step from ``s``: the spec evaluated with
+        the primed variables fixed to what the trace shows (the stepping replica's logged values,
+        the others unchanged, the network grown by what it sent), so that the reasons name the
+        conjunct that fails and the IF / CASE decisions that led to it."""
+        r = event.replica
+        fixed: dict[int, Value] = {}
+        for name, idx in self.logged:
+            old = s[idx]
+            graph = dict(fn_items(old))  # type: ignore[arg-type]
+            graph[r] = event.state[name]
+            fixed[idx] = make_fn(graph)
+        mi = self.binding.messages_index
+        if mi is not None:
+            fixed[mi] = s[mi] | frozenset(event.sent)  # type: ignore[operator]
+        try:
+            reasons = self.model.explain_disabled(action, args, s, fixed)
+        except TlaError as exc:
+            return (DisabledGuard(str(exc.loc), f"(cannot explain: {exc.message})"),)
+        return tuple(DisabledGuard(str(loc), text) for loc, text in dict.fromkeys(reasons))
 
 
 def summary_params(event: TraceEvent, limit: int = 60) -> list[str]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,6 +30,10 @@ _STATE = re.compile(r'"state"\s*:\s*\{')
 _WS = " \t\r\n"
 
 Key = tuple[int, str]
+
+
+def _same(obj: Any) -> Any:
+    return obj
 
 
 @dataclass(slots=True)
@@ -82,9 +87,11 @@ def _tail(text: str, i: int, empty: bool) -> tuple[list[Any], int] | None:
 class ArrayReuse:
     """Parses event lines, reusing the remembered long arrays of the replicas' states."""
 
-    def __init__(self) -> None:
+    def __init__(self, prepare: Callable[[Any], Any] | None = None) -> None:
         self._known: dict[Key, tuple[str, Any]] = {}  # key -> (array text, decoded value)
         self._pending: dict[Key, str] = {}  # texts seen on the current line, value not yet known
+        # applied to freshly parsed JSON before decoding (the reader's upgrade of old traces)
+        self.prepare: Callable[[Any], Any] = prepare if prepare is not None else _same
 
     def loads(self, text: str) -> Any:
         """``json.loads(text)``, except that remembered arrays of the state are ``Reused``."""
@@ -108,7 +115,7 @@ class ArrayReuse:
             items, end = tail
             if items:
                 try:
-                    value = value + tuple([decode_fast(x) for x in items])
+                    value = value + tuple([decode_fast(self.prepare(x)) for x in items])
                 except (NeedsSlowPath, TypeError):
                     continue
             spans.append((p, end, name, value))
@@ -160,7 +167,7 @@ class ArrayReuse:
                 again, end = _SCANNER.raw_decode(text, p)
             except json.JSONDecodeError:
                 continue
-            if end - p >= MIN_TEXT and again == raw:
+            if end - p >= MIN_TEXT and self.prepare(again) == raw:
                 self._pending[(replica, name)] = text[p:end]
 
     def note(self, replica: int, values: dict[str, Any]) -> None:

@@ -23,6 +23,7 @@ from typing import Any, TextIO
 from conformance.tla.itf import ItfError, decode
 from conformance.tla.values import Fn, Value, make_fn
 from conformance.validate.fast_decode import IncrementalDecoder, NeedsSlowPath, decode_fast
+from conformance.validate.legacy import Upgrade, is_legacy, with_static_constants
 from conformance.validate.text_reuse import ArrayReuse, Reused
 
 TRACE_FORMAT = "kraft-trace"
@@ -125,6 +126,8 @@ class TraceStream:
         self._incremental = IncrementalDecoder()
         self._reuse = ArrayReuse()
         self.end: TraceEnd | None = None
+        self._legacy = False
+        self._upgrade = Upgrade()
         self.header = self._read_header()
         self.init = self._read_init()
         self._events_started = False
@@ -150,6 +153,8 @@ class TraceStream:
                 raise self.error(lineno, f"unreadable JSON: {exc}") from None
             if not isinstance(obj, dict):
                 raise self.error(lineno, f"expected a JSON object ({what}), got {type(obj).__name__}")
+            if self._legacy:
+                self._upgrade(obj)
             return lineno, obj
         return None
 
@@ -204,6 +209,12 @@ class TraceStream:
             raise self.error(line, f"unsupported trace format version {version} (supported: {SUPPORTED_VERSIONS})")
         spec = self._field(obj, "spec", str, line)
         consts = self._field(obj, "constants", dict, line)
+        if is_legacy(spec, consts):
+            self._legacy = True
+            foreign = consts.get("ForeignClusterId")
+            self._upgrade = Upgrade(foreign if isinstance(foreign, str) else None)
+            self._reuse.prepare = self._upgrade
+            consts = with_static_constants(consts)
         constants = {k: self._decode(v, f"constants.{k}", line) for k, v in consts.items()}
         faults = obj.get("faults", [])
         bug = obj.get("bug")

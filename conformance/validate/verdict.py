@@ -74,7 +74,8 @@ class Diagnostic:
         if self.candidates:
             out.append(f"  candidate states before the step: {self.candidates}")
         for g in self.disabled:
-            out.append(f"  guard FALSE at {g.location}: {g.text}")
+            decision = g.text.startswith("IF ") or ": CASE arm " in g.text or "no CASE arm" in g.text
+            out.append(f"  {'decided' if decision else 'guard FALSE'} at {g.location}: {g.text}")
         for m in self.mismatches:
             out.append(f"  variable {m.variable}:")
             out.append(f"    expected: {m.expected}")

@@ -31,13 +31,25 @@ def validator() -> TraceValidator:
 
 def test_the_corpus_covers_every_bug_switch_and_mutation_kind() -> None:
     from conformance.validate.mutations import KINDS
-    from reference.bugs import BUGS
+    from reference.sim.bugs import BUGS, DYNAMIC_BUGS
 
     bugs = {e.origin.split("--inject-bug ")[1] for e in ENTRIES if "--inject-bug" in e.origin}
     assert bugs == set(BUGS)
+    dynamic = {e.origin.split("--inject-bug ")[1] for e in ENTRIES if "--quorum dynamic with --inject-bug" in e.origin}
+    assert dynamic == set(DYNAMIC_BUGS)
     kinds = {Path(e.file).name.split("-", 2)[2].split(".")[0] for e in ENTRIES if e.file.startswith("mutated/")}
     assert kinds == set(KINDS)
     assert sum(p.stat().st_size for p in CORPUS.rglob("*") if p.is_file()) < 3_000_000
+
+
+def test_the_dynamic_valid_traces_commit_every_kind_of_voter_change() -> None:
+    from conformance.validate.corpus import VOTER_CHANGES
+
+    dynamic = [e for e in ENTRIES if e.file.startswith("valid/dynamic-")]
+    assert dynamic and all(e.expect == "ACCEPT" for e in dynamic)
+    committed = {part.split()[0] for e in dynamic for part in e.detail.removeprefix("committed: ").split(", ")
+                 if int(part.split()[1]) > 0}
+    assert committed == set(VOTER_CHANGES)
 
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=[e.file for e in ENTRIES])
@@ -53,7 +65,7 @@ def test_corpus_entry(validator: TraceValidator, entry: Entry) -> None:
 
 
 def test_fresh_seeds_with_faults_all_conform(validator: TraceValidator, tmp_path: Path) -> None:
-    from reference.simulator import SimConfig, run_seed
+    from reference.sim.simulator import SimConfig, run_seed
 
     config = SimConfig(out_dir=tmp_path, steps=250)
     for seed in range(100, 112):

@@ -5,10 +5,10 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 
-from reference.config import QuorumConfig
-from reference.messages import DATA, Entry, Message
-from reference.replica import Deliver, Ready, Replica, ReplicaOptions, Tick
-from reference.storage import QuorumState
+from reference.core.config import QuorumConfig
+from reference.core.messages import DATA, Entry, Message
+from reference.core.replica import Deliver, Ready, Replica, ReplicaOptions, Tick
+from reference.storage.base import QuorumState
 
 CLUSTER = "test-cluster"
 VOTERS = frozenset({1, 2, 3})

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from reference.config import ConfigError, QuorumConfig
+from reference.core.config import ConfigError, QuorumConfig
 
 
 def test_from_kip_properties() -> None:

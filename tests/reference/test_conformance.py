@@ -10,8 +10,8 @@ import pytest
 from conformance.cli import main as kraftcheck
 from conformance.validate.corpus import first_divergence
 from conformance.validate.mutations import read_lines
-from reference.faults import DEFAULT_FAULTS
-from reference.simulator import SimConfig, run_seed
+from reference.sim.faults import DEFAULT_FAULTS
+from reference.sim.simulator import SimConfig, run_seed
 
 
 def test_validator_accepts_reference_traces(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from reference.messages import LEADER_CHANGE, NIL, Entry
-from reference.replica import Shutdown, Tick
+from reference.core.messages import LEADER_CHANGE, NIL, Entry
+from reference.core.replica import Shutdown, Tick
 from tests.reference.helpers import CLUSTER, deliver, fire, make_leader, make_replica, msg, only
 
 # -- Vote ---------------------------------------------------------------------------
@@ -117,7 +117,7 @@ def test_vote_response_with_larger_epoch_demotes_candidate() -> None:
 
 
 def test_two_voter_refusal_steps_down_to_voted() -> None:
-    from reference.config import QuorumConfig
+    from reference.core.config import QuorumConfig
 
     cfg = QuorumConfig(voters=frozenset({1, 2}))
     r = make_replica(1, config=cfg, replicas=(1, 2))
@@ -127,7 +127,7 @@ def test_two_voter_refusal_steps_down_to_voted() -> None:
 
 
 def test_single_voter_wins_at_once() -> None:
-    from reference.config import QuorumConfig
+    from reference.core.config import QuorumConfig
 
     r = make_replica(1, config=QuorumConfig(voters=frozenset({1})), replicas=(1,))
     ready = fire(r)

@@ -11,9 +11,9 @@ import pytest
 
 from conformance.cli import main as kraftcheck
 from conformance.validate.mutations import read_lines
-from reference import simulator
-from reference.faults import DEFAULT_FAULTS
-from reference.simulator import SimConfig, run_seed
+from reference.sim import simulator
+from reference.sim.faults import DEFAULT_FAULTS
+from reference.sim.simulator import SimConfig, run_seed
 
 Event = dict[str, Any]
 SHUTDOWN_ONLY = frozenset({"shutdown"})

@@ -10,14 +10,14 @@ from pathlib import Path
 import pytest
 
 from conformance.validate.mutations import read_lines
-from reference import cli
-from reference.bugs import BUGS
-from reference.faults import DEFAULT_FAULTS, FAULTS
-from reference.invariants import SafetyChecker
-from reference.itf_export import ITF_VARS, export_trace
-from reference.messages import DATA, LEADER_CHANGE, MESSAGE_FIELDS, Entry
-from reference.simulator import SimConfig, run_seed
-from reference.spec_constants import RULE_TOGGLES
+from reference.core.messages import DATA, LEADER_CHANGE, MESSAGE_FIELDS, Entry
+from reference.sim import cli
+from reference.sim.bugs import BUGS
+from reference.sim.faults import DEFAULT_FAULTS, FAULTS
+from reference.sim.invariants import SafetyChecker
+from reference.sim.simulator import SimConfig, run_seed
+from reference.trace.itf_export import ITF_VARS, export_trace
+from reference.trace.spec_constants import RULE_TOGGLES
 
 SPEC_VARS = {"currentEpoch", "votedId", "leaderId", "log", "role", "highWatermark",
              "votesGranted", "endorsers", "replicaEndOffset"}
@@ -166,7 +166,7 @@ def test_cli_exit_codes_and_repro(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert "runs" in out and "invariant failures" in out
     assert _cli(["--seeds", "1-4", "--steps", "1000", "--no-trace", "--inject-bug", "vote-without-log-check", "--jobs", "2"]) == 1
     out = capsys.readouterr().out
-    assert "reproduce: kraftcheck simulate --seeds" in out and "--inject-bug vote-without-log-check" in out
+    assert "reproduce: kraftcheck simulate --quorum dynamic --seeds" in out and "--inject-bug vote-without-log-check" in out
     assert _cli(["--faults", "crash,meteor"]) == 2
     assert _cli(["--inject-bug", "nope"]) == 2
 

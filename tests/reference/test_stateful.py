@@ -10,12 +10,12 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from reference.config import QuorumConfig
-from reference.invariants import SafetyChecker, Violation
-from reference.messages import Message
-from reference.persist import persist
-from reference.replica import ClientAppend, Deliver, Ready, Replica, ReplicaOptions, Tick
-from reference.storage import MemoryStorage
+from reference.core.config import QuorumConfig
+from reference.core.messages import Message
+from reference.core.replica import ClientAppend, Deliver, Ready, Replica, ReplicaOptions, Tick
+from reference.sim.invariants import SafetyChecker, Violation
+from reference.storage.base import MemoryStorage
+from reference.storage.persist import persist
 
 VOTERS = (1, 2, 3)
 OBSERVERS = (4,)

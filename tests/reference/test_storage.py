@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from reference.file_log import MAGIC, RECORD_SIZE, FileLog
-from reference.file_storage import LOG_FILE, QUORUM_STATE_FILE, FileStorage
-from reference.log import ReplicatedLog
-from reference.messages import DATA, LEADER_CHANGE, Entry
-from reference.meta_properties import check_or_create_meta
-from reference.quorum_state_file import read_quorum_state_file, write_quorum_state_file
-from reference.storage import MemoryStorage, QuorumState, StorageError
+from reference.core.log import ReplicatedLog
+from reference.core.messages import DATA, LEADER_CHANGE, Entry
+from reference.storage.base import MemoryStorage, QuorumState, StorageError
+from reference.storage.file_log import MAGIC, RECORD_SIZE, FileLog
+from reference.storage.file_storage import LOG_FILE, QUORUM_STATE_FILE, FileStorage
+from reference.storage.meta_properties import check_or_create_meta
+from reference.storage.quorum_state_file import read_quorum_state_file, write_quorum_state_file
 
 ENTRIES = [Entry(1, LEADER_CHANGE, 1), Entry(1, DATA, 10), Entry(2, LEADER_CHANGE, 3), Entry(2, DATA, 11)]
 
@@ -51,7 +51,7 @@ def test_every_cut_of_an_unflushed_last_record_is_cut_off(tmp_path: Path, caplog
         path = tmp_path / f"cut{cut}.log"
         path.write_bytes(full[:cut])
         caplog.clear()
-        with caplog.at_level(logging.WARNING, logger="reference.file_log"):
+        with caplog.at_level(logging.WARNING, logger="reference.storage.file_log"):
             log = FileLog(path, acknowledged=len(ENTRIES) - 1)
         assert log.read() == ENTRIES[:-1], cut
         if cut > last_start:
@@ -72,7 +72,7 @@ def test_every_corrupt_byte_of_an_unflushed_last_record_is_cut_off(tmp_path: Pat
         data[pos] ^= 0x5A
         path.write_bytes(bytes(data))
         caplog.clear()
-        with caplog.at_level(logging.WARNING, logger="reference.file_log"):
+        with caplog.at_level(logging.WARNING, logger="reference.storage.file_log"):
             assert FileLog(path, acknowledged=len(ENTRIES) - 1).read() == ENTRIES[:-1], pos
         assert f"byte {last_start}" in caplog.text and "torn tail" in caplog.text
 
@@ -219,10 +219,10 @@ def test_replica_restarts_from_file_storage(tmp_path: Path) -> None:
     durable state and comes back Resigned (KIP-595 restart of a leader)."""
     import random
 
-    from reference.config import QuorumConfig
-    from reference.messages import Message
-    from reference.persist import persist
-    from reference.replica import ClientAppend, Deliver, Replica, Tick
+    from reference.core.config import QuorumConfig
+    from reference.core.messages import Message
+    from reference.core.replica import ClientAppend, Deliver, Replica, Tick
+    from reference.storage.persist import persist
 
     cfg = QuorumConfig(voters=frozenset({1, 2, 3}))
     store = FileStorage(tmp_path, 1, "abc")

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from reference.simulator import SimConfig, run_seed
+from reference.sim.simulator import SimConfig, run_seed
 
 pytestmark = pytest.mark.slow  # each case waits several seconds before its SIGINT
 

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from conformance.cli import main
-from reference.file_storage import LOG_FILE, META_FILE, QUORUM_STATE_FILE, FileStorage
-from reference.messages import DATA, LEADER_CHANGE, Entry
-from reference.storage import QuorumState, StorageError
+from reference.core.messages import DATA, LEADER_CHANGE, Entry
+from reference.storage.base import QuorumState, StorageError
+from reference.storage.file_storage import LOG_FILE, META_FILE, QUORUM_STATE_FILE, FileStorage
 
 ACKED = [Entry(1, LEADER_CHANGE, 1), Entry(1, DATA, 10), Entry(2, LEADER_CHANGE, 2), Entry(2, DATA, 11)]
 VOTE = QuorumState(leader_id=2, leader_epoch=2, voted_id=2, current_voters=(1, 2, 3))
@@ -191,8 +191,8 @@ def test_every_prefix_and_single_byte_corruption_recovers_everything_or_refuses(
     record. Every prefix of either file, either file missing, and every single-byte change of
     either file (all 255 other values of every byte) is fed to recovery: it must recover the
     four records and the vote, or refuse. A sample goes through the real files as well."""
-    from reference.file_records import encode_record
-    from reference.recovery import recover
+    from reference.storage.file_records import encode_record
+    from reference.storage.recovery import recover
 
     d = tmp_path / "pair"
     _write(d).close()

@@ -13,7 +13,7 @@ import pytest
 from conformance.validate.trace_reader import TraceStream
 from conformance.validate.validator import TraceValidator
 from conformance.validate.verdict import Verdict
-from reference.simulator import SimConfig, run_seed
+from reference.sim.simulator import SimConfig, run_seed
 
 ROOT = Path(__file__).resolve().parents[2]
 SPEC = ROOT / "spec" / "KRaft.tla"

@@ -15,7 +15,7 @@ from conformance.spark.simulate_job import run_simulate
 from conformance.validate.coverage import Coverage
 from conformance.validate.runner import ValidatorConfig
 from conformance.validate.verdict import Verdict
-from reference.simulator import SimConfig, run_seed
+from reference.sim.simulator import SimConfig, run_seed
 from tests.spark.conftest import MASTER
 
 pytestmark = pytest.mark.spark

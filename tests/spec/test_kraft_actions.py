@@ -63,7 +63,7 @@ def one(model: Model, action: str, args: list[Value], state: State) -> State:
 
 
 def entry(epoch: int, kind: str = "leaderChange", value: int = 1) -> Fn:
-    return make_record([("epoch", epoch), ("kind", kind), ("value", value)])
+    return make_record([("epoch", epoch), ("kind", kind), ("value", value), ("voters", frozenset())])
 
 
 def messages_of(model: Model, state: State, type_: str) -> list[Fn]:

@@ -38,10 +38,19 @@ def fresp(src: int, dst: int, offset: int) -> Step:
     return ("HandleFetchResponse", {"type": "FetchResponse", "source": src, "dest": dst, "fetchOffset": offset})
 
 
+def remove(leader: int, voter: int) -> Step:
+    return ("HandleRemoveVoterRequest", {"type": "RemoveVoterRequest", "dest": leader, "voterId": voter})
+
+
 PREFIXES: dict[str, list[Step]] = {
     "ScenarioFirstEntryReplicated": [
         ("BecomeCandidate", [1]), vreq(1, 2, 1), vresp(2, 1, 1), ("SendBeginQuorumEpoch", [1, 2]),
         bqe(1, 2), ("SendFetchRequest", [2, 1]), freq(2, 1, 0), fresp(1, 2, 0),
+    ],
+    "ScenarioFirstEntryCommitted": [
+        ("BecomeCandidate", [1]), vreq(1, 2, 1), vresp(2, 1, 1), ("SendBeginQuorumEpoch", [1, 2]),
+        bqe(1, 2), ("SendFetchRequest", [2, 1]), freq(2, 1, 0), fresp(1, 2, 0),
+        ("SendFetchRequest", [2, 1]), freq(2, 1, 1),
     ],
     "ScenarioFigureEight": [
         ("BecomeCandidate", [1]), vreq(1, 3, 1), vresp(3, 1, 1),
@@ -59,11 +68,32 @@ PREFIXES: dict[str, list[Step]] = {
     ],
 }
 
+# Scenarios of a dynamic quorum (KIP-853), replayed with the config (KIP rules) that starts from them.
+DYNAMIC: dict[str, tuple[str, list[Step]]] = {
+    "ScenarioFirstEntryCommitted": ("MC_KRaft_scenario_two_changes.cfg", PREFIXES["ScenarioFirstEntryCommitted"]),
+    "ScenarioStaleVoterChange": ("MC_KRaft_scenario_stale_change.cfg", [
+        ("BecomeCandidate", [1]), vreq(1, 3, 1), vreq(1, 4, 1), vresp(3, 1, 1), vresp(4, 1, 1),
+        ("SendBeginQuorumEpoch", [1, 3]), bqe(1, 3), ("SendBeginQuorumEpoch", [1, 4]), bqe(1, 4),
+        ("SendFetchRequest", [3, 1]), freq(3, 1, 0), fresp(1, 3, 0),
+        ("SendFetchRequest", [4, 1]), freq(4, 1, 0), fresp(1, 4, 0),
+        ("SendFetchRequest", [3, 1]), freq(3, 1, 1), ("SendFetchRequest", [4, 1]), freq(4, 1, 1),
+        ("SendBeginQuorumEpoch", [1, 2]), bqe(1, 2), ("SendFetchRequest", [2, 1]), freq(2, 1, 0),
+        fresp(1, 2, 0), ("SendRemoveVoterRequest", [1, 4, 1]), remove(1, 4), ("Resign", [1]),
+        ("BecomeCandidate", [2]), vreq(2, 1, 2), vreq(2, 3, 2), vreq(2, 4, 2), vresp(3, 2, 2), vresp(4, 2, 2),
+        ("SendBeginQuorumEpoch", [2, 4]), bqe(2, 4), ("SendFetchRequest", [4, 2]), freq(4, 2, 1),
+        fresp(2, 4, 1),
+    ]),
+}
+
+
+def load_cfg(name: str) -> Model:
+    cfg = read_config(SPEC / name)
+    return Model.load(SPEC / "MC_KRaft.tla", constants=cfg.constants, overrides=cfg.overrides)
+
 
 @pytest.fixture(scope="module")
 def model() -> Model:
-    cfg = read_config(SPEC / "MC_KRaft_small.cfg")
-    return Model.load(SPEC / "MC_KRaft.tla", constants=cfg.constants, overrides=cfg.overrides)
+    return load_cfg("MC_KRaft_small.cfg")
 
 
 def matches(message: Fn, fields: dict[str, Any]) -> bool:
@@ -89,11 +119,15 @@ def replay(model: Model, steps: list[Step]) -> set[State]:
     return frontier
 
 
-@pytest.mark.parametrize("scenario", sorted(PREFIXES))
+@pytest.mark.parametrize("scenario", sorted(set(PREFIXES) | set(DYNAMIC)))
 def test_scenario_is_reachable(model: Model, scenario: str) -> None:
+    steps = PREFIXES.get(scenario, [])
+    if scenario in DYNAMIC:
+        cfg, steps = DYNAMIC[scenario]
+        model = load_cfg(cfg)
     (target,) = list(model.init_states(scenario))
     msgs = model.variables.index("messages")
-    reached = {(*s[:msgs], frozenset(), *s[msgs + 1:]) for s in replay(model, PREFIXES[scenario])}
+    reached = {(*s[:msgs], frozenset(), *s[msgs + 1:]) for s in replay(model, steps)}
     if target not in reached:
         near = min(reached, key=lambda s: sum(a != b for a, b in zip(s, target, strict=True)))
         diff = [v for v, a, b in zip(model.variables, near, target, strict=True) if a != b]

@@ -1,0 +1,54 @@
+"""Fault kinds of the simulator and their parameters."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+FAULTS: dict[str, str] = {
+    "crash": "a replica crashes (unflushed writes lost) and restarts later with its durable state",
+    "shutdown": "a replica (most often the leader) shuts down gracefully: a leader resigns "
+    "(EndQuorumEpoch to the other voters, preferred successors first) and stays up for a short "
+    "grace period to handle the responses; the replica then stops (nothing lost) and restarts later",
+    "partition": "symmetric partitions (two sides cannot talk) and asymmetric ones (one direction "
+    "of a link is cut), healed after a while",
+    "loss": "messages are dropped at random",
+    "duplicate": "messages are delivered twice",
+    "reorder": "messages get a random extra latency, so a link no longer delivers in order",
+    "delay": "a few messages are held back for a long time (up to several fetch timeouts)",
+    "disk-loss": "an observer restarts with an empty disk (same id)",
+    "foreign": "OPT-IN: a misconfigured peer (claiming the id of a replica) sends requests "
+    "carrying another cluster id; they must be refused with INVALID_CLUSTER_ID",
+    "voter-disk-loss": "a voter restarts with an empty disk. With a dynamic quorum (default there) "
+    "it comes back with a new directory id, so it is no longer that voter (KIP-853); with a static "
+    "quorum it is OPT-IN and NOT SAFE: KIP-595 assumes voters never lose their disk, so it is "
+    "expected to break the safety invariants",
+}
+
+DEFAULT_FAULTS: tuple[str, ...] = (
+    "crash",
+    "shutdown",
+    "partition",
+    "loss",
+    "duplicate",
+    "reorder",
+    "delay",
+    "disk-loss",
+)
+
+
+# A dynamic quorum survives a voter's disk loss (the replica gets a new directory id).
+DYNAMIC_DEFAULT_FAULTS: tuple[str, ...] = (*DEFAULT_FAULTS, "voter-disk-loss")
+
+
+class UnknownFaultError(ValueError):
+    """A fault kind that is not in ``FAULTS``."""
+
+
+def parse_faults(spec: str | Iterable[str]) -> frozenset[str]:
+    """Fault kinds from a comma-separated list (``""``/``none`` for no faults)."""
+    names = [s.strip() for s in spec.split(",")] if isinstance(spec, str) else [s.strip() for s in spec]
+    names = [n for n in names if n and n != "none"]
+    unknown = [n for n in names if n not in FAULTS]
+    if unknown:
+        raise UnknownFaultError(f"unknown fault kind(s) {', '.join(unknown)}; known: {', '.join(FAULTS)}")
+    return frozenset(names)

@@ -1,0 +1,759 @@
+"""Deterministic discrete-event simulator of a KRaft cluster with fault injection.
+
+Virtual clock, one seeded ``random.Random`` per concern (network and faults, client,
+each replica), in-memory storage with crash semantics, graceful shutdowns (a leader
+resigns with EndQuorumEpoch before stopping), and a network that may lose, duplicate,
+reorder and delay messages and be partitioned. After every protocol step
+the safety invariants (``reference.sim.invariants``) are checked; a failing seed is
+reported with the command that reproduces it. Every step is traced (``traces/FORMAT.md``).
+
+With ``quorum="dynamic"`` (KIP-853, kraft.version 1) the voter set lives in the log: the
+voters are formatted as initial controllers (or the first one standalone), every other replica
+is formatted to join later, a disk loss gives a replica a new directory id, and the
+reassignment driver (``reference.sim.reassignment``) sends AddVoter / RemoveVoter /
+UpdateVoter requests to the leader at random times; the voter-change rules are checked after
+every step too (``reference.sim.voter_invariants``). ``quorum="static"`` is KIP-595 as before.
+
+``run_seed(config, seed) -> RunResult`` is the API used by the CLI and the pipeline.
+"""
+
+from __future__ import annotations
+
+import heapq
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from reference.core.config import QuorumConfig
+from reference.core.messages import (
+    ADD_VOTER_REQUEST,
+    ADD_VOTER_RESPONSE,
+    FETCH_REQUEST,
+    NIL,
+    NOT_LEADER_FOR_PARTITION,
+    REMOVE_VOTER_REQUEST,
+    REMOVE_VOTER_RESPONSE,
+    REQUEST_TIMED_OUT,
+    UPDATE_VOTER_REQUEST,
+    UPDATE_VOTER_RESPONSE,
+    VOTE_REQUEST,
+    VOTER_CHANGE_RESPONSE,
+    Message,
+)
+from reference.core.replica import (
+    ClientAppend,
+    Deliver,
+    Input,
+    Membership,
+    Ready,
+    Replica,
+    ReplicaOptions,
+    Shutdown,
+    Tick,
+    UpdateVoter,
+)
+from reference.core.states import LEADER, RESIGNED
+from reference.core.voter_set import DYNAMIC
+from reference.sim.bugs import parse_bug
+from reference.sim.faults import DEFAULT_FAULTS, parse_faults
+from reference.sim.invariants import SafetyChecker, Violation
+from reference.sim.reassignment import draw_target, next_change
+from reference.sim.voter_invariants import VoterChangeChecker
+from reference.storage.base import MemoryStorage
+from reference.storage.persist import persist
+from reference.trace.itf_encode import encode_keyed_message
+from reference.trace.spec_constants import FOREIGN_CLUSTER_ID, FOREIGN_REQUEST_TYPES, spec_constants
+from reference.trace.trace_writer import TraceWriter
+
+_DELIVER, _TICK, _CLIENT, _FAULT, _RESTART, _HEAL, _STOP, _ADMIN = range(8)
+
+QUORUMS = ("dynamic", "static")
+BOOTSTRAPS = ("initial-controllers", "standalone")
+# The operator's requests come from Nil (the spec's admin client; no replica has that id).
+ADMIN_ID = NIL
+# Probability that a crash picks the leader while a voter change is under way.
+_CRASH_LEADER_MID_CHANGE_PROBABILITY = 0.5
+
+# Probability that a graceful shutdown picks the current leader (when one is up).
+_SHUTDOWN_LEADER_PROBABILITY = 0.7
+
+
+@dataclass(frozen=True)
+class SimConfig:
+    """One simulation setting; every seed of a batch runs with it."""
+
+    voters: int = 3
+    observers: int = 1
+    faults: frozenset[str] = frozenset(DEFAULT_FAULTS)
+    steps: int = 1000
+    out_dir: Path | None = None
+    bug: str | None = None
+    trace: bool = True
+    gzip: bool = False
+    full_state_every: int = 0  # every N-th trace event carries the full state (0: deltas only)
+    values: int = 3
+    cluster_id: str = "kraft-sim-cluster"
+    fetch_timeout_ms: int = 1000
+    election_timeout_ms: int = 500
+    election_backoff_max_ms: int = 500
+    request_timeout_ms: int = 400
+    retry_backoff_ms: int = 20
+    retry_backoff_max_ms: int = 400
+    fetch_interval_ms: int = 50
+    client_interval_ms: int = 120
+    fault_interval_ms: int = 1500
+    loss_probability: float = 0.05
+    duplicate_probability: float = 0.05
+    max_time_ms: int = 0
+    quorum: str = "static"
+    bootstrap: str = "initial-controllers"
+    reassign_interval_ms: int = 1200
+    target_sizes: tuple[int, ...] = (3, 5)
+
+    def __post_init__(self) -> None:
+        if self.quorum not in QUORUMS:
+            raise ValueError(f"unknown quorum {self.quorum!r}; known: {', '.join(QUORUMS)}")
+        if self.bootstrap not in BOOTSTRAPS:
+            raise ValueError(f"unknown bootstrap {self.bootstrap!r}; known: {', '.join(BOOTSTRAPS)}")
+        if self.voters < (1 if self.dynamic else 2):
+            raise ValueError("the simulator needs at least 2 voters (1 with a dynamic quorum)")
+        if self.observers < 0 or self.steps < 1 or self.values < 1:
+            raise ValueError("observers must be >= 0, steps and values >= 1")
+        parse_faults(self.faults)
+        parse_bug(self.bug)
+
+    @property
+    def dynamic(self) -> bool:
+        return self.quorum == "dynamic"
+
+    @property
+    def initial_voter_ids(self) -> tuple[int, ...]:
+        """The voters the quorum is formatted with (one when standalone)."""
+        if self.dynamic and self.bootstrap == "standalone":
+            return (1,)
+        return self.voter_ids
+
+    @property
+    def voter_ids(self) -> tuple[int, ...]:
+        return tuple(range(1, self.voters + 1))
+
+    @property
+    def observer_ids(self) -> tuple[int, ...]:
+        return tuple(range(self.voters + 1, self.voters + self.observers + 1))
+
+    def quorum_config(self) -> QuorumConfig:
+        return QuorumConfig(
+            voters=frozenset(self.voter_ids),
+            fetch_timeout_ms=self.fetch_timeout_ms,
+            election_timeout_ms=self.election_timeout_ms,
+            election_backoff_max_ms=self.election_backoff_max_ms,
+            request_timeout_ms=self.request_timeout_ms,
+            retry_backoff_ms=self.retry_backoff_ms,
+            retry_backoff_max_ms=self.retry_backoff_max_ms,
+        )
+
+    def trace_path(self, seed: int) -> Path | None:
+        if not self.trace or self.out_dir is None:
+            return None
+        name = f"seed-{seed}" + (f"-{self.bug}" if self.bug else "") + ".ndjson"
+        return self.out_dir / (name + (".gz" if self.gzip else ""))
+
+    def repro_command(self, seed: int) -> str:
+        faults = ",".join(sorted(self.faults)) or "none"
+        cmd = (
+            f"kraftcheck simulate --quorum {self.quorum} --seeds {seed} --voters {self.voters} "
+            f"--observers {self.observers} --faults {faults} --steps {self.steps}"
+        )
+        if self.dynamic and self.bootstrap != "initial-controllers":
+            cmd += f" --bootstrap {self.bootstrap}"
+        if self.bug:
+            cmd += f" --inject-bug {self.bug}"
+        return cmd + f" --out {self.out_dir or 'sim-out'}"
+
+
+@dataclass(frozen=True)
+class Failure:
+    """An invariant that failed, where, and how to reproduce it."""
+
+    seed: int
+    step: int
+    time_ms: int
+    invariant: str
+    replica: int
+    detail: str
+    repro: str
+
+    def __str__(self) -> str:
+        return (
+            f"seed {self.seed}, step {self.step} (t={self.time_ms} ms), replica {self.replica}: "
+            f"{self.invariant}: {self.detail}\n  reproduce: {self.repro}"
+        )
+
+
+@dataclass
+class RunStats:
+    events: int = 0
+    elections: int = 0
+    commits: int = 0
+    client_appends: int = 0
+    messages_sent: int = 0
+    messages_delivered: int = 0
+    messages_dropped: int = 0
+    crashes: int = 0
+    shutdowns: int = 0
+    disk_losses: int = 0
+    partitions: int = 0
+    voter_change_requests: int = 0
+    voter_changes_committed: int = 0
+    adds_committed: int = 0
+    removes_committed: int = 0
+    updates_committed: int = 0
+    self_removals: int = 0
+    rejoins_committed: int = 0
+    sim_time_ms: int = 0
+
+    def add(self, other: RunStats) -> None:
+        for name in self.__dataclass_fields__:
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+
+
+@dataclass
+class RunResult:
+    seed: int
+    events: int
+    stats: RunStats
+    failures: list[Failure] = field(default_factory=list)
+    trace_path: Path | None = None
+
+    @property
+    def ok(self) -> bool:
+        return not self.failures
+
+
+@dataclass
+class _Node:
+    id: int
+    storage: MemoryStorage
+    replica: Replica | None
+    rng: random.Random
+    tick_at: int | None = None
+    # While a resigned leader's graceful shutdown is under way: the epoch it resigned.
+    resigned_epoch: int | None = None
+    # What formatting gave the node (a dynamic quorum's disk loss reformats it).
+    membership: Membership = field(default_factory=Membership)
+
+
+class Simulation:
+    """One run of one seed."""
+
+    def __init__(self, config: SimConfig, seed: int) -> None:
+        self.config = config
+        self.seed = seed
+        self.quorum = config.quorum_config()
+        self.options = ReplicaOptions(fetch_interval_ms=config.fetch_interval_ms, bugs=parse_bug(config.bug))
+        self.faults = config.faults
+        self.net_rng = random.Random(f"net-{seed}")
+        self.fault_rng = random.Random(f"fault-{seed}")
+        self.client_rng = random.Random(f"client-{seed}")
+        self.ids = config.voter_ids + config.observer_ids
+        self.now = 0
+        self.queue: list[tuple[int, int, int, int, Any]] = []
+        self.seq = 0
+        self.blocked: dict[tuple[int, int], int] = {}
+        self.link_last: dict[tuple[int, int], int] = {}
+        self.stats = RunStats()
+        self.checker = SafetyChecker()
+        self.failures: list[Failure] = []
+        self.nodes: dict[int, _Node] = {}
+        self.last_state: dict[int, dict[str, object]] = {}
+        self.admin_rng = random.Random(f"admin-{seed}")
+        self.voter_checker = VoterChangeChecker() if config.dynamic else None
+        self.target: frozenset[int] = frozenset(config.initial_voter_ids)
+        self.admin_waiting: Message | None = None
+        for rid in self.ids:
+            rng = random.Random(f"replica-{seed}-{rid}")
+            storage = MemoryStorage(rid, config.cluster_id)
+            membership = self._format(rid, 1)
+            replica = self._new_replica(rid, storage, rng, membership)
+            self.nodes[rid] = _Node(rid, storage, replica, rng, membership=membership)
+        self.trace_path = config.trace_path(seed)
+        self.writer = (TraceWriter(self.trace_path, config.full_state_every)
+                       if self.trace_path is not None else None)
+        self.max_time = config.max_time_ms or config.steps * 200 + 60_000
+
+    # -- setup -------------------------------------------------------------------
+
+    def _format(self, rid: int, directory_id: int) -> Membership:
+        """Formatting: static (kraft.version 0), or kraft.version 1 with a directory id; every
+        replica knows the initial controllers' keys as its bootstrap voter set (the spec's
+        ``Voters``; a replica that is not among them is an observer until a VotersRecord
+        names it)."""
+        cfg = self.config
+        if not cfg.dynamic:
+            return Membership()
+        bootstrap = frozenset((v, 1) for v in cfg.initial_voter_ids)
+        return Membership(kraft_version=DYNAMIC, directory_id=directory_id, bootstrap=bootstrap)
+
+    def _new_replica(self, rid: int, storage: MemoryStorage, rng: random.Random, membership: Membership) -> Replica:
+        return Replica(
+            rid,
+            self.quorum,
+            self.config.cluster_id,
+            self.ids,
+            rng,
+            now_ms=self.now,
+            quorum_state=storage.read_quorum_state(),
+            log_entries=storage.read_log(),
+            options=self.options,
+            membership=membership,
+        )
+
+    def _push(self, time: int, kind: int, node: int, payload: Any = None) -> None:
+        self.seq += 1
+        heapq.heappush(self.queue, (time, self.seq, kind, node, payload))
+
+    def _schedule_tick(self, node: _Node) -> None:
+        if node.replica is None:
+            return
+        deadline = node.replica.next_deadline()
+        if deadline is None:
+            return
+        deadline = max(deadline, self.now)
+        if node.tick_at is None or deadline < node.tick_at:
+            node.tick_at = deadline
+            self._push(deadline, _TICK, node.id)
+
+    # -- running -------------------------------------------------------------------
+
+    def run(self) -> RunResult:
+        try:
+            reason = self._run()
+        finally:
+            if self.writer is not None:
+                self.writer.close()
+        del reason
+        self.stats.sim_time_ms = self.now
+        self.stats.commits = self.checker.committed_length
+        return RunResult(self.seed, self.stats.events, self.stats, self.failures, self.trace_path)
+
+    def _run(self) -> str:
+        cfg = self.config
+        if self.writer is not None:
+            initial = cfg.initial_voter_ids
+            observers = tuple(r for r in self.ids if r not in initial)
+            constants = spec_constants(initial, observers, cfg.values, cfg.cluster_id, "foreign" in cfg.faults, cfg.dynamic)
+            self.writer.header(constants, self.seed, sorted(cfg.faults), cfg.bug)
+            self.last_state = {rid: n.replica.trace_state() for rid, n in self.nodes.items() if n.replica}
+            self.writer.init(self.last_state)
+        for node in self.nodes.values():
+            assert node.replica is not None
+            self.checker.reset_replica(node.id, node.replica.log.entries, node.replica.current_epoch, True)
+            self._schedule_tick(node)
+        self._push(cfg.client_interval_ms, _CLIENT, 0)
+        if self._fault_kinds():
+            self._push(self._fault_gap(), _FAULT, 0)
+        if cfg.dynamic:
+            self._push(self._admin_gap(), _ADMIN, 0)
+        reason = "step limit reached"
+        while self.queue:
+            time, _, kind, nid, payload = heapq.heappop(self.queue)
+            if time > self.max_time:
+                reason = "time limit reached"
+                break
+            self.now = time
+            if kind == _DELIVER:
+                self._deliver(payload)
+            elif kind == _TICK:
+                node = self.nodes[nid]
+                if node.tick_at == time:
+                    node.tick_at = None
+                    self._tick(node)
+            elif kind == _CLIENT:
+                self._client()
+            elif kind == _FAULT:
+                self._inject_fault()
+            elif kind == _RESTART:
+                self._restart(self.nodes[nid], disk_lost=bool(payload))
+            elif kind == _HEAL:
+                self._heal(payload)
+            elif kind == _STOP:
+                self._stop(self.nodes[nid], payload)
+            elif kind == _ADMIN:
+                self._admin(periodic=payload is None)
+            if self.failures:
+                reason = "invariant violated"
+                break
+            if self.stats.events >= cfg.steps:
+                break
+        if self.writer is not None:
+            self.writer.end(reason)
+        return reason
+
+    def _tick(self, node: _Node) -> None:
+        replica = node.replica
+        if replica is None:
+            return
+        ready = self._step(node, Tick())
+        if ready is not None and ready.action is None:
+            deadline = replica.next_deadline()
+            if deadline is not None and deadline <= self.now:
+                raise RuntimeError(f"replica {node.id}: timer due at {deadline} fired nothing at {self.now}")
+
+    def _deliver(self, m: Message) -> None:
+        if m.dest == ADMIN_ID:
+            self._admin_response(m)
+            return
+        node = self.nodes[m.dest]
+        if node.replica is None or self.blocked.get((m.source, m.dest)):
+            self.stats.messages_dropped += 1
+            return
+        self.stats.messages_delivered += 1
+        self._step(node, Deliver(m))
+
+    def _step(self, node: _Node, inp: Input) -> Ready | None:
+        """Step a replica; an exception inside it is reported as a failure of the run."""
+        assert node.replica is not None
+        try:
+            ready = node.replica.step(inp, self.now)
+        except (ValueError, AssertionError, KeyError, IndexError) as exc:
+            self._check(node.id, [Violation("ReplicaError", node.id, f"{type(exc).__name__}: {exc}")])
+            return None
+        self._after_step(node, ready)
+        return ready
+
+    def _client(self) -> None:
+        cfg = self.config
+        self._push(self.now + self.client_rng.randint(cfg.client_interval_ms // 2, cfg.client_interval_ms * 3 // 2), _CLIENT, 0)
+        leaders = [n for n in self.nodes.values() if n.replica is not None and n.replica.role == LEADER]
+        if not leaders:
+            return
+        node = max(leaders, key=lambda n: (n.replica.current_epoch if n.replica else -1, n.id))
+        assert node.replica is not None
+        ready = self._step(node, ClientAppend(self.client_rng.randint(1, cfg.values)))
+        if ready is not None and ready.action is not None:
+            self.stats.client_appends += 1
+
+    def _after_step(self, node: _Node, ready: Ready) -> None:
+        replica = node.replica
+        assert replica is not None
+        if ready.action is None:
+            if ready.messages or ready.log_ops:
+                raise RuntimeError(f"replica {node.id}: a step without action produced output")
+            self._schedule_tick(node)
+            return
+        persist(node.storage, ready)
+        self.stats.events += 1
+        if ready.action == "HandleVoteResponse" and replica.role == LEADER and ready.log_ops:
+            self.stats.elections += 1
+        for m in ready.messages:
+            self._send(m)
+        if self.writer is not None:
+            state = self.last_state[node.id] = replica.trace_state()
+            self._trace(self.now, node.id, ready.action, ready.params, state, ready.messages)
+        self._check(
+            node.id,
+            self.checker.after_step(node.id, replica.role, replica.current_epoch, replica.high_watermark, ready.log_ops),
+        )
+        if self.voter_checker is not None:
+            self._check(node.id, self.voter_checker.after_step(replica, ready))
+            if ready.action == "CompleteVoterChange":
+                self._count_completion(replica, ready)
+        if node.resigned_epoch is not None and replica.current_epoch > node.resigned_epoch:
+            self._push(self.now, _STOP, node.id, replica)
+        self._schedule_tick(node)
+
+    def _trace(self, time_ms: int, replica: int, action: str, params: dict[str, Any],
+               state: dict[str, object], sent: Sequence[Message]) -> None:
+        """Write one event (a dynamic quorum's messages carry the KIP-853 fields)."""
+        assert self.writer is not None
+        if self.config.dynamic:
+            for m in sent:
+                encode_keyed_message(m)
+        self.writer.event(time_ms, replica, action, params, state, sent)
+
+    def _check(self, rid: int, violations: list[Violation]) -> None:
+        for v in violations:
+            self.failures.append(
+                Failure(self.seed, self.stats.events, self.now, v.invariant, v.replica, v.detail, self.config.repro_command(self.seed))
+            )
+
+    # -- network -------------------------------------------------------------------
+
+    def _send(self, m: Message) -> None:
+        rng = self.net_rng
+        faults = self.faults
+        self.stats.messages_sent += 1
+        if "loss" in faults and rng.random() < self.config.loss_probability:
+            self.stats.messages_dropped += 1
+            return
+        at = self.now + rng.randint(1, 5)
+        link = (m.source, m.dest)
+        if "reorder" in faults:
+            at += rng.randint(0, 40)
+        else:
+            at = max(at, self.link_last.get(link, 0))
+            self.link_last[link] = at
+        if "delay" in faults and rng.random() < 0.01:
+            at += rng.randint(100, 3 * self.config.fetch_timeout_ms)
+        self._push(at, _DELIVER, m.dest, m)
+        if "duplicate" in faults and rng.random() < self.config.duplicate_probability:
+            self._push(at + rng.randint(0, 60), _DELIVER, m.dest, m)
+
+    # -- faults ----------------------------------------------------------------------
+
+    def _fault_kinds(self) -> list[str]:
+        kinds = []
+        if "crash" in self.faults:
+            kinds.append("crash")
+        if "shutdown" in self.faults:
+            kinds.append("shutdown")
+        if "partition" in self.faults:
+            kinds += ["partition", "one-way"]
+        if "disk-loss" in self.faults and self.config.observers:
+            kinds.append("disk-loss")
+        if "voter-disk-loss" in self.faults:
+            kinds.append("voter-disk-loss")
+        if "foreign" in self.faults:
+            kinds.append("foreign")
+        return kinds
+
+    def _fault_gap(self) -> int:
+        mean = self.config.fault_interval_ms
+        return self.now + self.fault_rng.randint(mean // 2, mean * 3 // 2)
+
+    def _inject_fault(self) -> None:
+        rng = self.fault_rng
+        self._push(self._fault_gap(), _FAULT, 0)
+        kind = rng.choice(self._fault_kinds())
+        if kind == "crash":
+            up = [n for n in self.nodes.values() if n.replica is not None]
+            changing = [n for n in up if n.replica is not None and n.replica.pending_voter_changes]
+            if changing and rng.random() < _CRASH_LEADER_MID_CHANGE_PROBABILITY:
+                self._crash(rng.choice(changing), disk_lost=False)
+            elif up:
+                self._crash(rng.choice(up), disk_lost=False)
+        elif kind == "shutdown":
+            self._shutdown()
+        elif kind == "disk-loss":
+            up = [self.nodes[o] for o in self.config.observer_ids if self.nodes[o].replica is not None]
+            if up:
+                self._crash(rng.choice(up), disk_lost=True)
+        elif kind == "voter-disk-loss":
+            voters = self._current_voter_ids() if self.config.dynamic else self.config.voter_ids
+            up = [self.nodes[v] for v in voters if self.nodes[v].replica is not None]
+            if up:
+                self._crash(rng.choice(up), disk_lost=True)
+        elif kind == "foreign":
+            self._foreign_request()
+        elif kind == "partition":
+            ids = list(self.ids)
+            rng.shuffle(ids)
+            cut = rng.randint(1, len(ids) - 1)
+            left, right = ids[:cut], ids[cut:]
+            pairs = [(a, b) for a in left for b in right] + [(b, a) for a in left for b in right]
+            self._partition(pairs)
+        else:
+            a, b = rng.sample(list(self.ids), 2)
+            pairs = [(a, b)] if rng.random() < 0.5 else [(a, x) for x in self.ids if x != a]
+            self._partition(pairs)
+
+    def _foreign_request(self) -> None:
+        """``SendForeignRequest(i, j, t)``: a peer claiming id ``i`` sends ``j`` a request
+        with the foreign cluster id and ``j``'s current epoch."""
+        rng = self.fault_rng
+        up = [n for n in self.nodes.values() if n.replica is not None]
+        if not up:
+            return
+        target = rng.choice(up)
+        assert target.replica is not None
+        claimed = rng.choice([r for r in self.ids if r != target.id])
+        kind = rng.choice(FOREIGN_REQUEST_TYPES)
+        epoch = target.replica.current_epoch
+        if kind == VOTE_REQUEST:
+            m = Message(kind, claimed, target.id, FOREIGN_CLUSTER_ID, epoch, lastOffsetEpoch=0, lastOffset=0)
+        elif kind == FETCH_REQUEST:
+            m = Message(kind, claimed, target.id, FOREIGN_CLUSTER_ID, epoch, fetchOffset=0, lastFetchedEpoch=0)
+        else:
+            m = Message(kind, claimed, target.id, FOREIGN_CLUSTER_ID, epoch)
+        if self.config.dynamic:  # the claimed replica's directory id, addressed to the target's
+            m.sourceDirectoryId = self.nodes[claimed].membership.directory_id
+            m.voterDirectoryId = target.membership.directory_id
+        self.stats.events += 1
+        if self.writer is not None:
+            self._trace(self.now, claimed, "SendForeignRequest", {"i": claimed, "j": target.id, "t": kind},
+                              self.last_state[claimed], (m,))
+        self._send(m)
+
+    def _partition(self, pairs: list[tuple[int, int]]) -> None:
+        self.stats.partitions += 1
+        for p in pairs:
+            self.blocked[p] = self.blocked.get(p, 0) + 1
+        duration = self.fault_rng.randint(300, 4 * self.config.fetch_timeout_ms)
+        self._push(self.now + duration, _HEAL, 0, pairs)
+
+    def _heal(self, pairs: list[tuple[int, int]]) -> None:
+        for p in pairs:
+            left = self.blocked[p] - 1
+            if left:
+                self.blocked[p] = left
+            else:
+                del self.blocked[p]
+
+    def _crash(self, node: _Node, disk_lost: bool) -> None:
+        node.storage.crash()
+        self.stats.crashes += 1
+        self._take_down(node, disk_lost)
+
+    def _take_down(self, node: _Node, disk_lost: bool) -> None:
+        """The node is down (messages to it dropped, no timers) until its restart."""
+        node.replica = None
+        node.tick_at = None
+        node.resigned_epoch = None
+        downtime = self.fault_rng.randint(50, 2 * self.config.fetch_timeout_ms)
+        self._push(self.now + downtime, _RESTART, node.id, disk_lost)
+
+    def _shutdown(self) -> None:
+        """Graceful shutdown, most often of the leader. A leader gets the ``Shutdown``
+        input (the spec's ``Resign``: EndQuorumEpoch to the other voters) and stays up for
+        a grace period, handling the EndQuorumEpoch responses and anything else, until it
+        knows a later epoch or the period ends; then it stops. The spec has no shutdown
+        action for other roles (``Resign`` needs a leader), so any other replica just stops.
+        Nothing is lost either way: every write was flushed when its step was persisted."""
+        rng = self.fault_rng
+        up = [n for n in self.nodes.values() if n.replica is not None and n.resigned_epoch is None]
+        if not up:
+            return
+        leaders = [n for n in up if n.replica is not None and n.replica.role == LEADER]
+        if leaders and rng.random() < _SHUTDOWN_LEADER_PROBABILITY:
+            node = rng.choice(leaders)
+        else:
+            node = rng.choice(up)
+        replica = node.replica
+        assert replica is not None
+        self.stats.shutdowns += 1
+        if replica.role != LEADER:
+            self._stop(node, replica)
+            return
+        node.resigned_epoch = replica.current_epoch
+        self._step(node, Shutdown())
+        # Within one request timeout, and shorter than the election timeout (no new candidacy).
+        longest = max(1, min(self.config.request_timeout_ms, self.config.election_timeout_ms - 1))
+        grace = rng.randint(longest // 4, longest)
+        self._push(self.now + grace, _STOP, node.id, replica)
+
+    def _stop(self, node: _Node, replica: Replica) -> None:
+        """End a graceful shutdown of ``replica`` (ignored when that replica is no longer
+        running: it crashed or already stopped meanwhile)."""
+        if node.replica is not replica:
+            return
+        if node.storage.has_unflushed():
+            raise RuntimeError(f"replica {node.id}: unflushed writes at a graceful shutdown")
+        self._take_down(node, disk_lost=False)
+
+    def _restart(self, node: _Node, disk_lost: bool) -> None:
+        if disk_lost:
+            node.storage.lose_disk()
+            self.stats.disk_losses += 1
+            if self.config.dynamic:
+                node.membership = self._format(node.id, node.membership.directory_id + 1)
+        replica = node.replica = self._new_replica(node.id, node.storage, node.rng, node.membership)
+        self.stats.events += 1
+        action = "LoseDisk" if disk_lost else "Restart"
+        if self.writer is not None:
+            state = self.last_state[node.id] = replica.trace_state()
+            self._trace(self.now, node.id, action, {"i": node.id}, state, ())
+        self._check(node.id, self.checker.reset_replica(node.id, replica.log.entries, replica.current_epoch, disk_lost))
+        self._schedule_tick(node)
+
+
+    # -- the operator (dynamic quorum) -------------------------------------------------
+
+    def _admin_gap(self) -> int:
+        mean = self.config.reassign_interval_ms
+        return self.now + self.admin_rng.randint(mean // 2, mean * 3 // 2)
+
+    def _leader(self) -> Replica | None:
+        leaders = [n.replica for n in self.nodes.values() if n.replica is not None and n.replica.role == LEADER]
+        return max(leaders, key=lambda r: (r.current_epoch, r.id), default=None)
+
+    def _current_voter_ids(self) -> tuple[int, ...]:
+        leader = self._leader()
+        if leader is None:
+            return tuple(self.config.initial_voter_ids)
+        return tuple(sorted(leader.voters))
+
+    def _admin(self, periodic: bool) -> None:
+        """The operator: one request toward the target voter set (KIP-642 single steps), at
+        most one outstanding; a new target once the quorum is there. A non-periodic call is
+        the quick retry of an AddVoter that waited for the new voter to catch up."""
+        rng = self.admin_rng
+        if periodic:
+            self._push(self._admin_gap(), _ADMIN, 0)
+        leader = self._leader()
+        if leader is None:
+            return
+        if self.admin_waiting is not None and rng.random() < 0.5:
+            return  # waiting for the answer (it may be lost; an impatient operator sends the next)
+        directory_of = {n.id: n.membership.directory_id for n in self.nodes.values()}
+        change = next_change(self.target, leader.voter_set.keys, directory_of, rng)
+        if change is None:
+            self.target = draw_target(rng, self.ids, self.config.target_sizes, leader.id)
+            return
+        vid, directory = change.key
+        if change.request == ADD_VOTER_REQUEST and not self._caught_up(leader, vid, directory):
+            # Like an operator watching DescribeQuorum: add the observer once it has caught up.
+            self._push(self.now + self.admin_rng.randint(10, 60), _ADMIN, 0, "retry")
+            return
+        self.stats.voter_change_requests += 1
+        if change.request == UPDATE_VOTER_REQUEST:
+            # UpdateVoter comes from the voter itself (when it is up and follows a leader).
+            node = self.nodes[vid]
+            if node.replica is not None:
+                self._step(node, UpdateVoter())
+            return
+        m = Message(change.request, ADMIN_ID, leader.id, clusterId=self.config.cluster_id,
+                    voterId=vid, voterDirectoryId=directory)
+        self.admin_waiting = m
+        params: dict[str, object] = {"i": leader.id, "v": vid}
+        if change.request == REMOVE_VOTER_REQUEST:
+            params["d"] = directory
+        self.stats.events += 1
+        if self.writer is not None:
+            self._trace(self.now, leader.id, "Send" + m.type, params, self.last_state[leader.id], (m,))
+        self._send(m)
+
+    @staticmethod
+    def _caught_up(leader: Replica, vid: int, directory: int) -> bool:
+        return (leader.replica_directory_id.get(vid) == directory
+                and leader.replica_end_offset.get(vid, 0) >= leader.log.end_offset)
+
+    def _admin_response(self, m: Message) -> None:
+        """The operator retries soon after a refusal (another leader, or a change under way)."""
+        self.stats.messages_delivered += 1
+        if self.admin_waiting is not None and m.type == VOTER_CHANGE_RESPONSE[self.admin_waiting.type]:
+            self.admin_waiting = None
+        if m.errorCode in (NOT_LEADER_FOR_PARTITION, REQUEST_TIMED_OUT):
+            self._push(self.now + self.admin_rng.randint(20, 200), _ADMIN, 0, "retry")
+
+    def _count_completion(self, replica: Replica, ready: Ready) -> None:
+        """Coverage figures of a ``CompleteVoterChange`` step."""
+        stats = self.stats
+        stats.voter_changes_committed += 1
+        for m in ready.messages:
+            if m.type == ADD_VOTER_RESPONSE:
+                stats.adds_committed += 1
+                if m.voterDirectoryId > 1:
+                    stats.rejoins_committed += 1
+            elif m.type == REMOVE_VOTER_RESPONSE:
+                stats.removes_committed += 1
+            elif m.type == UPDATE_VOTER_RESPONSE:
+                stats.updates_committed += 1
+        if replica.role == RESIGNED:
+            stats.self_removals += 1
+
+
+def run_seed(config: SimConfig, seed: int) -> RunResult:
+    """Simulate one seed; deterministic for a given (config, seed)."""
+    return Simulation(config, seed).run()

@@ -1,0 +1,51 @@
+"""The CONSTANTS of ``spec/KRaft.tla`` for a simulated cluster (the trace header)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+FOREIGN_CLUSTER_ID = "foreign-cluster"
+FOREIGN_REQUEST_TYPES = ("VoteRequest", "BeginQuorumEpochRequest", "FetchRequest")
+RULE_TOGGLES = (
+    "CommitRequiresCurrentEpoch",
+    "VoteRequiresUpToDateLog",
+    "DurableVote",
+    "TruncateOnDivergence",
+    "RejectConflictingLeader",
+)
+# KIP-853 (a dynamic quorum's trace header only; a static trace keeps the KIP-595 header).
+RECONFIG_TOGGLES = ("OneUncommittedChange", "ChangeRequiresCurrentEpochCommit", "VoteChecksDirectoryId")
+VOTER_CHANGE_REQUESTS = ("AddVoterRequest", "RemoveVoterRequest", "UpdateVoterRequest")
+
+
+def spec_constants(
+    voter_ids: Iterable[int],
+    observer_ids: Iterable[int],
+    values: int,
+    cluster_id: str,
+    foreign_requests: bool,
+    dynamic: bool = False,
+) -> dict[str, Any]:
+    """Constant name -> value (Python values, ITF-encoded by the trace writer) for a cluster
+    of these voters and observers, client values ``1..values``, and foreign-cluster requests
+    when ``foreign_requests``. ``dynamic``: a KIP-853 quorum (``KRaftVersion = 1``, voter
+    changes on); ``voter_ids`` are then the bootstrap voters (the initial controllers)."""
+    if dynamic:
+        return {
+            **spec_constants(voter_ids, observer_ids, values, cluster_id, foreign_requests),
+            "KRaftVersion": 1,
+            "VoterChangeRequests": frozenset(VOTER_CHANGE_REQUESTS),
+            **dict.fromkeys(RECONFIG_TOGGLES, True),
+        }
+    return {
+        "Voters": frozenset(voter_ids),
+        "Observers": frozenset(observer_ids),
+        "Values": frozenset(range(1, values + 1)),
+        "ClusterId": cluster_id,
+        "ForeignClusterId": FOREIGN_CLUSTER_ID,
+        "ForeignRequests": frozenset(FOREIGN_REQUEST_TYPES) if foreign_requests else frozenset(),
+        # Rule toggles: the reference implementation claims KIP-595 (all TRUE), also when a
+        # bug switch is on -- the trace validator is meant to reject such traces.
+        **dict.fromkeys(RULE_TOGGLES, True),
+    }

@@ -1,0 +1,50 @@
+"""Reconfiguration traces that break a KIP-853 rule: the validator rejects them at the step where
+the rule is broken and names the spec's guard; with that rule's toggle off the spec agrees with
+the trace (so the guard, and nothing else, is what rejects it)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conformance.validate.validator import TraceValidator
+from conformance.validate.verdict import Verdict
+
+ROOT = Path(__file__).resolve().parents[2]
+SPEC = ROOT / "spec" / "KRaft.tla"
+SPEC_TEXT = SPEC.read_text().splitlines()
+# AddVoter of replica 4 reaches leader 2 while the VotersRecord adding 4 is still uncommitted
+# (reference seed 4, --quorum dynamic --inject-bug two-uncommitted-changes).
+ADD_WHILE_UNCOMMITTED = ROOT / "traces" / "corpus" / "bugs" / "two-uncommitted-changes-seed-4.ndjson.gz"
+
+
+def _line_of(text: str) -> int:
+    return next(i for i, line in enumerate(SPEC_TEXT, 1) if text in line)
+
+
+def test_add_voter_while_another_change_is_uncommitted_is_rejected_naming_step_and_guard() -> None:
+    report = TraceValidator(SPEC).validate(ADD_WHILE_UNCOMMITTED)
+    assert report.verdict is Verdict.REJECT
+    d = report.diagnostic
+    assert d is not None and d.step == 358 and d.event is not None
+    assert "replica 2 HandleAddVoterRequest" in d.event.describe()
+    guard = _line_of("[] OneUncommittedChange /\\ (HasUncommittedVoterChange(l)")
+    texts = [(g.location, g.text) for g in d.disabled]
+    assert (f"{SPEC}:{guard}:21", 'error is "REQUEST_TIMED_OUT": CASE arm OneUncommittedChange /\\ '
+            '(HasUncommittedVoterChange(l) \\/ (pendingVoterChange[l] /= {})) is TRUE') in texts
+    assert any(t == 'IF error /= "" is TRUE' for _, t in texts)
+    rendered = d.render()
+    assert "step 358: no successor of HandleAddVoterRequest" in rendered
+    assert f"decided at {SPEC}:{guard}:21: error is \"REQUEST_TIMED_OUT\": CASE arm OneUncommittedChange" in rendered
+
+
+@pytest.mark.parametrize(("trace", "toggle"), [
+    ("two-uncommitted-changes-seed-4", "OneUncommittedChange"),
+    ("change-before-epoch-commit-seed-3", "ChangeRequiresCurrentEpochCommit"),
+])
+def test_with_the_toggle_off_the_spec_agrees_with_the_broken_step(trace: str, toggle: str) -> None:
+    path = ROOT / "traces" / "corpus" / "bugs" / f"{trace}.ndjson.gz"
+    assert TraceValidator(SPEC).validate(path).verdict is Verdict.REJECT
+    relaxed = TraceValidator(SPEC, constants={toggle: False}).validate(path)
+    assert relaxed.verdict is Verdict.ACCEPT, relaxed.summary_line()
