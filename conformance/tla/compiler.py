@@ -124,18 +124,22 @@ def derived(fn: EvalFn, *parts: C, envmin: int = NOENV, pure: bool = True) -> C:
     return C(fn, vs, primed, envmin, is_pure, rec)
 
 
-def cached(c: C) -> C:
+def cached(c: C, depth: int = 0) -> C:
     """``c`` evaluated at most once when it is constant.
 
     A constant is folded right away when it evaluates without error; otherwise (say it
     reads a constant without a value, or fails in a branch never taken) it is evaluated
     on first use, so the error surfaces only if the expression is really needed.
+    ``depth`` is the number of environment slots of the expression's scope: a constant
+    binder inside an operator's parameters or an outer binder still puts its bound
+    variables at slot ``depth`` and after, so it is folded with that many (unread) slots.
     """
     if not c.constant or c.value is not _MISSING:
         return c
     fn = c.fn
+    env = (None,) * depth
     try:
-        folded = fn((), None, ())
+        folded = fn((), None, env)
     except (TlaError, RecursionError):
         pass
     else:
@@ -145,7 +149,7 @@ def cached(c: C) -> C:
     def once(s: Any, t: Any, e: tuple) -> Any:
         if box:
             return box[0]
-        v = fn((), None, ())
+        v = fn((), None, env)
         box.append(v)
         return v
 
@@ -650,7 +654,7 @@ class Compiler:
             and node.name not in scope.names and node.name not in scope.ctx.names
         ):
             c.boolean = True
-        return cached(c)
+        return cached(c, scope.depth)
 
     def exprs(self, nodes: Iterable[S.Expr], scope: Scope) -> list[C]:
         return [self.expr(n, scope) for n in nodes]
