@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from conformance.apalache import Apalache, ApalacheError, ApalacheNotFound, Outcome
+from conformance.json_output import plain_integers
 from conformance.tla import itf
 from conformance.tla.cfg import read_config
 from conformance.tla.model import Model
@@ -168,8 +169,8 @@ def run(args: argparse.Namespace) -> int:
     if args.itf is not None and with_cex is not None:
         args.itf.write_text(json.dumps(with_cex.itf, indent=2) + "\n", encoding="utf-8")
     if args.json:
-        print(json.dumps({"runs": [dict(_outcome_json(o, model), step=t) for t, o in titled],
-                          "exit_code": _exit_code(outcomes)}))
+        print(json.dumps(plain_integers({"runs": [dict(_outcome_json(o, model), step=t) for t, o in titled],
+                                         "exit_code": _exit_code(outcomes)})))
     else:
         for title, outcome in titled:
             _print_outcome(title, outcome, model)

@@ -1,6 +1,7 @@
 """``kraftcheck validate``: check implementation traces against the TLA+ spec, step by step.
 
 Exit status (when several apply, the first listed wins):
+130 -- interrupted (SIGINT): the table, JSON and JUnit reports cover the traces done and say so;
 1 -- some trace was rejected (a violation of the spec);
 2 -- some input was bad (unreadable trace, unknown action, trace for another spec, bad
      ``--spec``/``--config``), and no trace was rejected;
@@ -19,12 +20,19 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from conformance.apalache import ApalacheError
+from conformance.output_paths import writable_dir, writable_file
 from conformance.spec_location import SPEC_MODULE, spec_dir
 from conformance.tla.syntax import TlaError
 from conformance.validate.artifacts import artifacts_dir, write_artifacts
 from conformance.validate.coverage import Coverage
-from conformance.validate.report import json_report, print_summary, write_json, write_junit
-from conformance.validate.runner import ValidatorConfig, validate_files
+from conformance.validate.report import (
+    INTERRUPTED_EXIT,
+    json_report,
+    print_summary,
+    write_json,
+    write_junit,
+)
+from conformance.validate.runner import ValidationInterrupted, ValidatorConfig, validate_files
 from conformance.validate.trace_reader import iter_trace_files
 from conformance.validate.validator import TraceValidator, ValidatorOptions
 from conformance.validate.verdict import TraceReport, exit_code
@@ -87,15 +95,22 @@ def _validate(args: argparse.Namespace, config: ValidatorConfig, validator: Trac
 
             apalache = Apalache.locate()
             reports = []
-            for f in files:
-                reports.append(validate_with_apalache(f, config, apalache))
-                advance(reports[-1])
+            try:
+                for f in files:
+                    reports.append(validate_with_apalache(f, config, apalache))
+                    advance(reports[-1])
+            except KeyboardInterrupt:
+                raise ValidationInterrupted(reports, len(files)) from None
             return reports, None
         reports = validate_files(files, config, jobs=args.jobs, on_report=advance, validator=validator)
+    return reports, _coverage(validator, reports)
+
+
+def _coverage(validator: TraceValidator, reports: list[TraceReport]) -> Coverage:
     coverage = Coverage(validator.disjuncts())
     for r in reports:
         coverage.merge(Coverage.from_counts(coverage.disjuncts, r.coverage))
-    return reports, coverage
+    return coverage
 
 
 def run(args: argparse.Namespace) -> int:
@@ -103,6 +118,13 @@ def run(args: argparse.Namespace) -> int:
     err = Console(stderr=True)
     try:
         config = _config(args)
+        if args.json_out:
+            writable_file(args.json_out, "--json")
+        if args.junit:
+            writable_file(args.junit, "--junit")
+        artifacts = artifacts_dir(args.artifacts)
+        if artifacts is not None:
+            writable_dir(artifacts, "--artifacts")
         files = list(iter_trace_files(args.paths))
         if not files:
             raise ValueError(f"no trace files (*.ndjson, *.ndjson.gz) under {', '.join(args.paths)}")
@@ -115,17 +137,25 @@ def run(args: argparse.Namespace) -> int:
     except (ValueError, OSError, TlaError, KeyError, ApalacheError) as exc:
         err.print(f"kraftcheck validate: {exc}", markup=False)
         return 2
-    reports, coverage = _validate(args, config, validator, files, console)
+    interrupted = False
+    try:
+        reports, coverage = _validate(args, config, validator, files, console)
+    except ValidationInterrupted as stop:  # Ctrl-C: keep and report what is done
+        interrupted, reports = True, stop.reports
+        coverage = _coverage(validator, reports) if args.engine != "apalache" else None
     print_summary(reports, coverage, console)
-    artifacts = artifacts_dir(args.artifacts)
+    if interrupted:
+        err.print(f"kraftcheck validate: interrupted: {len(reports)} of {len(files)} traces validated, "
+                  f"{len(files) - len(reports)} not", markup=False)
     if artifacts is not None:
         copied = write_artifacts(artifacts, reports)
         console.print(f"artifacts: {len(copied)} trace(s) with diagnostics in {artifacts}", markup=False, soft_wrap=True)
     if args.json_out:
-        write_json(Path(args.json_out), json_report(reports, coverage, {"spec": str(config.spec), "engine": args.engine}))
+        write_json(Path(args.json_out), json_report(reports, coverage, {"spec": str(config.spec), "engine": args.engine},
+                                                    interrupted=interrupted, total=len(files)))
     if args.junit:
-        write_junit(Path(args.junit), reports)
-    return exit_code(reports)
+        write_junit(Path(args.junit), reports, interrupted=interrupted)
+    return INTERRUPTED_EXIT if interrupted else exit_code(reports)
 
 
 if __name__ == "__main__":

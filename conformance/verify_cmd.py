@@ -6,9 +6,12 @@
 4. validate every trace it wrote against the spec, step by step.
 
 Each stage is the corresponding subcommand run in-process, so its output, reports and exit
-codes are exactly those of ``kraftcheck lint|check|simulate|validate``. The run stops at the
-first stage whose input is broken (exit codes other than 0, 1 and 12); a stage that finds a
-violation is reported and the later stages still run, so one command shows everything.
+codes are exactly those of ``kraftcheck lint|check|simulate|validate``. Every argument and
+input (spec files, model config, seeds, faults, output folder) is checked before the first
+stage: a problem is an input error (exit 2) listing every problem found. The run stops at the
+first stage whose input is broken (exit codes other than 0, 1 and 12) and names the stages it
+skipped; a stage that finds a violation is reported and the later stages still run, so one
+command shows everything.
 """
 
 from __future__ import annotations
@@ -101,18 +104,24 @@ def run(args: argparse.Namespace, main: Callable[[list[str]], int] | None = None
     try:
         spec = args.spec_dir or spec_dir()
     except FileNotFoundError as exc:
-        console.print(f"[red]error:[/red] {exc}")
+        console.print(f"kraftcheck verify: error: {exc}", markup=False)
         return 2
-    args.out.mkdir(parents=True, exist_ok=True)
+    problems = _preflight(args, spec)
+    if problems:
+        for problem in problems:
+            console.print(f"kraftcheck verify: error: {problem}", markup=False, soft_wrap=True)
+        console.print("kraftcheck verify: no stage was run", markup=False)
+        return 2
     results: list[StageResult] = []
-    for name, argv in _stages(args, spec):
-        if name in args.skip:
-            continue
+    stages = [(name, argv) for name, argv in _stages(args, spec) if name not in args.skip]
+    skipped: list[tuple[str, str]] = []
+    for k, (name, argv) in enumerate(stages):
         console.rule(f"[bold]{name}[/bold]: kraftcheck {' '.join(argv)}")
         start = time.monotonic()
         code = run_sub(argv)
         results.append(StageResult(name, "kraftcheck " + " ".join(argv), code, time.monotonic() - start))
         if _is_error(code):
+            skipped = [(later, "kraftcheck " + " ".join(a)) for later, a in stages[k + 1:]]
             break
     table = Table(title="kraftcheck verify")
     for col in ("stage", "outcome", "seconds", "command"):
@@ -120,13 +129,57 @@ def run(args: argparse.Namespace, main: Callable[[list[str]], int] | None = None
     for r in results:
         style = "green" if r.exit_code == 0 else "red"
         table.add_row(r.name, f"[{style}]{r.outcome}[/{style}]", f"{r.seconds:.1f}", r.command)
+    for name, command in skipped:
+        table.add_row(name, "[yellow]skipped[/yellow]", "", command)
     console.print(table)
+    if skipped:
+        failed = results[-1]
+        console.print(f"stage {failed.name} failed ({failed.outcome}); skipped: "
+                      f"{', '.join(name for name, _ in skipped)}", markup=False)
     codes = [r.exit_code for r in results]
     if any(_is_error(c) for c in codes):
         return 2
     if any(c in VIOLATION_CODES for c in codes):
         return 1
     return INCOMPLETE_CODE if INCOMPLETE_CODE in codes else 0
+
+
+def _preflight(args: argparse.Namespace, spec: Path) -> list[str]:
+    """Every problem with the arguments and inputs, before any stage runs."""
+    from conformance.output_paths import OutputPathError, writable_dir
+    from reference.cli import parse_seeds
+    from reference.faults import UnknownFaultError, parse_faults
+
+    problems: list[str] = []
+    if not spec.is_dir():
+        return [f"--spec-dir {spec}: no such folder"]
+    needed = {"lint": ["KRaft.tla"], "check": ["MC_KRaft.tla", args.config], "validate": ["KRaft.tla"]}
+    for stage, files in needed.items():
+        if stage in args.skip:
+            continue
+        for name in files:
+            if not (spec / name).is_file() and f"{spec / name}" not in " ".join(problems):
+                problems.append(f"{spec / name}: no such file (needed by the {stage} stage)")
+    try:
+        parse_seeds(args.seeds)
+    except argparse.ArgumentTypeError as exc:
+        problems.append(f"--seeds {args.seeds}: {exc}")
+    if args.faults:
+        try:
+            parse_faults(args.faults)
+        except UnknownFaultError as exc:
+            problems.append(f"--faults {args.faults}: {exc}")
+    if args.steps < 1:
+        problems.append(f"--steps {args.steps}: must be at least 1")
+    if args.jobs < 1:
+        problems.append(f"--jobs {args.jobs}: must be at least 1")
+    if args.check_time_limit is not None and args.check_time_limit <= 0:
+        problems.append(f"--check-time-limit {args.check_time_limit}: must be positive")
+    try:
+        writable_dir(args.out, "--out")
+    except OutputPathError as exc:
+        problems.append(str(exc))
+    return problems
 
 
 def _is_error(code: int) -> bool:

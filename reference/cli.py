@@ -1,6 +1,7 @@
 """``kraftcheck simulate``: run the reference implementation in the simulator.
 
-Exit code 0 when no invariant failed in any seed, 1 otherwise (2 for bad arguments).
+Exit code 0 when no invariant failed in any seed, 1 otherwise (2 for bad arguments, 130 when
+interrupted: the summary then covers the finished runs, whose traces are all kept).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from conformance.output_paths import writable_dir
 from reference.bugs import BUGS, UnknownBugError, parse_bug
 from reference.faults import DEFAULT_FAULTS, FAULTS, UnknownFaultError, parse_faults
 from reference.simulator import RunResult, RunStats, SimConfig, run_seed
@@ -65,6 +67,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     p.add_argument("--no-trace", action="store_true", help="do not write traces")
     p.add_argument("--gzip", action="store_true", help="write traces as .ndjson.gz")
+    p.add_argument("--full-state-every", type=int, default=0, metavar="N",
+                   help="every N-th trace event carries the replica's full state (default 0: changes only)")
     p.set_defaults(func=run)
 
 
@@ -81,7 +85,8 @@ def _results(config: SimConfig, seeds: list[int], jobs: int) -> Iterator[RunResu
         return
     ctx = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
     with ctx.Pool(jobs) as pool:
-        yield from pool.imap_unordered(_run_one, work, chunksize=max(1, len(work) // (jobs * 20)))
+        # one seed per task: each finished run is reported (and counted) as soon as it ends
+        yield from pool.imap_unordered(_run_one, work, chunksize=1)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -98,7 +103,12 @@ def run(args: argparse.Namespace) -> int:
             bug=args.inject_bug,
             trace=not args.no_trace,
             gzip=args.gzip,
+            full_state_every=args.full_state_every,
         )
+        if args.full_state_every < 0:
+            raise ValueError("--full-state-every must be 0 or positive")
+        if config.trace:
+            writable_dir(args.out, "--out")
     except (UnknownFaultError, UnknownBugError, ValueError) as exc:
         console.print(f"[red]error:[/red] {exc}")
         return 2
@@ -116,13 +126,24 @@ def run(args: argparse.Namespace) -> int:
         transient=not console.is_terminal,
     ) as progress:
         task = progress.add_task("runs", total=len(seeds), events=0, failed=0)
-        for result in _results(config, seeds, max(1, args.jobs)):
-            total.add(result.stats)
-            if result.failures:
-                failed.append(result)
-            progress.update(task, advance=1, events=total.events, failed=len(failed))
+        finished = 0
+        try:
+            for result in _results(config, seeds, max(1, args.jobs)):
+                total.add(result.stats)
+                finished += 1
+                if result.failures:
+                    failed.append(result)
+                progress.update(task, advance=1, events=total.events, failed=len(failed))
+        except KeyboardInterrupt:  # Ctrl-C: the finished runs' traces are complete and kept
+            interrupted = True
+        else:
+            interrupted = False
     elapsed = time.perf_counter() - started
-    _summary(Console(), config, seeds, total, failed, elapsed)
+    _summary(Console(), config, seeds[:finished] if interrupted else seeds, total, failed, elapsed)
+    if interrupted:
+        console.print(f"interrupted: {finished} of {len(seeds)} runs finished; their traces are complete in "
+                      f"{args.out}; a run cut short leaves a trace without its end line", markup=False)
+        return 130
     return 1 if failed else 0
 
 

@@ -12,14 +12,13 @@ Usage: ``python -m reference.itf_export TRACE.ndjson[.gz] OUT.itf.json``
 
 from __future__ import annotations
 
-import gzip
 import json
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from conformance.tla.itf import decode, trace_to_json
+from conformance.tla.itf import encode, trace_to_json
 from conformance.tla.values import Value, make_fn
 
 PER_REPLICA_VARS: tuple[str, ...] = (
@@ -40,76 +39,40 @@ class TraceExportError(ValueError):
     """A kraft-trace line that cannot be exported; names the file and line."""
 
 
-def _lines(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
-    opener = gzip.open if path.suffix == ".gz" else open
-    with opener(path, "rt", encoding="utf-8") as f:
-        for lineno, text in enumerate(f, 1):
-            if not text.strip():
-                continue
-            try:
-                doc = json.loads(text)
-            except json.JSONDecodeError as exc:
-                raise TraceExportError(f"{path}:{lineno}: invalid JSON: {exc.msg}") from None
-            if not isinstance(doc, dict) or "kind" not in doc:
-                raise TraceExportError(f"{path}:{lineno}: expected a JSON object with a 'kind'")
-            yield lineno, doc
-
-
 def export_trace(path: Path | str) -> dict[str, Any]:
-    """The ITF JSON object of a kraft-trace file."""
+    """The ITF JSON object of a kraft-trace file (any format version the trace reader reads)."""
+    from conformance.validate.trace_reader import TraceFormatError, TraceStream
+
     path = Path(path)
-    replicas: dict[int, dict[str, Value]] = {}
     messages: set[Value] = set()
     states: list[dict[str, Value]] = []
     metas: list[dict[str, Any]] = []
-    header: dict[str, Any] | None = None
-    for lineno, doc in _lines(path):
-        where = f"{path}:{lineno}"
-        kind = doc["kind"]
-        if kind == "header":
-            header = doc
-            continue
-        if header is None:
-            raise TraceExportError(f"{where}: the first line must be the header")
-        if kind == "init":
-            for rid, state in doc["replicas"].items():
-                replicas[int(rid)] = _decode_state(state, f"{where}: replica {rid}")
-            metas.append({"kind": "init"})
-        elif kind == "event":
-            rid = doc["replica"]
-            if rid not in replicas:
-                raise TraceExportError(f"{where}: event of unknown replica {rid}")
-            replicas[rid] = _decode_state(doc["state"], f"{where}: state")
-            for i, m in enumerate(doc["sent"]):
-                messages.add(decode(m, where=f"{where}: sent[{i}]"))
-            metas.append(
-                {
-                    "step": doc["step"],
-                    "time_ms": doc["time_ms"],
-                    "replica": rid,
-                    "action": doc["action"],
-                    "params": doc["params"],
-                }
-            )
-        elif kind == "end":
-            break
-        else:
-            raise TraceExportError(f"{where}: unknown line kind {kind!r}")
+    try:
+        stream = TraceStream(path)
+        replicas = {rid: _per_replica(state, f"{path}:{stream.init.line}: replica {rid}")
+                    for rid, state in stream.init.replicas.items()}
+        metas.append({"kind": "init"})
         states.append(_global_state(replicas, messages))
-    if header is None:
-        raise TraceExportError(f"{path}: empty trace")
-    meta = {"source": str(path), "seed": header.get("seed"), "bug": header.get("bug"),
-            "constants": header.get("constants")}
+        for event in stream.events():
+            replicas[event.replica] = _per_replica(event.state, f"{path}:{event.line}: state")
+            messages.update(event.sent)
+            metas.append({"step": event.step, "time_ms": event.time_ms, "replica": event.replica,
+                          "action": event.action, "params": {k: encode(v) for k, v in event.params.items()}})
+            states.append(_global_state(replicas, messages))
+        stream.close()
+    except TraceFormatError as exc:
+        raise TraceExportError(str(exc)) from None
+    header = stream.header
+    meta = {"source": str(path), "seed": header.seed, "bug": header.bug,
+            "constants": {k: encode(v) for k, v in header.constants.items()}}
     return trace_to_json(ITF_VARS, states, meta, metas)
 
 
-def _decode_state(state: Any, where: str) -> dict[str, Value]:
-    if not isinstance(state, dict):
-        raise TraceExportError(f"{where}: not a JSON object")
+def _per_replica(state: dict[str, Value], where: str) -> dict[str, Value]:
     missing = [v for v in PER_REPLICA_VARS if v not in state]
     if missing:
         raise TraceExportError(f"{where}: missing variable(s) {', '.join(missing)}")
-    return {v: decode(state[v], where=f"{where}.{v}") for v in PER_REPLICA_VARS}
+    return {v: state[v] for v in PER_REPLICA_VARS}
 
 
 def _global_state(replicas: dict[int, dict[str, Value]], messages: set[Value]) -> dict[str, Value]:

@@ -87,8 +87,9 @@ class ReplicatedLog:
                 return found, end
         return 0, 0
 
-    def slice_from(self, offset: int) -> tuple[Entry, ...]:
-        return tuple(self.entries[offset:])
+    def slice_from(self, offset: int, limit: int | None = None) -> tuple[Entry, ...]:
+        """The entries from ``offset`` on, at most ``limit`` of them."""
+        return tuple(self.entries[offset : None if limit is None else offset + limit])
 
     def is_up_to_date(self, last_epoch: int, end_offset: int) -> bool:
         """Whether a log ending at (``last_epoch``, ``end_offset``) is at least as

@@ -1,4 +1,7 @@
-"""The ``meta.properties`` file: node id and cluster id, checked on start.
+"""The ``meta.properties`` file: node id, cluster id and directory id, checked on start.
+
+The directory id (KIP-853) names one incarnation of the data folder: a replica that rejoins
+after losing its data gets a new one.
 
 A replica refuses to start when the stored node id or cluster id differs from the
 configured one (KIP-595, "Cluster Bootstrapping").
@@ -7,6 +10,7 @@ configured one (KIP-595, "Cluster Bootstrapping").
 from __future__ import annotations
 
 import os
+import uuid
 from pathlib import Path
 
 from reference.storage import StorageError
@@ -37,14 +41,21 @@ def read_meta_properties(path: Path | str) -> dict[str, str] | None:
     return props
 
 
-def write_meta_properties(path: Path | str, node_id: int, cluster_id: str) -> None:
+def write_meta_properties(path: Path | str, node_id: int, cluster_id: str, directory_id: str | None = None) -> None:
+    """Write the file atomically and durably; a new ``directory.id`` (KIP-853) unless given."""
     path = Path(path)
     tmp = path.with_name(path.name + ".tmp")
+    directory_id = directory_id or uuid.uuid4().hex
     with open(tmp, "w") as f:
-        f.write(f"version={META_VERSION}\nnode.id={node_id}\ncluster.id={cluster_id}\n")
+        f.write(f"version={META_VERSION}\nnode.id={node_id}\ncluster.id={cluster_id}\ndirectory.id={directory_id}\n")
         f.flush()
         os.fsync(f.fileno())
     os.replace(tmp, path)
+    fd = os.open(path.parent, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def check_or_create_meta(path: Path | str, node_id: int, cluster_id: str) -> None:

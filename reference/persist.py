@@ -1,7 +1,8 @@
 """Applying a step's ``Ready`` to durable storage, in the order KIP-595 requires.
 
-Log operations first, then one fsync (``flush``), then the quorum-state write (atomic and
-durable); only after this may the step's messages be sent.
+The quorum-state write first (atomic and durable), then the log operations and one fsync
+(``flush``); only after this may the step's messages be sent. This order keeps the stored
+epoch at least the epoch of every record on disk, which recovery checks.
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ class _Writable(Protocol):
 
 def persist(storage: Storage | _Writable, ready: Ready) -> None:
     """Make the step's durable effects durable."""
+    if ready.quorum_state is not None:
+        storage.write_quorum_state(ready.quorum_state)
     for op, arg in ready.log_ops:
         if op == "append":
             assert isinstance(arg, tuple)
@@ -36,5 +39,3 @@ def persist(storage: Storage | _Writable, ready: Ready) -> None:
             raise ValueError(f"unknown log operation {op!r}")
     if ready.log_ops:
         storage.flush()
-    if ready.quorum_state is not None:
-        storage.write_quorum_state(ready.quorum_state)

@@ -1,9 +1,13 @@
 """The quorum-state file of KIP-595, written atomically.
 
-JSON with the KIP's fields and a data version::
+JSON with the KIP's fields, a data version and a checksum::
 
-    {"data_version": 0, "LeaderId": 1, "LeaderEpoch": 3, "VotedId": -1,
-     "AppliedOffset": 42, "CurrentVoters": [{"VoterId": 1}, {"VoterId": 2}, {"VoterId": 3}]}
+    {"AppliedOffset": 42, "Crc32": 3735928559, "CurrentVoters": [{"VoterId": 1}, {"VoterId": 2}],
+     "LeaderEpoch": 3, "LeaderId": 1, "VotedId": -1, "data_version": 0}
+
+``Crc32`` is the CRC-32 of the other fields written as compact JSON with sorted keys; a file
+that fails it (an edit, a flipped byte) is refused. ``AppliedOffset`` is the number of log
+records that were fsynced when the file was written (see ``reference.recovery``).
 
 A write goes to a temporary file in the same directory, which is fsynced, renamed over
 the target, and then the directory is fsynced: a crash leaves either the old or the
@@ -14,6 +18,7 @@ from __future__ import annotations
 
 import json
 import os
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -22,8 +27,13 @@ from reference.storage import QUORUM_STATE_DATA_VERSION, QuorumState, StorageErr
 _INT_FIELDS = ("LeaderId", "LeaderEpoch", "VotedId", "AppliedOffset")
 
 
+def _checksum(doc: dict[str, Any]) -> int:
+    body = {k: v for k, v in doc.items() if k != "Crc32"}
+    return zlib.crc32(json.dumps(body, sort_keys=True, separators=(",", ":")).encode())
+
+
 def encode_quorum_state(state: QuorumState) -> bytes:
-    doc = {
+    doc: dict[str, Any] = {
         "data_version": state.data_version,
         "LeaderId": state.leader_id,
         "LeaderEpoch": state.leader_epoch,
@@ -31,6 +41,7 @@ def encode_quorum_state(state: QuorumState) -> bytes:
         "AppliedOffset": state.applied_offset,
         "CurrentVoters": [{"VoterId": v} for v in state.current_voters],
     }
+    doc["Crc32"] = _checksum(doc)
     return (json.dumps(doc, sort_keys=True) + "\n").encode()
 
 
@@ -42,6 +53,12 @@ def decode_quorum_state(path: Path, raw: bytes) -> QuorumState:
         raise StorageError(f"{path}: byte {pos}: not valid JSON ({exc})") from None
     if not isinstance(doc, dict):
         raise StorageError(f"{path}: byte 0: expected a JSON object")
+    crc = doc.get("Crc32")
+    if type(crc) is not int:
+        raise StorageError(f"{path}: field Crc32 missing or not an integer (expected the file's checksum)")
+    if crc != _checksum(doc):
+        raise StorageError(f"{path}: byte 0: checksum mismatch (stored Crc32 {crc}, computed {_checksum(doc)}): "
+                           "the file is damaged or was edited")
     version = doc.get("data_version")
     if version != QUORUM_STATE_DATA_VERSION:
         raise StorageError(f"{path}: unsupported data_version {version!r} (expected {QUORUM_STATE_DATA_VERSION})")
@@ -84,7 +101,7 @@ def write_quorum_state_file(path: Path | str, state: QuorumState) -> None:
         f.flush()
         os.fsync(f.fileno())
     os.replace(tmp, path)
-    fd = os.open(path.parent, os.O_RDONLY)
+    fd = os.open(path.parent, os.O_RDONLY)  # make the rename durable
     try:
         os.fsync(fd)
     finally:

@@ -98,6 +98,10 @@ class ReplicaOptions:
     """Tuning that is not KIP configuration, and the bug switches."""
 
     fetch_interval_ms: int = 50
+    # records per FetchResponse at most (Kafka caps a fetch by bytes, replica.fetch.max.bytes);
+    # the spec lets the leader cap the batch, and a cap keeps every message, and so every
+    # trace event, bounded in size however long the log grows
+    fetch_max_records: int = 100
     bugs: frozenset[str] = frozenset()
 
 

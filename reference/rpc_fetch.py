@@ -67,7 +67,7 @@ def handle_fetch_request(r: Replica, m: Message) -> None:
             last_fetch[m.source] = r.now
     r.update_leader_high_watermark()
     _respond(r, m, leaderId=r.id, highWatermark=r.high_watermark,
-             records=r.log.slice_from(m.fetchOffset))
+             records=r.log.slice_from(m.fetchOffset, r.options.fetch_max_records))
 
 
 def handle_fetch_response(r: Replica, m: Message) -> None:

@@ -57,6 +57,7 @@ class SimConfig:
     bug: str | None = None
     trace: bool = True
     gzip: bool = False
+    full_state_every: int = 0  # every N-th trace event carries the full state (0: deltas only)
     values: int = 3
     cluster_id: str = "kraft-sim-cluster"
     fetch_timeout_ms: int = 1000
@@ -207,7 +208,8 @@ class Simulation:
             storage = MemoryStorage(rid, config.cluster_id)
             self.nodes[rid] = _Node(rid, storage, self._new_replica(rid, storage, rng), rng)
         self.trace_path = config.trace_path(seed)
-        self.writer = TraceWriter(self.trace_path) if self.trace_path is not None else None
+        self.writer = (TraceWriter(self.trace_path, config.full_state_every)
+                       if self.trace_path is not None else None)
         self.max_time = config.max_time_ms or config.steps * 200 + 60_000
 
     # -- setup -------------------------------------------------------------------

@@ -1,5 +1,8 @@
 """Writes one simulated run as a kraft-trace (``traces/FORMAT.md``).
 
+Each event carries the stepping replica's *changes* (``delta``), computed generically from
+its variables (see ``reference.trace_delta``), so that a trace grows linearly with its
+length; with ``full_every = N`` every N-th event carries the full state instead.
 Newline-delimited JSON, gzip-compressed when the path ends in ``.gz``. A plain file is
 handed to the operating system every ``FLUSH_EVERY`` events, and every file is closed when
 the run ends (also when the simulator raises), so an interrupted generator keeps the steps
@@ -18,17 +21,22 @@ from typing import Any, TextIO
 from reference import __version__
 from reference.itf_encode import encode, encode_message, encode_record
 from reference.messages import Message
+from reference.trace_delta import delta_text, snapshot
 
 FORMAT = "kraft-trace"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 FLUSH_EVERY = 256
 
 
 class TraceWriter:
     """Appends header, init, event and end lines to a trace file."""
 
-    def __init__(self, path: Path | str) -> None:
+    def __init__(self, path: Path | str, full_every: int = 0) -> None:
+        if full_every < 0:
+            raise ValueError(f"full_every must be 0 (never) or positive, got {full_every}")
         self.path = Path(path)
+        self.full_every = full_every
+        self._last: dict[int, dict[str, Any]] = {}  # per replica: snapshot of each variable
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._out: TextIO
         if self.path.suffix == ".gz":
@@ -50,12 +58,13 @@ class TraceWriter:
         line = (
             f'{{"kind": "header", "format": "{FORMAT}", "version": {FORMAT_VERSION}, "spec": "KRaft", '
             f'"constants": {encode_record(dict(constants))}, "seed": {seed}, "generator": {generator}, '
-            f'"faults": {json.dumps(list(faults))}, "bug": {json.dumps(bug)}}}\n'
+            f'"faults": {json.dumps(list(faults))}, "bug": {json.dumps(bug)}, "full_every": {self.full_every}}}\n'
         )
         self._out.write(line)
 
     def init(self, replicas: Mapping[int, Mapping[str, Any]]) -> None:
         body = ", ".join(f'"{rid}": {encode_record(dict(state))}' for rid, state in sorted(replicas.items()))
+        self._last = {rid: {name: snapshot(v) for name, v in state.items()} for rid, state in replicas.items()}
         self._out.write(f'{{"kind": "init", "replicas": {{{body}}}}}\n')
 
     def event(
@@ -69,10 +78,22 @@ class TraceWriter:
     ) -> None:
         self.steps += 1
         sent_text = ", ".join(encode_message(m) for m in sent)
+        last = self._last.setdefault(replica, {})
+        if self.full_every and self.steps % self.full_every == 0:
+            change = f'"state": {encode_record(dict(state))}'
+        else:
+            parts = []
+            for name, value in state.items():
+                text = delta_text(last[name], value) if name in last else encode(value)
+                if text is not None:
+                    parts.append(f'"{name}": {text}')
+            change = '"delta": {' + ", ".join(parts) + "}"
+        for name, value in state.items():
+            last[name] = snapshot(value)
         self._out.write(
             f'{{"kind": "event", "step": {self.steps}, "time_ms": {time_ms}, "replica": {replica}, '
             f'"action": "{action}", "params": {encode_record(dict(params))}, '
-            f'"state": {encode_record(dict(state))}, "sent": [{sent_text}]}}\n'
+            f'{change}, "sent": [{sent_text}]}}\n'
         )
         if self._flush_plain and self.steps % FLUSH_EVERY == 0:
             self._out.flush()

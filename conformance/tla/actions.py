@@ -31,13 +31,14 @@ from conformance.tla.compiler import (
     Compiler,
     DefEntry,
     EvalFn,
+    Lazy,
     LazySlot,
     LocalDef,
     Scope,
     SubstEntry,
     VarEntry,
 )
-from conformance.tla.syntax import EvalError, Loc
+from conformance.tla.syntax import EvalError, Loc, UnsupportedError
 from conformance.tla.values import Value
 
 Step = Callable[[Any, list, tuple], Iterator[None]]
@@ -83,6 +84,7 @@ class ActionCompiler:
         # checked against it), so an id can never be reused for another definition.
         self._def_cache: dict[int, tuple[Any, Step]] = {}
         self._split_cache: dict[int, tuple[Any, SplitStep]] = {}
+        self._inlining: set[int] = set()  # operators whose body is being substituted
 
     # classification -------------------------------------------------------------------
 
@@ -95,7 +97,13 @@ class ActionCompiler:
     def _var_of(self, node: S.Expr, scope: Scope) -> int | None:
         """The index of the state variable ``node`` names (unshadowed), else None."""
         if isinstance(node, S.Name):
-            if node.name in scope.names:
+            local = scope.names.get(node.name)
+            if isinstance(local, LazySlot):
+                if local.alias is not None:
+                    return self._var_of(*local.alias)  # a parameter passed by name
+                if local.unit is not None and local.scope is not None:
+                    return self._var_of(local.unit.body, local.scope)  # LET q == x
+            if local is not None:
                 return None
             entry = scope.ctx.names.get(node.name)
             if isinstance(entry, VarEntry):
@@ -220,7 +228,8 @@ class ActionCompiler:
         if isinstance(node, S.Name) and node.name not in scope.names:
             entry = scope.ctx.names.get(node.name)
         elif isinstance(node, S.InstanceOpApp) and not node.args:
-            entry, _ = self.c.instance_target(node.path, node.name, node.loc, scope)
+            entry, _ = self.c.instance_target(node.path, node.name, node.loc, scope,
+                                                   node.path_args)
         if isinstance(entry, DefEntry) and isinstance(entry.unit, S.OpDef) \
                 and not entry.unit.params:
             return self._unchanged_vars(entry.unit.body, Scope(entry.ctx, entry.ctx.base))
@@ -278,7 +287,7 @@ class ActionCompiler:
             return let
         call = self._call(node, scope)
         if call is not None:
-            enter, body_step, _ = call
+            enter, body_step, _, _ = call
 
             def inline(s: Any, t: list, e: tuple) -> Iterator[None]:
                 yield from body_step(s, t, enter(s, t, e))
@@ -366,9 +375,10 @@ class ActionCompiler:
     # operator calls ----------------------------------------------------------------------------
 
     def _call(self, node: S.Expr, scope: Scope
-              ) -> tuple[EvalFn, Step, tuple[Any, tuple[str, ...]]] | None:
+              ) -> tuple[EvalFn, Step, tuple[Any, tuple[str, ...]], Scope | None] | None:
         """For an application of a user operator: (environment builder, body step,
-        (label key, parameter names))."""
+        (label key, parameter names), the body's scope when it is compiled for this call
+        alone: its arguments are passed by name)."""
         args: tuple[S.Expr, ...] = ()
         if isinstance(node, S.Name):
             name, loc = node.name, node.loc
@@ -378,7 +388,8 @@ class ActionCompiler:
             target = scope.names.get(name) or scope.ctx.names.get(name)
         elif isinstance(node, S.InstanceOpApp):
             name, args, loc = node.name, node.args, node.loc
-            target, _ = self.c.instance_target(node.path, node.name, node.loc, scope)
+            target, _ = self.c.instance_target(node.path, node.name, node.loc, scope,
+                                                   node.path_args)
         else:
             return None
         if isinstance(target, LazySlot) and target.unit is not None and not args:
@@ -386,7 +397,9 @@ class ActionCompiler:
             dscope = target.scope
             body = self._body_step(target, target.unit.body, dscope)
             depth = dscope.depth
-            return (lambda s, t, e: e[:depth]), body, (target, ())
+            return (lambda s, t, e: e[:depth]), body, (target, ()), None
+        if isinstance(target, (DefEntry, LocalDef)) and self.c.by_name(target, args):
+            return self._call_by_name(target, args, loc, scope)
         if isinstance(target, DefEntry):
             prefix, dscope = target.ctx.base, Scope(target.ctx, target.ctx.base)
         elif isinstance(target, LocalDef):
@@ -406,7 +419,29 @@ class ActionCompiler:
         ]
         fs = [self._value(c, a.loc) for c, a in zip(cargs, args, strict=True)]
         enter = _enter(fs, prefix)
-        return enter, body, (target, tuple(p.name for p in unit.params))
+        return enter, body, (target, tuple(p.name for p in unit.params)), None
+
+    def _call_by_name(self, target: DefEntry | LocalDef, args: Sequence[S.Expr], loc: Loc,
+                      scope: Scope) -> tuple[EvalFn, Step, tuple[Any, tuple[str, ...]], Scope]:
+        unit = target.unit
+        assert isinstance(unit, S.OpDef)
+        if id(unit) in self._inlining:
+            raise UnsupportedError(
+                f"recursive operator {unit.name} whose parameter is primed or assigned", loc)
+        inner, builders, _ = self.c.by_name_scope(target, args, loc, scope, volatile=True,
+                                                  init=self.init)
+        fs = [self._value(C(b), a.loc) if not isinstance(inner.names[p.name], LazySlot)
+              else b for b, a, p in zip(builders, args, unit.params, strict=True)]
+        self._inlining.add(id(unit))
+        try:
+            body = self.step(unit.body, inner)
+        finally:
+            self._inlining.discard(id(unit))
+
+        def enter(s: Any, t: Any, e: tuple) -> tuple:
+            return (*e, *[f(s, t, e) for f in fs])
+
+        return enter, body, (target, tuple(p.name for p in unit.params)), inner
 
     def _body_step(self, key_obj: Any, body: S.Expr, scope: Scope) -> Step:
         key = id(key_obj)
@@ -469,15 +504,24 @@ class ActionCompiler:
         if isinstance(node, (S.Name, S.OpApp, S.InstanceOpApp)) and self.may_assign(node, scope):
             call = self._call(node, scope)
             if call is not None:
-                enter, _, (target, pnames) = call
-                sb = self._split_body(target)
+                enter, _, (target, pnames), by_name = call
+                if by_name is None:
+                    sb = self._split_body(target)
+                else:
+                    self._inlining.add(id(target.unit))
+                    try:
+                        sb = self.split(target.unit.body, by_name)
+                    finally:
+                        self._inlining.discard(id(target.unit))
                 name, loc = node.name, node.loc
 
                 n = len(pnames)
 
                 def labelled(s: Any, t: list, e: tuple, lab: RawLabel) -> Iterator[RawLabel]:
                     env = enter(s, t, e)
-                    yield from sb(s, t, env, (name, pnames, env[len(env) - n:] if n else (), loc))
+                    vals = tuple([v.get() if isinstance(v, Lazy) else v
+                                  for v in env[len(env) - n:]]) if n else ()
+                    yield from sb(s, t, env, (name, pnames, vals, loc))
 
                 return labelled
         comp = self._conj(node, scope)
@@ -595,6 +639,9 @@ class ActionCompiler:
         call = self._call(node, scope)
         if call is not None:
             target = call[2][0]
+            if call[3] is not None:
+                return self._explain(target.unit.body, call[3], s, t, call[0](s, t, e), render,
+                                     out, limit)
             if isinstance(target, (DefEntry, LocalDef)) and isinstance(target.unit, S.OpDef):
                 unit = target.unit
                 dscope = (Scope(target.ctx, target.ctx.base) if isinstance(target, DefEntry)

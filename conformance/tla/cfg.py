@@ -247,7 +247,7 @@ def parse_config(text: str, file: str = "<cfg>") -> ModelConfig:
             names: list[_Token] = []
             while not p.at_section():
                 names.append(p.ident("a definition name"))
-            if not names:
+            if not names and section in _SINGLE:
                 raise ParseError(f"{t.text} needs a definition name", t.loc)
             for n in names:
                 cfg.locs.setdefault(n.text, n.loc)
@@ -255,9 +255,13 @@ def parse_config(text: str, file: str = "<cfg>") -> ModelConfig:
     return cfg
 
 
+_SINGLE = {"INIT": "init", "NEXT": "next", "SPECIFICATION": "specification",
+           "SYMMETRY": "symmetry", "VIEW": "view"}
+
+
 def _assign_names(cfg: ModelConfig, section: str, kw: _Token, names: list[_Token]) -> None:
-    single = {"INIT": "init", "NEXT": "next", "SPECIFICATION": "specification",
-              "SYMMETRY": "symmetry", "VIEW": "view"}
+    """Record a section's names; a list section (INVARIANTS, PROPERTIES ...) may be empty."""
+    single = _SINGLE
     if section in single:
         if len(names) != 1:
             raise ParseError(f"{kw.text} takes exactly one name", names[1].loc)

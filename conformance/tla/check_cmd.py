@@ -1,7 +1,8 @@
 """``kraftcheck check``: model-check a TLA+ spec with the embedded engine.
 
 Exit codes: 0 no error, 12 invariant/property violation or deadlock, 1 error in the
-input, 2 usage error, 3 a limit (``--max-states``, ``--time-limit``) stopped the search.
+input, 2 usage error, 3 a limit (``--max-states``, ``--time-limit``) stopped the search,
+130 interrupted (SIGINT; the partial statistics are printed, as JSON with ``--json``).
 """
 
 from __future__ import annotations
@@ -14,12 +15,15 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from conformance.json_output import plain_integers
+from conformance.output_paths import OutputPathError, writable_file
 from conformance.tla import itf
 from conformance.tla.cfg import read_config
 from conformance.tla.explorer import CheckResult, StateCheck, check, iter_changed, simulate
 from conformance.tla.lint import collect_modules, state_type_check
 from conformance.tla.loader import ModuleLoader
 from conformance.tla.model import Model
+from conformance.tla.statequeue import remove_spill_folders
 from conformance.tla.syntax import TlaError
 from conformance.tla.values import format_value
 
@@ -49,7 +53,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("--workers", type=int, default=1, metavar="N",
                    help="worker processes of the exhaustive search (default 1): forked processes "
                    "expand each breadth-first level in chunks while this one keeps the seen states; "
-                   "pays off only with idle cores (the states travel between processes); "
+                   "pays off only with idle cores (the states travel between processes); liveness "
+                   "properties and "
                    "--simulate always uses 1")
     p.add_argument("--typecheck", action=argparse.BooleanOptionalAction, default=None,
                    help="check every new state against the @type: annotations of the variables "
@@ -57,6 +62,13 @@ def register(subparsers: Any) -> None:
     p.add_argument("--quiet", action="store_true", help="no progress display")
     p.add_argument("-I", "--search-path", action="append", type=Path, default=[], metavar="DIR",
                    help="extra folder to look for modules in (repeatable)")
+    # --- symbolic mode (conformance/symbolic) ---
+    p.add_argument("--symbolic", action="store_true",
+                   help="bounded model checking with z3 from Init, up to --length steps")
+    p.add_argument("--length", type=int, default=10, metavar="K", help="--symbolic: steps (default 10)")
+    from conformance.symbolic.cli import add_bound_options
+    add_bound_options(p)
+    # --- end symbolic mode ---
     p.set_defaults(func=run)
 
 
@@ -67,7 +79,7 @@ def _usage(message: str) -> int:
 
 def _input_error(args: argparse.Namespace, message: str) -> int:
     if args.json:
-        print(json.dumps(CheckResult("error", (), message=message).to_json()))
+        print(json.dumps(plain_integers(CheckResult("error", (), message=message).to_json())))
     print(f"error: {message}", file=sys.stderr)
     return 1
 
@@ -94,6 +106,9 @@ def run(args: argparse.Namespace) -> int:
     previous = signal.signal(signal.SIGTERM, _terminate)
     try:
         return _run(args)
+    except SystemExit:
+        remove_spill_folders()
+        raise
     finally:
         signal.signal(signal.SIGTERM, previous)
 
@@ -107,6 +122,11 @@ def _run(args: argparse.Namespace) -> int:
         return _usage("--time-limit must be positive")
     if args.simulate and (args.depth < 1 or args.traces < 1):
         return _usage("--depth and --traces must be at least 1")
+    if args.itf is not None:
+        try:
+            writable_file(args.itf, "--itf")
+        except OutputPathError as exc:
+            return _usage(str(exc))
     if args.workers > 1 and args.simulate:
         print("note: --workers: simulation runs on 1 worker", file=sys.stderr)
     spec: Path = args.spec
@@ -119,12 +139,20 @@ def _run(args: argparse.Namespace) -> int:
             config.check_deadlock = False
         model = Model.load(spec, constants=config.constants, overrides=config.overrides,
                            search_path=args.search_path)
+        undeclared = model.undeclared_constants()
+        if undeclared:
+            raise TlaError(f"the model assigns {', '.join(undeclared)}, which "
+                           f"{spec.name} neither declares nor defines",
+                           config.loc_of(undeclared[0]))
         typecheck = _typecheck(args, model)
     except TlaError as exc:
         return _input_error(args, str(exc))
     if isinstance(typecheck, str):
         return _input_error(args, typecheck)
     progress = not args.quiet
+    if args.symbolic:  # conformance/symbolic: bounded model checking, replayed on this engine
+        from conformance.symbolic.cli import run_bmc
+        return run_bmc(args, model, config, print_report, _write_itf)
     if args.simulate:
         result = simulate(model, config, depth=args.depth, traces=args.traces, seed=args.seed,
                           time_limit=args.time_limit, progress=progress, typecheck=typecheck)
@@ -138,7 +166,7 @@ def _run(args: argparse.Namespace) -> int:
         except OSError as exc:
             itf_error = f"cannot write {args.itf}: {exc.strerror}"
     if args.json:
-        print(json.dumps(result.to_json()))
+        print(json.dumps(plain_integers(result.to_json())))  # schema: traces/schemas/check.schema.json
     else:
         print_report(result, simulated=args.simulate)
     if itf_error is not None:
@@ -154,9 +182,11 @@ def _write_itf(path: Path, result: CheckResult, spec: Path) -> None:
     meta = {"source": str(spec), "verdict": result.verdict}
     if result.property:
         meta["property"] = result.property
+    steps = result.trace if result.loop is None else result.trace[:-1]  # a lasso's last step repeats a state
     state_meta = [{"action": step.action, "params": {k: itf.encode(v) for k, v in step.params}}
-                  for step in result.trace]
-    itf.write_trace(path, result.variables, result.trace_states(), meta, state_meta)
+                  for step in steps]
+    itf.write_trace(path, result.variables, result.trace_states()[:len(steps)], meta, state_meta,
+                    loop=result.loop)
 
 
 def _step_header(k: int, action: str, result: CheckResult) -> str:
@@ -170,6 +200,17 @@ def _step_header(k: int, action: str, result: CheckResult) -> str:
     return f"State {k}: <{action}{params} line {step.loc.line}, col {step.loc.col} of module {module}>"
 
 
+def _loop_line(k: int, result: CheckResult) -> str:
+    """The last line of a liveness lasso: TLC's ``State k: Stuttering`` or ``Back to state
+    N: <action>``."""
+    assert result.loop is not None
+    step = result.trace[k - 1]
+    if step.action == "Stuttering":
+        return f"State {k}: Stuttering"
+    action = _step_header(k, step.action, result).split(": ", 1)[1]
+    return f"Back to state {result.loop + 1}: {action}"
+
+
 def print_report(result: CheckResult, simulated: bool = False, out: Any = None) -> None:
     """TLC-style report; its last line is TLC's summary line."""
     out = out if out is not None else sys.stdout
@@ -177,15 +218,20 @@ def print_report(result: CheckResult, simulated: bool = False, out: Any = None) 
         print(f"Error: {result.message}", file=sys.stderr)
     elif result.verdict in ("violation", "deadlock"):
         print(f"Error: {result.message}", file=out)
-    elif result.verdict == "limit":
+    elif result.verdict in ("limit", "interrupted"):
         print(f"Exploration stopped: {result.message}", file=out)
     else:
         what = "Simulation" if simulated else "Model checking"
         print(f"{what} completed. No error has been found.", file=out)
     if result.trace:
-        print("Error: The behavior up to this point is:", file=out)
+        lasso = result.loop is not None
+        print("Error: The following behavior constitutes a counter-example:" if lasso
+              else "Error: The behavior up to this point is:", file=out)
         prev = None
         for k, step in enumerate(result.trace, start=1):
+            if lasso and k == len(result.trace):
+                print(_loop_line(k, result), file=out)
+                break
             print(_step_header(k, step.action, result), file=out)
             changed = list(iter_changed(prev, step.state, result.variables))
             for var, value in changed:

@@ -20,7 +20,8 @@ from conformance.tla.values import Fn, ModelValue, Value, format_value, make_fn
 StateCheck = Callable[[State, int], str | None]
 """An extra per-state check (e.g. type annotations): state, state number -> error or None."""
 
-EXIT_CODES = {"ok": 0, "violation": 12, "deadlock": 12, "error": 1, "limit": 3}
+EXIT_CODES = {"ok": 0, "violation": 12, "deadlock": 12, "error": 1, "limit": 3, "interrupted": 130}
+INTERRUPTED = "interrupted by the user (SIGINT): the statistics are those of the partial search"
 
 
 @dataclass(frozen=True)
@@ -48,6 +49,7 @@ class CheckResult:
     seconds: float = 0.0
     trace: list[TraceStep] = field(default_factory=list)
     error_loc: Loc | None = None
+    loop: int | None = None  # a liveness lasso: the last step of ``trace`` returns to step ``loop``
 
     @builtins.property
     def exit_code(self) -> int:
@@ -57,8 +59,8 @@ class CheckResult:
         return [dict(zip(self.variables, step.state, strict=True)) for step in self.trace]
 
     def to_json(self) -> dict[str, Any]:
-        """The ``kraftcheck check --json`` object."""
-        return {
+        """The ``kraftcheck check --json`` object (with ``loop`` for a liveness lasso)."""
+        out = {
             "verdict": self.verdict,
             "property": self.property,
             "message": self.message,
@@ -76,6 +78,9 @@ class CheckResult:
                 for step in self.trace
             ],
         }
+        if self.loop is not None:
+            out["loop"] = self.loop
+        return out
 
 
 class Stop(Exception):

@@ -5,11 +5,15 @@ SYMMETRY of the least fingerprint over the permuted states). For each distinct s
 only its fingerprint and its parent's number are kept; the counterexample is rebuilt
 by replaying the model along the parent links, so it is a shortest one.
 
-Semantics follow TLC: invariants are checked on every new distinct state (initial
-states too); a state failing a CONSTRAINT is counted (and checked) but not expanded; a
-transition failing an ACTION_CONSTRAINT is counted as generated and otherwise ignored;
-``[][A]_v`` properties are checked on every transition; a deadlock is an expanded state
-with no successor at all (unless CHECK_DEADLOCK FALSE / ``--no-deadlock``).
+Semantics and counts follow TLC: every state generated (initial states and every
+successor) counts as generated; a state failing a CONSTRAINT, or reached by a transition
+failing an ACTION_CONSTRAINT, is checked against the invariants and then dropped: it is
+not stored, not counted as distinct and not expanded. Every other new state is stored,
+checked against the invariants and expanded. ``[][A]_v`` properties are checked on every
+transition kept; a deadlock is an expanded state with no successor at all (unless
+CHECK_DEADLOCK FALSE / ``--no-deadlock``). Liveness properties are checked after a
+complete search on the graph of the states kept, which the search reports to a
+``LivenessRecorder`` (``conformance.tla.liveness``; one worker).
 
 Random simulation (``simulate``) lives in ``simulation.py`` and is re-exported here.
 """
@@ -22,6 +26,7 @@ from operator import itemgetter
 from conformance.tla.cfg import ModelConfig
 from conformance.tla.checking import (
     EXIT_CODES,
+    INTERRUPTED,
     CheckResult,
     Checks,
     StateCheck,
@@ -32,6 +37,8 @@ from conformance.tla.checking import (
     label_step,
 )
 from conformance.tla.fpset import FingerprintSet
+from conformance.tla.liveness import LivenessRecorder, liveness_recorder
+from conformance.tla.liveness.recorder import MESSAGE as LIVENESS_MESSAGE
 from conformance.tla.model import ActionLabel, Model, State
 from conformance.tla.parallel import fork_available, run_parallel
 from conformance.tla.plan import CheckPlan, resolve_plan
@@ -65,6 +72,7 @@ class Search:
         self.generated = 0
         self.depth = 0
         self.trace: list[TraceStep] = []
+        self.live: LivenessRecorder | None = None  # records the state graph for liveness
 
     def _new_state(self, state: State, parent: int, level: int, fp: int | None = None) -> None:
         if fp is None:
@@ -80,8 +88,21 @@ class Search:
         except Stop:
             self.trace = self._replay(self.seen.path_to(index), state)
             raise
-        if self.checks.in_model(state):
-            self.queue.push((index, state))
+        self.queue.push((index, state))
+
+    def _dropped_state(self, state: State, parent: int, parent_state: State | None,
+                       label: ActionLabel | None) -> None:
+        """A state outside the model (CONSTRAINT or ACTION_CONSTRAINT): checked against the
+        invariants, then forgotten."""
+        try:
+            self.checks.state_ok(state, len(self.seen) + 1)
+        except Stop:
+            if parent < 0 or label is None:
+                self.trace = [TraceStep("Init", (), None, state)]
+            else:
+                self.trace = self._replay(self.seen.path_to(parent), parent_state)
+                self.trace.append(label_step(label, state))
+            raise
 
     def limit_check(self) -> None:
         """Raise the limit verdict when one more distinct state would exceed --max-states."""
@@ -95,8 +116,14 @@ class Search:
         inits = [(self.identity(state), state) for state in self.model.init_states(self.plan.init)]
         self.generated += len(inits)
         inits.sort(key=_BY_FINGERPRINT)
+        live = self.live
         for fp, state in inits:
-            self._new_state(state, -1, 1, fp)
+            if self.checks.in_model(state):
+                if live is not None:
+                    live.initial(fp)
+                self._new_state(state, -1, 1, fp)
+            else:
+                self._dropped_state(state, -1, None, None)
         level_end = len(self.seen)
         level = 1
         tick = 0
@@ -120,15 +147,21 @@ class Search:
                 for label, succ in model.successors(state, nxt):
                     any_successor = True
                     self.generated += 1
-                    if checks.action_allowed(state, succ):
-                        successors.append((identity(succ), label, succ))
+                    allowed = checks.action_allowed(state, succ)
+                    successors.append((identity(succ), label, succ, allowed, allowed and checks.in_model(succ)))
                 successors.sort(key=_BY_FINGERPRINT)
-                for fp, label, succ in successors:
+                for fp, label, succ, _, kept in successors:
+                    if not kept:
+                        self._dropped_state(succ, index, state, label)
+                        continue
                     prop = checks.violated_property(state, succ, subs) if has_props else None
                     if prop is not None:
                         self.trace = self._property_trace(index, state, label, succ, prop)
                         raise Stop("violation", prop, f"Action property {prop} is violated.")
                     self._new_state(succ, index, level + 1, fp)
+                if live is not None:
+                    live.expanded(self.seen.fps[index], state,
+                                  [(fp, succ) for fp, _, succ, allowed, _ in successors if allowed])
             except TlaError:
                 if not self.trace:
                     self.trace = self._replay(self.seen.path_to(index), state)
@@ -157,13 +190,14 @@ class Search:
         actions. The replay takes, at each step, the first successor (in the model's
         enumeration order) with the stored fingerprint: that is the state the search
         stored, since the search kept the first one it met, so the replay retraces the
-        stored states exactly, also under VIEW and SYMMETRY (transitions failing an
-        ACTION_CONSTRAINT are skipped, as in the search). ``last`` is preferred at the end
+        stored states exactly, also under VIEW and SYMMETRY (states the search dropped,
+        failing a CONSTRAINT or ACTION_CONSTRAINT, are skipped as in the search). ``last`` is preferred at the end
         should several final candidates match."""
         fps = self.seen.fps
         ident = self.identity
         target = fps[path[0]]
-        cands = [s for s in self.model.init_states(self.plan.init) if ident(s) == target]
+        cands = [s for s in self.model.init_states(self.plan.init)
+                 if ident(s) == target and self.checks.in_model(s)]
         if not cands:
             raise TlaError("internal error: cannot replay the initial state of the counterexample")
         first = last if len(path) == 1 and last in cands else cands[0]
@@ -173,7 +207,8 @@ class Search:
             chosen: tuple[ActionLabel, State] | None = None
             prev = steps[-1].state
             for label, succ in self.model.successors(prev, self.plan.next):
-                if ident(succ) == target and self.checks.action_allowed(prev, succ):
+                if ident(succ) == target and self.checks.action_allowed(prev, succ) \
+                        and self.checks.in_model(succ):
                     if k < len(path) or succ == last:
                         chosen = (label, succ)
                         break
@@ -198,14 +233,23 @@ def check(model: Model, config: ModelConfig, *, max_states: int | None = None,
     try:
         plan = resolve_plan(model, config)
         search = Search(model, config, plan, max_states, time_limit, prog, typecheck, queue_memory)
-        if workers > 1 and fork_available():
+        search.live = liveness_recorder(model, plan, search.identity, search.checks.action_allowed)
+        if workers > 1 and fork_available() and search.live is None:
             run_parallel(search, workers, queue_memory)
         else:
             search.run()
+        if search.live is not None:
+            found = search.live.check()
+            if found is not None:
+                search.trace = search.live.trace(found.lasso)
+                result.loop = found.lasso.loop
+                raise Stop("violation", found.obligation.prop, LIVENESS_MESSAGE)
     except Stop as stop:
         result.verdict, result.property, result.message = stop.verdict, stop.prop, stop.message
     except TlaError as exc:
         result.verdict, result.message, result.error_loc = "error", str(exc), exc.loc
+    except KeyboardInterrupt:  # Ctrl-C: report what was explored so far
+        result.verdict, result.message = "interrupted", INTERRUPTED
     finally:
         prog.close()
         if search is not None:

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from hashlib import blake2b
 from typing import Any
 
-from conformance.tla.values import Fn, ModelValue
+from conformance.tla.values import Fn, ModelValue, same_value
 
 _MASK = (1 << 64) - 1
 _K1 = 0xFF51AFD7ED558CCD
@@ -46,7 +46,8 @@ class Fingerprinter:
     """Computes 64-bit fingerprints of values and states, with a bounded memo."""
 
     def __init__(self, memo_limit: int = 2_000) -> None:
-        self._memo: dict[Any, int] = {}
+        self._memo: dict[Any, tuple[Any, int]] = {}
+        self._ids: dict[int, tuple[Any, int]] = {}
         self._atoms: dict[Any, int] = {}
         self._memo_limit = memo_limit
 
@@ -65,10 +66,20 @@ class Fingerprinter:
                 fp = _digest(v, b"str") if t is str else _digest(v.name, b"model")
                 atoms[v] = fp
             return fp
+        # Successive states share sub-values: first by identity (the entry keeps the value
+        # alive, so its id is not reused), then by value, where a hit counts only when the
+        # stored value is the same TLA+ value (Python: [a |-> FALSE] == [a |-> 0])
+        ids = self._ids
+        hit = ids.get(id(v))
+        if hit is not None:
+            return hit[1]
         memo = self._memo
-        fp = memo.get(v)
-        if fp is not None:
-            return fp
+        hit = memo.get(v)
+        if hit is not None and same_value(hit[0], v):
+            if len(ids) >= self._memo_limit:
+                ids.clear()
+            ids[id(v)] = (v, hit[1])
+            return hit[1]
         val = self.value
         if t is tuple:
             h = _TAG_TUPLE ^ len(v)
@@ -88,7 +99,9 @@ class Fingerprinter:
             raise TypeError(f"cannot fingerprint a {t.__name__}")
         if len(memo) >= self._memo_limit:
             memo.clear()
-        memo[v] = h
+        if len(ids) >= self._memo_limit:
+            ids.clear()
+        memo[v] = ids[id(v)] = (v, h)
         return h
 
     def state(self, values: Iterable[Any]) -> int:

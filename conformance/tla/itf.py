@@ -70,13 +70,18 @@ def decode(data: Json, model_values: Collection[str] = (), where: str = "value")
                     raise ItfError(f"{where}: {key} must hold a JSON array")
                 items = [decode(x, model_values, f"{where}.{key}[{i}]") for i, x in enumerate(inner)]
                 if key == "#set":
-                    return frozenset(items)
+                    elements = frozenset(items)
+                    if len(elements) != len(items):
+                        raise ItfError(f"{where}: #set lists an element twice (not a set)")
+                    return elements
                 if key == "#tup":
                     return tuple(items)
                 pairs: dict[Any, Any] = {}
                 for i, pair in enumerate(items):
                     if not (isinstance(pair, tuple) and len(pair) == 2):
                         raise ItfError(f"{where}.#map[{i}] must be a [key, value] pair")
+                    if pair[0] in pairs:
+                        raise ItfError(f"{where}.#map[{i}]: key listed twice (not a function)")
                     pairs[pair[0]] = pair[1]
                 return make_fn(pairs)
             if key == "#unserializable":
@@ -105,8 +110,10 @@ def trace_to_json(
     states: Sequence[Mapping[str, Value]],
     meta: Mapping[str, Any] | None = None,
     state_meta: Sequence[Mapping[str, Any]] | None = None,
+    loop: int | None = None,
 ) -> dict[str, Any]:
-    """The ITF JSON object of a trace; ``state_meta[i]`` is merged into state i's ``#meta``."""
+    """The ITF JSON object of a trace; ``state_meta[i]`` is merged into state i's ``#meta``;
+    ``loop``: the index of the state the last one is followed by (a lasso)."""
     out_states = []
     for i, st in enumerate(states):
         smeta: dict[str, Any] = {"index": i}
@@ -119,7 +126,10 @@ def trace_to_json(
     head: dict[str, Any] = {"format": "ITF", "format-description": "https://apalache-mc.org/docs/adr/015adr-trace.html"}
     if meta:
         head.update(meta)
-    return {"#meta": head, "vars": list(variables), "states": out_states}
+    doc: dict[str, Any] = {"#meta": head, "vars": list(variables), "states": out_states}
+    if loop is not None:
+        doc["loop"] = loop
+    return doc
 
 
 def trace_from_json(data: Json, model_values: Collection[str] = (), source: str = "<itf>") -> ItfTrace:
@@ -162,9 +172,10 @@ def write_trace(
     states: Sequence[Mapping[str, Value]],
     meta: Mapping[str, Any] | None = None,
     state_meta: Sequence[Mapping[str, Any]] | None = None,
+    loop: int | None = None,
 ) -> None:
-    """Write a trace as an ITF JSON file."""
-    doc = trace_to_json(variables, states, meta, state_meta)
+    """Write a trace as an ITF JSON file (``loop`` as in ``trace_to_json``)."""
+    doc = trace_to_json(variables, states, meta, state_meta, loop)
     Path(path).write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
 
 

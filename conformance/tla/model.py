@@ -23,6 +23,7 @@ from conformance.tla.compiler import (
     UNASSIGNED,
     C,
     Compiler,
+    ConstEntry,
     ContextBuilder,
     Ctx,
     DefEntry,
@@ -82,6 +83,7 @@ class Model:
         self.root: Ctx = self._builder.build_root(module)
         self.variables = tuple(self._builder.variables)
         self._compiler = Compiler(self.constants, self.runtime, self.variables)
+        self._bind_definitions()
         self._apply_overrides(overrides)
         self._actions = ActionCompiler(self._compiler, self.variables)
         self._compiler.enabled = self._actions.enabled
@@ -120,6 +122,25 @@ class Model:
                 raise EvalError(
                     f"override {name} <- {target}: {name} is not declared or defined in module "
                     f"{self.module.name}", self.module.loc)
+
+    def _bind_definitions(self) -> None:
+        """A value given to a defined (not declared) zero-arity operator replaces its
+        definition, as TLC does with ``None = None`` for ``None == CHOOSE v : v \\notin S``."""
+        for name in self.constants:
+            if name in self._builder.const_entries:
+                continue
+            for ctx in self._builder.root_contexts:
+                entry = ctx.names.get(name)
+                if isinstance(entry, DefEntry) and isinstance(entry.unit, S.OpDef) \
+                        and not entry.unit.params:
+                    ctx.names[name] = ConstEntry(name, 0, entry.unit.loc)
+
+    def undeclared_constants(self) -> list[str]:
+        """Names given a value that the module neither declares nor defines (TLC refuses
+        such a model)."""
+        return [name for name in self.constants
+                if name not in self._builder.const_entries
+                and not isinstance(self.root.names.get(name), ConstEntry)]
 
     def _check_assumes(self) -> None:
         for unit, ctx in self._builder.assumes:
@@ -203,6 +224,14 @@ class Model:
         evaluating the same invariant or view on many states)."""
         fn = self._compiled(what).fn
         return lambda state: fn(state, None, ())
+
+    def bound_function(self, expr: S.Expr, names: Sequence[str] = ()
+                       ) -> tuple[Callable[[State, State | None, tuple[Value, ...]], Value], bool]:
+        """``expr`` compiled at the module's top level with ``names`` bound, in order, to
+        the values of the environment argument; and whether it reads the next state.
+        (For formulas taken apart outside the compiler, e.g. quantified fairness.)"""
+        c = self._compiler.expr(expr, Scope(self.root, 0).bind(*names))
+        return c.fn, c.primed
 
     def _check_state(self, state: State) -> None:
         if len(state) != len(self.variables):

@@ -20,7 +20,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from conformance.tla.checking import Stop
+from conformance.tla.checking import Stop, label_step
 from conformance.tla.model import State
 from conformance.tla.statequeue import StateQueue
 from conformance.tla.syntax import Loc, TlaError
@@ -33,7 +33,8 @@ _SENT: set[int] = set()
 
 Item = tuple[int, State]
 # ("ok", index, generated, [(fp, successor)...]) | ("stop", index, verdict, prop, message)
-# | ("error", index, message, loc)
+# | ("stop", index, verdict, prop, message, label, successor) (a dropped successor that
+# violates an invariant) | ("error", index, message, loc)
 Outcome = tuple[Any, ...]
 
 
@@ -47,8 +48,6 @@ def _expand(item: Item) -> Outcome:
     checks, model, nxt, ident = search.checks, search.model, search.plan.next, search.identity
     try:
         checks.state_ok(state, index + 1)
-        if not checks.in_model(state):
-            return ("ok", index, 0, [])
         succs = list(model.successors(state, nxt))
         if not succs and search.plan.check_deadlock:
             return ("stop", index, "deadlock", None, "Deadlock reached.")
@@ -56,8 +55,13 @@ def _expand(item: Item) -> Outcome:
         subs = checks.subscripts(state) if has_props else None
         out: list[tuple[int, State]] = []
         fresh: set[int] = set()
-        for _label, succ in succs:
-            if not checks.action_allowed(state, succ):
+        for label, succ in succs:
+            if not (checks.in_model(succ) and checks.action_allowed(state, succ)):
+                # outside the model: checked against the invariants, then dropped
+                try:
+                    checks.state_ok(succ, 0)
+                except Stop as stop:
+                    return ("stop", index, stop.verdict, stop.prop, stop.message, label, succ)
                 continue
             prop = checks.violated_property(state, succ, subs) if has_props else None
             if prop is not None:
@@ -103,6 +107,9 @@ def run_parallel(search: Any, workers: int, queue_memory: int) -> None:
     frontier = search.queue
     for state in search.model.init_states(search.plan.init):
         search.generated += 1
+        if not search.checks.in_model(state):
+            search._dropped_state(state, -1, None, None)
+            continue
         fp = search.identity(state)
         if fp in seen:
             continue
@@ -172,6 +179,11 @@ def _finish(search: Any, outcome: Outcome) -> None:
         message, loc = outcome[2], outcome[3]
         raise TlaError(message, loc if isinstance(loc, Loc) else None)
     verdict, prop, message = outcome[2], outcome[3], outcome[4]
+    if len(outcome) > 5:  # a dropped successor violating an invariant
+        label, succ = outcome[5], outcome[6]
+        search.trace = replayed
+        search.trace.append(label_step(label, succ))
+        raise Stop(verdict, prop, message)
     if verdict == "violation" and prop is not None and any(p.name == prop for p in search.plan.action_properties):
         for label, succ in search.model.successors(state, search.plan.next):
             if search.checks.action_allowed(state, succ) and search.checks.violated_property(state, succ) == prop:

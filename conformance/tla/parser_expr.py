@@ -234,26 +234,33 @@ class Builder:
         if prefix is None or op is None:  # pragma: no cover
             raise self.unsupported(node)
         path: list[str] = []
+        path_args: list[tuple[ast.Expr, ...]] = []
         for component in operands(prefix):
             if component.type != "subexpr_component":
                 raise self.unsupported(component, "subexpression reference")
             inner = operands(component)
-            if len(inner) != 1 or inner[0].type != "identifier_ref":
-                raise self.unsupported(
-                    component, "reference through a parameterised instance or subexpression"
-                )
-            path.append(self.text(inner[0]))
+            if len(inner) == 1 and inner[0].type == "identifier_ref":
+                path.append(self.text(inner[0]))
+                path_args.append(())
+            elif len(inner) == 1 and inner[0].type == "bound_op":  # I(a, b)!Op
+                app = self._bound_op(inner[0])
+                assert isinstance(app, ast.OpApp)
+                path.append(app.name)
+                path_args.append(app.args)
+            else:
+                raise self.unsupported(component, "subexpression reference")
         loc = self.loc(node)
+        pargs = tuple(path_args) if any(path_args) else ()
         if op.type == "identifier_ref":
-            return ast.InstanceOpApp(loc, tuple(path), self.text(op), ())
+            return ast.InstanceOpApp(loc, tuple(path), self.text(op), (), pargs)
         if op.type == "bound_op":
             app = self._bound_op(op)
             assert isinstance(app, ast.OpApp)
-            return ast.InstanceOpApp(loc, tuple(path), app.name, app.args)
+            return ast.InstanceOpApp(loc, tuple(path), app.name, app.args, pargs)
         if op.type == "bound_nonfix_op":
             app = self._bound_nonfix_op(op)
             assert isinstance(app, ast.OpApp)
-            return ast.InstanceOpApp(loc, tuple(path), app.name, app.args)
+            return ast.InstanceOpApp(loc, tuple(path), app.name, app.args, pargs)
         raise self.unsupported(op, "subexpression reference")
 
     def _infix(self, node: Node) -> ast.Expr:

@@ -67,12 +67,35 @@ def parse_tree(source: bytes) -> Tree:
     positions): they are comments to TLA+, and tree-sitter-tlaplus would otherwise
     parse them and fail the whole module on any PlusCal it does not understand.
     """
+    source = cut_after_module(source)
     if _PLUSCAL.search(source):
         source = mask_pluscal(source)
     parser = getattr(_LOCAL, "parser", None)
     if parser is None:
         parser = _LOCAL.parser = Parser(LANGUAGE)
     return parser.parse(source)
+
+
+_MODULE_OPEN = re.compile(rb"^[ \t]*-{4,}[ \t]*MODULE\b", re.MULTILINE)
+_MODULE_LINE = re.compile(rb"^[ \t]*(?:(-{4,}[ \t]*MODULE\b)|={4,})", re.MULTILINE)
+
+
+def cut_after_module(source: bytes) -> bytes:
+    """``source`` up to the ``====`` closing its first module: as SANY, anything after it
+    is not read (positions before it do not move)."""
+    first = _MODULE_OPEN.search(source)
+    if first is None:
+        return source
+    depth = 0
+    for m in _MODULE_LINE.finditer(source, first.start()):
+        if m.group(1) is not None:
+            depth += 1
+        else:
+            depth -= 1
+            if depth == 0:
+                end = source.find(b"\n", m.end())
+                return source if end < 0 else source[:end + 1]
+    return source
 
 
 def mask_pluscal(source: bytes) -> bytes:

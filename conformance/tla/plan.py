@@ -2,9 +2,10 @@
 
 ``SPECIFICATION Spec`` is split (through definitions) into the initial predicate,
 the next-state action and its subscript from ``Init /\\ [][Next]_vars /\\ fairness``;
-fairness conjuncts are ignored (the checker checks safety only). ``PROPERTY`` names
-must be of the form ``[][A]_v`` (checked on every transition) or ``[]P`` with ``P``
-a state predicate (checked on every state); anything else is an ``UnsupportedError``.
+the fairness conjuncts are kept for the liveness checker. ``PROPERTY`` conjuncts of the
+form ``[][A]_v`` (checked on every transition) or ``[]P`` with ``P`` a state predicate
+(checked on every state) are safety; the other conjuncts go to the liveness checker
+(``conformance.tla.liveness``), which refuses the forms it does not know.
 """
 
 from __future__ import annotations
@@ -40,6 +41,8 @@ class CheckPlan:
     view: str | None = None
     symmetry: str | None = None
     check_deadlock: bool = True
+    fairness: list[S.Expr] = field(default_factory=list)  # WF/SF conjuncts of the SPECIFICATION
+    liveness: list[tuple[str, S.Expr]] = field(default_factory=list)  # (PROPERTY, conjunct)
 
 
 def _require(model: Model, config: ModelConfig, name: str, what: str) -> None:
@@ -79,10 +82,27 @@ def _is_temporal(e: S.Expr) -> bool:
     return any(isinstance(n, (S.Temporal, S.ActionBox, S.Fairness)) for n in walk(e))
 
 
-def _is_fairness(e: S.Expr) -> bool:
-    """A fairness conjunct, possibly quantified: ``WF_v(A)``, ``\\A p \\in S : SF_v(A(p))``."""
+def _through_definitions(model: Model, e: S.Expr) -> list[object]:
+    """The nodes of ``e`` and of the bodies of the definitions it uses, transitively."""
+    out: list[object] = []
+    todo, done = [e], set()
+    while todo:
+        for n in walk(todo.pop()):
+            out.append(n)
+            if isinstance(n, (S.Name, S.OpApp)) and n.name not in done and model.has_definition(n.name):
+                done.add(n.name)
+                unit = model.definition(n.name)
+                if isinstance(unit, S.OpDef):
+                    todo.append(unit.body)
+    return out
+
+
+def _is_fairness(e: S.Expr, model: Model | None = None) -> bool:
+    """A fairness conjunct, possibly quantified: ``WF_v(A)``, ``\\A p \\in S : SF_v(A(p))``
+    (with ``model``: also through definitions, e.g. ``\\A p \\in S : Fair(p)``)."""
     nodes = list(walk(e))
-    return any(isinstance(n, S.Fairness) for n in nodes) and not any(
+    deep = nodes if model is None else _through_definitions(model, e)
+    return any(isinstance(n, S.Fairness) for n in deep) and not any(
         isinstance(n, (S.ActionBox, S.Temporal)) for n in nodes)
 
 
@@ -97,7 +117,8 @@ def _name_of(model: Model, e: S.Expr) -> str | S.Expr:
     return e
 
 
-def _split_spec(model: Model, config: ModelConfig) -> tuple[str | S.Expr, str | S.Expr]:
+def _split_spec(model: Model, config: ModelConfig
+                ) -> tuple[str | S.Expr, str | S.Expr, list[S.Expr]]:
     name = config.specification
     assert name is not None
     _require(model, config, name, "SPECIFICATION")
@@ -106,8 +127,10 @@ def _split_spec(model: Model, config: ModelConfig) -> tuple[str | S.Expr, str | 
         raise TlaError(f"SPECIFICATION {name} must be a definition without parameters", config.loc_of(name))
     init_parts: list[S.Expr] = []
     nexts: list[S.Expr] = []
+    fairness: list[S.Expr] = []
     for c in _conjuncts(model, unit.body):
-        if _is_fairness(c):
+        if _is_fairness(c, model):
+            fairness.append(c)
             continue
         if isinstance(c, S.Temporal) and c.op == "[]" and len(c.args) == 1 and isinstance(c.args[0], S.ActionBox):
             box = c.args[0]
@@ -130,7 +153,7 @@ def _split_spec(model: Model, config: ModelConfig) -> tuple[str | S.Expr, str | 
         init = _name_of(model, init_parts[0])
     else:
         init = S.And(init_parts[0].loc, tuple(init_parts))
-    return init, _name_of(model, nexts[0])
+    return init, _name_of(model, nexts[0]), fairness
 
 
 def _property(model: Model, config: ModelConfig, name: str, plan: CheckPlan) -> None:
@@ -147,9 +170,7 @@ def _property(model: Model, config: ModelConfig, name: str, plan: CheckPlan) -> 
             if not _is_action_level(inner):
                 plan.invariants.append((name, inner))
                 continue
-        raise UnsupportedError(
-            f"PROPERTY {name}: only [][A]_v and []P (P a state predicate) are checked; "
-            "liveness and other temporal properties are not supported", c.loc)
+        plan.liveness.append((name, c))
 
 
 def resolve_plan(model: Model, config: ModelConfig) -> CheckPlan:
@@ -157,14 +178,14 @@ def resolve_plan(model: Model, config: ModelConfig) -> CheckPlan:
     if config.specification is not None:
         if config.init is not None or config.next is not None:
             raise TlaError("give either SPECIFICATION or INIT/NEXT, not both", config.loc_of(config.specification))
-        init, nxt = _split_spec(model, config)
+        init, nxt, fairness = _split_spec(model, config)
     else:
         if config.init is None or config.next is None:
             raise TlaError("the configuration needs SPECIFICATION or both INIT and NEXT", Loc(config.file, 1, 1))
         _require(model, config, config.init, "INIT")
         _require(model, config, config.next, "NEXT")
-        init, nxt = config.init, config.next
-    plan = CheckPlan(init=init, next=nxt, check_deadlock=config.check_deadlock)
+        init, nxt, fairness = config.init, config.next, []
+    plan = CheckPlan(init=init, next=nxt, check_deadlock=config.check_deadlock, fairness=fairness)
     for inv in config.invariants:
         _require(model, config, inv, "INVARIANT")
         plan.invariants.append((inv, inv))

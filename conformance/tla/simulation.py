@@ -1,5 +1,6 @@
 """Random simulation: random walks from random initial states, checking invariants and
-``[][A]_v`` properties on every step; deterministic for a given seed (the order of
+``[][A]_v`` properties on every step, and liveness properties on the lassos a walk
+closes (``conformance.tla.liveness.walk``); deterministic for a given seed (the order of
 initial states and successors never depends on Python's per-process hashing)."""
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from typing import Any
 
 from conformance.tla.cfg import ModelConfig
 from conformance.tla.checking import (
+    INTERRUPTED,
     CheckResult,
     Checks,
     StateCheck,
@@ -19,6 +21,9 @@ from conformance.tla.checking import (
     TraceStep,
     label_step,
 )
+from conformance.tla.liveness import liveness_recorder
+from conformance.tla.liveness.recorder import MESSAGE as LIVENESS_MESSAGE
+from conformance.tla.liveness.walk import WalkMonitor, WalkViolation
 from conformance.tla.model import Model
 from conformance.tla.plan import resolve_plan
 from conformance.tla.progress import Progress
@@ -49,6 +54,16 @@ def simulate(model: Model, config: ModelConfig, *, depth: int, traces: int, seed
         plan = resolve_plan(model, config)
         ident = StateIdentity(model, plan, config)
         checks = Checks(model, plan, typecheck)
+        recorder = liveness_recorder(model, plan, ident, checks.action_allowed)
+        monitor = WalkMonitor(recorder) if recorder is not None else None
+
+        def lasso(found: WalkViolation | None) -> None:
+            if found is not None:
+                if found.stutter:
+                    walk.append(TraceStep("Stuttering", (), None, walk[-1].state))
+                result.loop = found.loop
+                raise Stop("violation", found.obligation.prop, LIVENESS_MESSAGE)
+
         inits = _ordered(model.init_states(plan.init), ident)
         generated += len(inits)
         if not inits:
@@ -59,6 +74,8 @@ def simulate(model: Model, config: ModelConfig, *, depth: int, traces: int, seed
             seen.add(ident(state))
             number += 1
             checks.state_ok(state, number)
+            if monitor is not None and checks.in_model(state):
+                lasso(monitor.start(ident(state), state))
             while len(walk) < depth and checks.in_model(state):
                 succs = _ordered(model.successors(state, plan.next), lambda ls: (ls[0].name, ident(ls[1])))
                 generated += len(succs)
@@ -78,6 +95,8 @@ def simulate(model: Model, config: ModelConfig, *, depth: int, traces: int, seed
                 number += 1
                 checks.state_ok(succ, number)
                 state = succ
+                if monitor is not None and checks.in_model(state):
+                    lasso(monitor.step(ident(state), state))
                 prog.update(len(seen), generated, 0, len(walk))
             max_depth = max(max_depth, len(walk))
             walk = []
@@ -90,6 +109,8 @@ def simulate(model: Model, config: ModelConfig, *, depth: int, traces: int, seed
     except TlaError as exc:
         result.verdict, result.message, result.error_loc = "error", str(exc), exc.loc
         result.trace = walk
+    except KeyboardInterrupt:  # Ctrl-C: report what was explored so far
+        result.verdict, result.message = "interrupted", INTERRUPTED
     finally:
         prog.close()
     result.states_generated = generated

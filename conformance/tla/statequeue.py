@@ -6,11 +6,23 @@ from __future__ import annotations
 import os
 import pickle
 import shutil
+import signal
 import tempfile
+import threading
 import weakref
 from collections import deque
 from pathlib import Path
 from typing import Any
+
+_LIVE: dict[Path, int] = {}  # spill folders not yet removed -> the process that made them
+_STOP_SIGNALS = {signal.SIGTERM, signal.SIGINT}
+
+
+def remove_spill_folders() -> None:
+    """Remove every spill folder this process made and still holds (called when a check
+    is stopped by a signal, whatever it was doing at that moment)."""
+    for path, owner in list(_LIVE.items()):
+        _remove_dir(path, owner)
 
 
 class StateQueue:
@@ -54,10 +66,19 @@ class StateQueue:
 
     def _spill(self) -> None:
         if self._dir is None:
-            self._dir = Path(tempfile.mkdtemp(prefix="kraftcheck-queue-"))
-            # Removed at the latest when the queue is collected or the interpreter exits,
-            # and only by the process that made it (forked workers inherit the object).
-            weakref.finalize(self, _remove_dir, self._dir, os.getpid())
+            # A stop signal may not fall between making the folder and recording it.
+            main = threading.current_thread() is threading.main_thread()
+            if main:
+                signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
+            try:
+                self._dir = Path(tempfile.mkdtemp(prefix="kraftcheck-queue-"))
+                _LIVE[self._dir] = os.getpid()
+                # Removed at the latest when the queue is collected or the interpreter
+                # exits, and only by the process that made it (forked workers inherit it).
+                weakref.finalize(self, _remove_dir, self._dir, os.getpid())
+            finally:
+                if main:
+                    signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
         path = self._dir / f"chunk{self._counter:08d}.pickle"
         self._counter += 1
         with path.open("wb") as fh:
@@ -88,7 +109,7 @@ class StateQueue:
         self._chunks.clear()
         self._spilled = 0
         if self._dir is not None:
-            shutil.rmtree(self._dir, ignore_errors=True)
+            _remove_dir(self._dir, os.getpid())
             self._dir = None
 
     def __enter__(self) -> StateQueue:
@@ -101,3 +122,4 @@ class StateQueue:
 def _remove_dir(path: Path, owner: int) -> None:
     if os.getpid() == owner:
         shutil.rmtree(path, ignore_errors=True)
+        _LIVE.pop(path, None)

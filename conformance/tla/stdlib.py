@@ -29,6 +29,7 @@ from conformance.tla.values import (
     format_value,
     make_fn,
     make_record,
+    same_value,
     sort_key,
     sorted_values,
     type_name,
@@ -117,9 +118,7 @@ def want_seq(v: Any, what: str = "operand") -> tuple:
 
 def values_equal(a: Any, b: Any) -> bool:
     """TLA+ equality (booleans are never equal to integers)."""
-    if a == b:
-        return type(a) is type(b) or not (type(a) is bool or type(b) is bool)
-    return False
+    return a == b and (a is b or same_value(a, b))
 
 
 # ---------------------------------------------------------------------------

@@ -118,6 +118,9 @@ class InstanceOpApp(Expr):
     path: tuple[str, ...]  # instance names, outermost first
     name: str
     args: tuple[Expr, ...]
+    # the arguments of each instance of ``path`` (``I(a)!Op``: a parameterised instance);
+    # empty when no instance of the path takes parameters
+    path_args: tuple[tuple[Expr, ...], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,8 +17,15 @@ record / function      ``Fn`` -- any other function; a record is an ``Fn`` whose
 =====================  =======================================================
 
 Always build functions with ``make_fn`` so that the normalisation above holds.
-Python's ``True == 1`` means a set cannot hold both ``TRUE`` and ``1``; TLC rejects
-such comparisons too, so specs of the supported fragment never rely on it.
+
+Python's ``True == 1`` and ``False == 0`` (also inside tuples, sets and functions) would
+make ``[a |-> FALSE]`` equal to ``[a |-> 0]``. TLC fails on any comparison of a boolean
+with an integer, so a spec TLC accepts never compares them, but it may well hold both in
+different states. Hence anything that identifies values across evaluations (state
+fingerprints, memo tables) checks ``same_value`` on a hit, and equality is FALSE when
+Python equality holds only because of such a pun (TLC fails there). Membership tells a
+boolean element from an integer one; a pun nested inside an element (``<<0>> \\in
+{<<FALSE>>}``, which TLC rejects) is not looked for.
 """
 
 from __future__ import annotations
@@ -88,6 +95,53 @@ class Fn:
 
     def is_record(self) -> bool:
         return all(type(k) is str for k in self.map)
+
+
+def same_value(a: Any, b: Any) -> bool:
+    """TLA+ equality of two values Python finds equal (``a == b``): false exactly when
+    the equality rests on a boolean standing for an integer somewhere inside them."""
+    if a is b:
+        return True
+    ta = type(a)
+    if ta is not type(b):
+        return False
+    if ta is int or ta is str or ta is bool:
+        return True
+    if ta is tuple:
+        for x, y in zip(a, b, strict=True):  # noqa: SIM110 - a loop is faster here
+            if x is not y and not same_value(x, y):
+                return False
+        return True
+    if ta is Fn:
+        bm = b.map
+        for k, x in a.map.items():
+            if (type(k) is bool or (type(k) is int and (k == 0 or k == 1))) \
+                    and not any(type(k2) is type(k) and k2 == k for k2 in bm):
+                return False
+            y = bm[k]
+            if x is not y and not same_value(x, y):
+                return False
+        return True
+    if ta is frozenset:
+        if not punnable(a):
+            return True
+        twin = {y: y for y in b}  # the element of b Python finds equal to x
+        return all(same_value(x, twin[x]) for x in a)
+    return True
+
+
+def punnable(v: Any) -> bool:
+    """Whether ``v`` holds a boolean or an integer 0 or 1 anywhere (a possible pun)."""
+    t = type(v)
+    if t is bool:
+        return True
+    if t is int:
+        return v == 0 or v == 1
+    if t is tuple or t is frozenset:
+        return any(punnable(x) for x in v)
+    if t is Fn:
+        return any(punnable(k) or punnable(x) for k, x in v.map.items())
+    return False
 
 
 def _is_seq_domain(keys: Iterable[Any], n: int) -> bool:

@@ -19,6 +19,7 @@ timestamp, so regenerating gives the same bytes.
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 import random
 import sys
@@ -28,7 +29,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from conformance.validate.mutations import KINDS, Line, mutate, read_lines, write_lines
+from conformance.validate.mutations import (
+    KINDS,
+    Line,
+    expand_deltas,
+    mutate,
+    read_lines,
+    write_lines,
+)
 
 CORPUS_DIR = Path("traces/corpus")
 VALID_SEEDS = tuple(range(1, 9))
@@ -51,13 +59,13 @@ class Entry:
 
 
 def simulate(seed: int, steps: int, bug: str | None, workdir: Path) -> list[Line]:
-    """The decoded lines of one reference run."""
+    """The decoded lines of one reference run, as written (events with deltas)."""
     from reference.simulator import SimConfig, run_seed
 
     result = run_seed(SimConfig(out_dir=workdir, steps=steps, bug=bug), seed)
     if result.trace_path is None:
         raise RuntimeError("the simulator wrote no trace")
-    return read_lines(result.trace_path)
+    return read_lines(result.trace_path, expand=False)
 
 
 def _comparable(e: Line) -> Line:
@@ -136,7 +144,7 @@ def build(out_dir: Path) -> list[Entry]:
                 name = f"mutated/seed-{seed}-{kind}.ndjson.gz"
                 _write(out_dir / name, lines)
                 entries.append(Entry(name, "REJECT", m.reject_step, None, f"valid/seed-{seed}.ndjson.gz", m.detail))
-        for bad, text, line, what in malformed(valid[VALID_SEEDS[0]]):
+        for bad, text, line, what in malformed(expand_deltas(copy.deepcopy(valid[VALID_SEEDS[0]]))):
             name = f"malformed/{bad}.ndjson"
             path = out_dir / name
             path.parent.mkdir(parents=True, exist_ok=True)

@@ -31,7 +31,10 @@ def decode_fast(obj: Any) -> Value:
                 if type(inner) is not list and key != "#bigint":
                     raise NeedsSlowPath
                 if key == "#set":
-                    return frozenset([decode_fast(x) for x in inner])
+                    elements = frozenset([decode_fast(x) for x in inner])
+                    if len(elements) != len(inner):
+                        raise NeedsSlowPath  # an element listed twice: itf.decode names the error
+                    return elements
                 if key == "#tup":
                     return tuple([decode_fast(x) for x in inner])
                 if key == "#map":
@@ -40,6 +43,8 @@ def decode_fast(obj: Any) -> Value:
                         if type(pair) is not list or len(pair) != 2:
                             raise NeedsSlowPath
                         pairs[decode_fast(pair[0])] = decode_fast(pair[1])
+                    if len(pairs) != len(inner):
+                        raise NeedsSlowPath  # a key listed twice
                     return make_fn(pairs)
                 raise NeedsSlowPath  # #bigint, #unserializable, unknown tags
         else:

@@ -8,7 +8,8 @@ reject it. Positions are chosen so that this step is forced by the mutation itse
   k's replica and no other handler of k's messages in between; those events do not depend on
   k, and without k the message handled by j is not on the network: j (now step j-1) is not
   enabled.
-* ``swap``: the same pair swapped; the handler (now step k) comes before the send.
+* ``swap``: the same pair swapped (their ``time_ms`` stay in place, so time never goes back);
+  the handler (now step k) comes before the send.
 * ``duplicate``: an event of an action that changes the state every time it runs (e.g. a
   counter or epoch increment); the copy (step k+1) leads to a state the trace does not show.
 * ``edit-state``: an integer variable of event k's state moved far out of range (step k).
@@ -41,10 +42,43 @@ class Mutation:
     detail: str
 
 
-def read_lines(path: Path | str) -> list[Line]:
+def read_lines(path: Path | str, expand: bool = True) -> list[Line]:
+    """The decoded lines of a trace; with ``expand``, every event with its full ``state``."""
     p = Path(path)
     raw = gzip.decompress(p.read_bytes()) if p.read_bytes()[:2] == b"\x1f\x8b" else p.read_bytes()
-    return [json.loads(t) for t in raw.decode("utf-8").splitlines() if t.strip()]
+    lines = [json.loads(t) for t in raw.decode("utf-8").splitlines() if t.strip()]
+    return expand_deltas(lines) if expand else lines
+
+
+def expand_deltas(lines: list[Line]) -> list[Line]:
+    """Replace each event's ``delta`` (format 2) by the full ``state`` it stands for, so that a
+    mutation can edit, drop or move events freely (a format-2 event may carry either)."""
+    init = next((line for line in lines if line.get("kind") == "init"), None)
+    if init is None:
+        return lines
+    current = {str(rid): dict(state) for rid, state in init["replicas"].items()}
+    for line in lines:
+        if line.get("kind") != "event":
+            continue
+        rid = str(line["replica"])
+        if "delta" in line:
+            state = dict(current[rid])
+            for name, change in line.pop("delta").items():
+                state[name] = _apply_json(state[name], change)
+            line["state"] = state
+        current[rid] = dict(line["state"])
+    return lines
+
+
+def _apply_json(prev: Any, change: Any) -> Any:
+    if isinstance(change, dict) and set(change) == {"#keep", "#append"}:
+        return prev[: change["#keep"]] + change["#append"]
+    if isinstance(change, dict) and set(change) == {"#update"}:
+        updates = {json.dumps(k, sort_keys=True): v for k, v in change["#update"]}
+        if isinstance(prev, list):  # a function over 1..n written as a sequence
+            return [updates.get(str(i), x) for i, x in enumerate(prev, 1)]
+        return {"#map": [[k, updates.get(json.dumps(k, sort_keys=True), v)] for k, v in prev["#map"]]}
+    return change
 
 
 def write_lines(path: Path | str, lines: Iterable[Line], compress: bool | None = None) -> None:
@@ -127,6 +161,8 @@ def drop(lines: Sequence[Line], k: int, j: int | None = None) -> tuple[list[Line
 def swap(lines: Sequence[Line], k: int) -> tuple[list[Line], Mutation]:
     events = copy.deepcopy(_events(lines))
     events[k], events[k + 1] = events[k + 1], events[k]
+    if "time_ms" in events[k] and "time_ms" in events[k + 1]:  # the clock still runs forwards
+        events[k]["time_ms"], events[k + 1]["time_ms"] = events[k + 1]["time_ms"], events[k]["time_ms"]
     return _assemble(lines, events), Mutation(
         "swap", k + 1, k + 1, f"swapped steps {k + 1} ({events[k + 1]['action']}) and {k + 2} ({events[k]['action']})")
 
@@ -162,6 +198,7 @@ def mutate(lines: Sequence[Line], kind: str, rng: random.Random,
            growing_actions: Sequence[str] = ("BecomeCandidate", "ClientAppend")) -> tuple[list[Line], Mutation] | None:
     """One mutation of the given kind at a position where its rejection step is forced; None if no
     position qualifies. ``growing_actions`` change the state every time they run."""
+    lines = expand_deltas(copy.deepcopy(list(lines)))
     events = _events(lines)
     if kind == "drop":
         points = drop_points(events)

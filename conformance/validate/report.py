@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 import xml.etree.ElementTree as ET
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,8 @@ from rich.table import Table
 
 from conformance.validate.coverage import Coverage
 from conformance.validate.verdict import TraceReport, Verdict, exit_code
+
+INTERRUPTED_EXIT = 130  # 128 + SIGINT
 
 _STYLE = {Verdict.ACCEPT: "green", Verdict.REJECT: "bold red", Verdict.INCONCLUSIVE: "yellow",
           Verdict.ERROR: "magenta"}
@@ -31,20 +34,37 @@ def _detail(r: TraceReport) -> str:
     return ""
 
 
-def summary_table(reports: Sequence[TraceReport], max_rows: int = 50) -> Table:
-    """One row per trace that did not conform (all rows when few), then the totals."""
-    counts = Counter(r.verdict for r in reports)
+@dataclass(frozen=True)
+class Tally:
+    """Totals of a run: traces, steps validated, traces per verdict."""
+
+    traces: int
+    steps: int
+    counts: Mapping[Verdict, int]
+
+    @classmethod
+    def of(cls, reports: Sequence[TraceReport]) -> Tally:
+        return cls(len(reports), sum(r.steps for r in reports), Counter(r.verdict for r in reports))
+
+
+def summary_table(reports: Sequence[TraceReport], max_rows: int = 50, tally: Tally | None = None) -> Table:
+    """One row per trace that did not conform (all rows when few), then the totals.
+
+    With ``tally`` (the totals of a run whose reports are not all at hand), ``reports`` needs to
+    hold only the traces that did not conform, or every trace when there are at most ``max_rows``."""
+    tally = tally or Tally.of(reports)
     table = Table(title="Trace validation", show_lines=False)
     for col in ("trace", "verdict", "steps", "seconds", "detail"):
         table.add_column(col, overflow="fold")
-    shown = [r for r in reports if r.verdict is not Verdict.ACCEPT] if len(reports) > max_rows else list(reports)
+    few = tally.traces <= max_rows
+    shown = list(reports) if few else [r for r in reports if r.verdict is not Verdict.ACCEPT]
     for r in shown[:max_rows]:
         table.add_row(r.file, f"[{_STYLE[r.verdict]}]{r.verdict.value}[/]", str(r.steps), f"{r.seconds:.2f}", _detail(r))
-    if len(shown) > max_rows:
-        table.add_row(f"... {len(shown) - max_rows} more", "", "", "", "")
-    total_steps = sum(r.steps for r in reports)
-    totals = ", ".join(f"{v.value} {counts[v]}" for v in Verdict if counts[v])
-    table.caption = f"{len(reports)} traces, {total_steps} steps: {totals}"
+    hidden = (tally.traces if few else tally.traces - tally.counts.get(Verdict.ACCEPT, 0)) - min(len(shown), max_rows)
+    if hidden > 0:
+        table.add_row(f"... {hidden} more", "", "", "", "")
+    totals = ", ".join(f"{v.value} {tally.counts[v]}" for v in Verdict if tally.counts.get(v))
+    table.caption = f"{tally.traces} traces, {tally.steps} steps: {totals}"
     return table
 
 
@@ -67,8 +87,9 @@ def coverage_table(coverage: Coverage) -> Table:
     return table
 
 
-def print_summary(reports: Sequence[TraceReport], coverage: Coverage | None, console: Console) -> None:
-    console.print(summary_table(reports))
+def print_summary(reports: Sequence[TraceReport], coverage: Coverage | None, console: Console,
+                  tally: Tally | None = None) -> None:
+    console.print(summary_table(reports, tally=tally))
     for r in reports:
         if r.verdict in (Verdict.REJECT, Verdict.INCONCLUSIVE) and r.diagnostic is not None:
             console.print(r.diagnostic.render(), markup=False, highlight=False, soft_wrap=True)
@@ -76,12 +97,16 @@ def print_summary(reports: Sequence[TraceReport], coverage: Coverage | None, con
         console.print(coverage_table(coverage))
 
 
-def json_report(reports: Sequence[TraceReport], coverage: Coverage | None, meta: dict[str, Any]) -> dict[str, Any]:
+def json_report(reports: Sequence[TraceReport], coverage: Coverage | None, meta: dict[str, Any],
+                interrupted: bool = False, total: int | None = None) -> dict[str, Any]:
+    """The ``--json`` report; an interrupted run says so and counts the traces not validated."""
     counts = Counter(r.verdict.value for r in reports)
     return {
         "tool": "kraftcheck validate",
         **meta,
-        "exit_code": exit_code(list(reports)),
+        "interrupted": interrupted,
+        "not_validated": (total - len(reports)) if total is not None else 0,
+        "exit_code": INTERRUPTED_EXIT if interrupted else exit_code(list(reports)),
         "totals": {"traces": len(reports), "steps": sum(r.steps for r in reports),
                    **{v.value: counts.get(v.value, 0) for v in Verdict}},
         "traces": [r.to_json() for r in reports],
@@ -94,8 +119,9 @@ def write_json(path: Path, data: dict[str, Any]) -> None:
     path.write_text(json.dumps(data, indent=2, default=str) + "\n", encoding="utf-8")
 
 
-def junit_xml(reports: Sequence[TraceReport], suite: str = "kraftcheck.validate") -> str:
-    """JUnit XML: one test case per trace; REJECT is a failure, ERROR an error, INCONCLUSIVE skipped."""
+def junit_xml(reports: Sequence[TraceReport], suite: str = "kraftcheck.validate", interrupted: bool = False) -> str:
+    """JUnit XML: one test case per trace; REJECT is a failure, ERROR an error, INCONCLUSIVE skipped;
+    an interrupted run has the suite property ``interrupted = true``."""
     counts = Counter(r.verdict for r in reports)
     root = ET.Element("testsuites")
     ts = ET.SubElement(root, "testsuite", {
@@ -103,6 +129,9 @@ def junit_xml(reports: Sequence[TraceReport], suite: str = "kraftcheck.validate"
         "errors": str(counts[Verdict.ERROR]), "skipped": str(counts[Verdict.INCONCLUSIVE]),
         "time": f"{sum(r.seconds for r in reports):.3f}",
     })
+    if interrupted:
+        props = ET.SubElement(ts, "properties")
+        ET.SubElement(props, "property", {"name": "interrupted", "value": "true"})
     for r in reports:
         case = ET.SubElement(ts, "testcase", {"classname": f"{suite}.{r.spec or 'spec'}", "name": r.file,
                                               "time": f"{r.seconds:.3f}"})
@@ -120,6 +149,6 @@ def junit_xml(reports: Sequence[TraceReport], suite: str = "kraftcheck.validate"
     return ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"
 
 
-def write_junit(path: Path, reports: Sequence[TraceReport]) -> None:
+def write_junit(path: Path, reports: Sequence[TraceReport], interrupted: bool = False) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(junit_xml(reports), encoding="utf-8")
+    path.write_text(junit_xml(reports, interrupted=interrupted), encoding="utf-8")

@@ -1,7 +1,13 @@
-"""Validate many traces, in this process or in worker processes that each compile the spec once."""
+"""Validate many traces, in this process or in worker processes that each compile the spec once.
+
+Ctrl-C (SIGINT) stops a run at once, whatever ``jobs``: workers ignore SIGINT, and the parent
+cancels what is queued, terminates the workers and raises ``ValidationInterrupted`` carrying
+the reports of the traces already done.
+"""
 
 from __future__ import annotations
 
+import signal
 import traceback
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -28,11 +34,21 @@ class ValidatorConfig:
                               search_path=self.search_path, options=self.options)
 
 
+class ValidationInterrupted(Exception):
+    """SIGINT arrived; ``reports`` are those of the traces finished before it, in input order."""
+
+    def __init__(self, reports: list[TraceReport], total: int) -> None:
+        super().__init__(f"interrupted after {len(reports)} of {total} traces")
+        self.reports = reports
+        self.total = total
+
+
 _worker: TraceValidator | None = None
 
 
 def _init_worker(config: ValidatorConfig) -> None:
     global _worker
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides; it terminates the workers
     _worker = config.build()
 
 
@@ -60,22 +76,40 @@ def validate_files(
 ) -> list[TraceReport]:
     """Reports for ``paths`` in input order; ``on_report`` is called as each one finishes."""
     reports: list[TraceReport | None] = [None] * len(paths)
-    if jobs <= 1 or len(paths) <= 1:
-        local = validator or config.build()
-        for i, p in enumerate(paths):
-            reports[i] = safe_validate(local, p)
-            if on_report is not None:
-                on_report(reports[i])  # type: ignore[arg-type]
-    else:
-        with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker, initargs=(config,)) as pool:
-            futures = {pool.submit(_validate_in_worker, str(p)): i for i, p in enumerate(paths)}
-            for fut in as_completed(futures):
-                i = futures[fut]
-                try:
-                    reports[i] = fut.result()
-                except Exception as exc:  # a worker that died (e.g. out of memory)
-                    reports[i] = TraceReport(file=str(paths[i]), verdict=Verdict.ERROR,
-                                             error=f"{paths[i]}: worker failed: {type(exc).__name__}: {exc}")
+    try:
+        if jobs <= 1 or len(paths) <= 1:
+            local = validator or config.build()
+            for i, p in enumerate(paths):
+                reports[i] = safe_validate(local, p)
                 if on_report is not None:
                     on_report(reports[i])  # type: ignore[arg-type]
+        else:
+            _in_workers(paths, config, jobs, reports, on_report)
+    except KeyboardInterrupt:
+        raise ValidationInterrupted([r for r in reports if r is not None], len(paths)) from None
     return [r for r in reports if r is not None]
+
+
+def _in_workers(paths: Sequence[Path], config: ValidatorConfig, jobs: int, reports: list[TraceReport | None],
+                on_report: Callable[[TraceReport], None] | None) -> None:
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker, initargs=(config,))
+    try:
+        futures = {pool.submit(_validate_in_worker, str(p)): i for i, p in enumerate(paths)}
+        for fut in as_completed(futures):
+            i = futures[fut]
+            try:
+                reports[i] = fut.result()
+            except Exception as exc:  # a worker that died (e.g. out of memory)
+                reports[i] = TraceReport(file=str(paths[i]), verdict=Verdict.ERROR,
+                                         error=f"{paths[i]}: worker failed: {type(exc).__name__}: {exc}")
+            if on_report is not None:
+                on_report(reports[i])  # type: ignore[arg-type]
+    except BaseException:
+        workers = list(getattr(pool, "_processes", {}).values())  # not waiting for queued traces
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in workers:
+            process.terminate()
+        for process in workers:
+            process.join(timeout=1)
+        raise
+    pool.shutdown(wait=True)

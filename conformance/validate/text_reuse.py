@@ -181,6 +181,10 @@ class ArrayReuse:
                 del self._known[key]
         self._pending = {}
 
+    def forget(self, replica: int, name: str) -> None:
+        """Drop what is remembered of a variable (its value changed on a line without its text)."""
+        self._known.pop((replica, name), None)
+
     def adopt(self, replica: int, values: dict[str, Any]) -> None:
         """Replace remembered values by equal ones (the caller guarantees equality)."""
         for name, value in values.items():

@@ -3,7 +3,10 @@
 The format is described in ``traces/FORMAT.md``: a header line, an init line, one event line
 per protocol step (``step`` counting from 1 consecutively), and an optional end line. The
 reader checks the shape of every line; whether the names and values fit the spec is the
-validator's business. Nothing but the current line is held in memory.
+validator's business. Format 1 events carry the stepping replica's full state; format 2
+events carry either the full state or only its changes (``delta``), which the reader applies
+to the replica's previous values, so every ``TraceEvent`` has the full state either way.
+Nothing but the current line and each replica's current values is held in memory.
 """
 
 from __future__ import annotations
@@ -18,13 +21,14 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from conformance.tla.itf import ItfError, decode
-from conformance.tla.values import Value
+from conformance.tla.values import Fn, Value, make_fn
 from conformance.validate.fast_decode import IncrementalDecoder, NeedsSlowPath, decode_fast
 from conformance.validate.legacy import is_legacy, upgrade, with_static_constants
 from conformance.validate.text_reuse import ArrayReuse, Reused
 
 TRACE_FORMAT = "kraft-trace"
-SUPPORTED_VERSIONS = (1,)
+SUPPORTED_VERSIONS = (1, 2)
+MAX_TIME_MS = 2**63 - 1  # a Java long, as in Kafka's clocks
 
 
 class TraceFormatError(Exception):
@@ -74,17 +78,23 @@ class TraceEnd:
     line: int
 
 
-def _open_text(path: Path) -> TextIO:
-    with path.open("rb") as probe:
+def _open_text(source: Path | bytes) -> TextIO:
+    """Text of a trace file or of a trace's raw bytes, gunzipped when it starts with gzip's magic."""
+    if isinstance(source, bytes):
+        raw = io.BytesIO(source)
+        if source[:2] == b"\x1f\x8b":
+            return io.TextIOWrapper(gzip.GzipFile(fileobj=raw, mode="rb"), encoding="utf-8")
+        return io.TextIOWrapper(raw, encoding="utf-8")
+    with source.open("rb") as probe:
         magic = probe.read(2)
     if magic == b"\x1f\x8b":
-        return io.TextIOWrapper(gzip.open(path, "rb"), encoding="utf-8")
-    return path.open("r", encoding="utf-8")
+        return io.TextIOWrapper(gzip.open(source, "rb"), encoding="utf-8")
+    return source.open("r", encoding="utf-8")
 
 
-def _lines(source: Path | Iterable[str], name: str) -> Generator[tuple[int, str], None, None]:
+def _lines(source: Path | bytes | Iterable[str], name: str) -> Generator[tuple[int, str], None, None]:
     """Numbered lines; decoding and gzip errors become ``TraceFormatError``."""
-    if isinstance(source, Path):
+    if isinstance(source, (Path, bytes)):
         try:
             handle = _open_text(source)
         except OSError as exc:
@@ -103,9 +113,11 @@ def _lines(source: Path | Iterable[str], name: str) -> Generator[tuple[int, str]
 
 
 class TraceStream:
-    """A trace opened for streaming: ``header`` and ``init`` are read at once, ``events()`` lazily."""
+    """A trace opened for streaming: ``header`` and ``init`` are read at once, ``events()`` lazily.
 
-    def __init__(self, source: Path | str | Iterable[str], name: str | None = None) -> None:
+    ``source`` is a path, the file's raw bytes (plain or gzip, as a Spark job reads them) or its lines."""
+
+    def __init__(self, source: Path | str | bytes | Iterable[str], name: str | None = None) -> None:
         if isinstance(source, str):
             source = Path(source)
         self.name = name if name is not None else (str(source) if isinstance(source, Path) else "<trace>")
@@ -118,6 +130,8 @@ class TraceStream:
         self.header = self._read_header()
         self.init = self._read_init()
         self._events_started = False
+        self._last_time: int | None = None
+        self._current: dict[int, dict[str, Value]] = {rid: dict(v) for rid, v in self.init.replicas.items()}
 
     # -- helpers --------------------------------------------------------------------------------
 
@@ -134,6 +148,8 @@ class TraceStream:
             except json.JSONDecodeError as exc:
                 truncated = " (truncated line?)" if not text.endswith("\n") else ""
                 raise self.error(lineno, f"invalid JSON at column {exc.colno}: {exc.msg}{truncated}") from None
+            except ValueError as exc:  # e.g. an integer literal of thousands of digits
+                raise self.error(lineno, f"unreadable JSON: {exc}") from None
             if not isinstance(obj, dict):
                 raise self.error(lineno, f"expected a JSON object ({what}), got {type(obj).__name__}")
             if self._legacy:
@@ -246,6 +262,11 @@ class TraceStream:
         for name, value in values.items():
             self._incremental.adopt((replica, name), value)
         self._reuse.adopt(replica, values)
+        current = self._current.get(replica)
+        if current is not None:
+            for name, value in values.items():
+                if name in current:
+                    current[name] = value
 
     # -- events ---------------------------------------------------------------------------------
 
@@ -284,23 +305,79 @@ class TraceStream:
         action = self._field(obj, "action", str, line)
         params_obj = self._field(obj, "params", dict, line)
         params = {k: self._decode(v, f"params.{k}", line) for k, v in params_obj.items()}
-        state = self._decode_vars(self._field(obj, "state", dict, line), "state", line, replica)
-        self._reuse.note(replica, state)
+        if self.header.version >= 2 and "delta" in obj:
+            if "state" in obj:
+                raise self.error(line, 'an event carries either "state" or "delta", not both')
+            state = self._apply_delta(self._field(obj, "delta", dict, line), replica, line)
+        else:
+            state = self._decode_vars(self._field(obj, "state", dict, line), "state", line, replica)
+            self._reuse.note(replica, state)
+        self._current[replica] = state
         expected_vars = self.init.replicas[replica].keys()
         if state.keys() != expected_vars:
             missing = sorted(set(expected_vars) - set(state))
             extra = sorted(set(state) - set(expected_vars))
             parts = ([f"missing {missing}"] if missing else []) + ([f"unknown {extra}"] if extra else [])
             raise self.error(line, f"state of step {step} must list every per-replica variable: {'; '.join(parts)}")
-        sent_obj = obj.get("sent", [])
-        if not isinstance(sent_obj, list):
-            raise self.error(line, 'field "sent" must be a JSON array of messages')
+        sent_obj = self._field(obj, "sent", list, line)
         sent = tuple(self._decode(m, f"sent[{i}]", line) for i, m in enumerate(sent_obj))
-        time_ms = obj.get("time_ms")
         return TraceEvent(
             step=step, replica=replica, action=action, params=params, state=state, sent=sent,
-            line=line, time_ms=time_ms if isinstance(time_ms, int) else None,
+            line=line, time_ms=self._time_ms(obj, line),
         )
+
+    def _apply_delta(self, delta: dict[str, Any], replica: int, line: int) -> dict[str, Value]:
+        """The replica's state after applying a format-2 ``delta`` to its previous values."""
+        state = dict(self._current[replica])
+        for name, change in delta.items():
+            if name not in state:
+                raise self.error(line, f"delta.{name}: not a variable of the init line {sorted(state)}")
+            state[name] = self._changed(state[name], change, f"delta.{name}", line)
+            # the texts remembered from an earlier full state no longer describe the value
+            self._incremental.forget((replica, name))
+            self._reuse.forget(replica, name)
+        return state
+
+    def _changed(self, prev: Value, change: Any, path: str, line: int) -> Value:
+        if type(change) is dict and set(change) == {"#keep", "#append"}:
+            keep, append = change["#keep"], change["#append"]
+            if type(prev) is not tuple:
+                raise self.error(line, f"{path}: #keep/#append applied to a value that is not a sequence")
+            if type(keep) is not int or not 0 <= keep <= len(prev):
+                raise self.error(line, f"{path}.#keep must be an integer in 0..{len(prev)}, got {json.dumps(keep)[:40]}")
+            if type(append) is not list:
+                raise self.error(line, f"{path}.#append must be a JSON array")
+            return prev[:keep] + tuple(self._decode(x, f"{path}.#append[{i}]", line) for i, x in enumerate(append))
+        if type(change) is dict and set(change) == {"#update"}:
+            pairs = change["#update"]
+            if not isinstance(prev, Fn | tuple):
+                raise self.error(line, f"{path}: #update applied to a value that is not a function")
+            if type(pairs) is not list or not all(type(p) is list and len(p) == 2 for p in pairs):
+                raise self.error(line, f"{path}.#update must be a JSON array of [key, value] pairs")
+            # a function over 1..n is a sequence in the engine's values
+            mapping = dict(enumerate(prev, 1)) if isinstance(prev, tuple) else dict(prev.map)
+            for i, (k, v) in enumerate(pairs):
+                key = self._decode(k, f"{path}.#update[{i}][0]", line)
+                if key not in mapping:
+                    raise self.error(line, f"{path}.#update[{i}]: key {json.dumps(k)[:40]} is not in the function's domain")
+                mapping[key] = self._decode(v, f"{path}.#update[{i}][1]", line)
+            return make_fn(mapping)
+        return self._decode(change, path, line)
+
+    def _time_ms(self, obj: dict[str, Any], line: int) -> int | None:
+        """The event's virtual time: optional, but once given an integer in
+        ``0..MAX_TIME_MS`` on every later event, never going backwards."""
+        if "time_ms" not in obj:
+            if self._last_time is not None:
+                raise self.error(line, f'missing field "time_ms" (earlier events have it; last {self._last_time})')
+            return None
+        time_ms = self._field(obj, "time_ms", int, line)
+        if not 0 <= time_ms <= MAX_TIME_MS:
+            raise self.error(line, f'field "time_ms" must be in 0..{MAX_TIME_MS}, got {str(time_ms)[:40]}')
+        if self._last_time is not None and time_ms < self._last_time:
+            raise self.error(line, f'field "time_ms" goes backwards: {time_ms} after {self._last_time}')
+        self._last_time = time_ms
+        return time_ms
 
 
 def iter_trace_files(paths: Iterable[Path | str]) -> Iterator[Path]:

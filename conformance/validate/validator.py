@@ -43,6 +43,7 @@ from conformance.validate.spec_binding import (
 from conformance.validate.step_check import StepChecker
 from conformance.validate.trace_reader import TraceEvent, TraceFormatError, TraceHeader, TraceStream
 from conformance.validate.value_diff import abbreviate
+from conformance.validate.value_types import TraceTypes
 from conformance.validate.verdict import EventSummary, TraceReport, Verdict
 
 
@@ -101,6 +102,7 @@ class TraceValidator:
         self.options = options or ValidatorOptions()
         self._declared: list[str] | None = None
         self._disjuncts: list[Disjunct] | None = None
+        self._types: TraceTypes | None = None
         self._bindings: dict[frozenset[tuple[str, Any]], tuple[SpecBinding, StepChecker, list[Disjunct]]] = {}
 
     # -- spec side ------------------------------------------------------------------------------
@@ -109,7 +111,9 @@ class TraceValidator:
         loader = ModuleLoader(self.search_path)
         module = loader.load_file(self.spec_path)
         self._declared = declared_constants(module)
-        self._disjuncts = next_disjuncts(module_definitions(module, loader), self.options.next_name)
+        definitions = module_definitions(module, loader)
+        self._disjuncts = next_disjuncts(definitions, self.options.next_name)
+        self._types = TraceTypes(module, definitions, self._disjuncts)
 
     def declared(self) -> list[str]:
         """The spec's declared CONSTANTs (parsed once)."""
@@ -124,6 +128,13 @@ class TraceValidator:
             self._parse()
         assert self._disjuncts is not None
         return self._disjuncts
+
+    def types(self) -> TraceTypes:
+        """The types the trace's values must have (from the spec's annotations)."""
+        if self._types is None:
+            self._parse()
+        assert self._types is not None
+        return self._types
 
     def binding(self, header: TraceHeader) -> tuple[SpecBinding, StepChecker, list[Disjunct]]:
         """The compiled spec for a trace header's constants (built on first use, then cached)."""
@@ -147,8 +158,8 @@ class TraceValidator:
 
     # -- one trace ------------------------------------------------------------------------------
 
-    def validate(self, trace: Path | str | Iterable[str], name: str | None = None) -> TraceReport:
-        """Validate one trace (a path, or its lines); never raises on bad input."""
+    def validate(self, trace: Path | str | bytes | Iterable[str], name: str | None = None) -> TraceReport:
+        """Validate one trace (a path, the file's raw bytes, or its lines); never raises on bad input."""
         started = time.perf_counter()
         label = name if name is not None else (str(trace) if isinstance(trace, (str, Path)) else "<trace>")
         report = TraceReport(file=label, verdict=Verdict.ERROR)
@@ -162,7 +173,7 @@ class TraceValidator:
             except TlaError as exc:
                 raise _BadTrace(stream.header.line, f"cannot load the spec with the trace's constants: {exc}") from None
             try:
-                _Search(self.options, binding, checker, stream, report, Coverage(disjuncts)).run()
+                _Search(self.options, binding, checker, stream, report, Coverage(disjuncts), self.types()).run()
             finally:
                 stream.close()
         except TraceFormatError as exc:
@@ -177,8 +188,9 @@ class _Search:
     """The candidate-set search over one trace stream, with depth-first backtracking."""
 
     def __init__(self, options: ValidatorOptions, binding: SpecBinding, checker: StepChecker,
-                 stream: TraceStream, report: TraceReport, coverage: Coverage) -> None:
+                 stream: TraceStream, report: TraceReport, coverage: Coverage, types: TraceTypes) -> None:
         self.o = options
+        self.types = types
         self.binding = binding
         self.checker = checker
         self.stream = stream
@@ -204,6 +216,10 @@ class _Search:
         event = next(source, None)
         if event is None:
             return None
+        problem = self.types.check_state(event.replica, event.state, "state") or self.types.check_event(
+            event.action, event.params, event.sent)
+        if problem is not None:
+            raise _BadTrace(event.line, f"step {event.step}: {problem}")
         self.last_read = event.step
         self.window.append(event)
         if self.set_aside:
@@ -246,6 +262,10 @@ class _Search:
     def run(self) -> None:
         report = self.report
         init = self.stream.init
+        for rid, values in init.replicas.items():
+            problem = self.types.check_state(rid, values, f"replicas.{rid}")
+            if problem is not None:
+                raise _BadTrace(init.line, problem)
         try:
             logged = self.binding.check_variables(sorted(next(iter(init.replicas.values()))))
         except BindingError as exc:

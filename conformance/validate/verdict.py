@@ -8,6 +8,7 @@ at some step (a violation). ``INCONCLUSIVE``: a search bound was hit before a ve
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -142,11 +143,16 @@ class TraceReport:
 def exit_code(reports: list[TraceReport]) -> int:
     """Exit status of a run: 1 if any trace was rejected (a violation wins over everything),
     else 2 if any trace was bad input, else 3 if any was inconclusive, else 0."""
-    verdicts = {r.verdict for r in reports}
-    if Verdict.REJECT in verdicts:
+    return exit_code_for(r.verdict for r in reports)
+
+
+def exit_code_for(verdicts: Iterable[Verdict]) -> int:
+    """``exit_code`` from the verdicts that occurred (for runs whose reports are not all at hand)."""
+    seen = set(verdicts)
+    if Verdict.REJECT in seen:
         return 1
-    if Verdict.ERROR in verdicts:
+    if Verdict.ERROR in seen:
         return 2
-    if Verdict.INCONCLUSIVE in verdicts:
+    if Verdict.INCONCLUSIVE in seen:
         return 3
     return 0

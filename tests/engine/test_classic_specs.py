@@ -16,7 +16,7 @@ import pytest
 
 from conformance.cli import main
 from conformance.tla import itf
-from conformance.tla.cfg import read_config
+from conformance.tla.cfg import parse_config, read_config
 from conformance.tla.explorer import CheckResult, check, simulate
 from conformance.tla.model import Model
 from conformance.tla.values import fn_apply
@@ -46,21 +46,21 @@ def brute_bfs(
     level: dict[Any, int] = {}
     queue: deque[S] = deque()
     generated = 0
+    # as TLC: a state outside the model (CONSTRAINT, ACTION_CONSTRAINT) is generated but
+    # neither stored nor expanded
     for s in inits:
         generated += 1
-        if key(s) not in level:
+        if in_model(s) and key(s) not in level:
             level[key(s)] = 1
-            if in_model(s):
-                queue.append(s)
+            queue.append(s)
     while queue:
         s = queue.popleft()
         for t in succ(s):
             generated += 1
-            if not allowed(s, t) or key(t) in level:
+            if not (in_model(t) and allowed(s, t)) or key(t) in level:
                 continue
             level[key(t)] = level[key(s)] + 1
-            if in_model(t):
-                queue.append(t)
+            queue.append(t)
     return Brute(generated, len(level), max(level.values()), level)
 
 
@@ -240,18 +240,24 @@ def test_action_property_violation() -> None:
     assert r.trace[-1].action == "Drop"
 
 
-def test_action_property_that_holds_and_unsupported_liveness(tmp_path: Path) -> None:
+def test_action_property_that_holds_and_liveness(tmp_path: Path) -> None:
     spec = tmp_path / "Monotone.tla"
     spec.write_text((SPECS / "Monotone.tla").read_text().replace(
-        "Bounded == [](n <= 4)", "Bounded == [](n <= 4)\nNoBigJump == [][n' <= n + 2]_n\nLive == <>(n = 4)"))
+        "Bounded == [](n <= 4)", "Bounded == [](n <= 4)\nNoBigJump == [][n' <= n + 2]_n\nLive == <>(n = 4)\n"
+        "Odd == <>[]<>(n = 4)"))
     (tmp_path / "Monotone.cfg").write_text("SPECIFICATION Spec\nPROPERTIES Bounded NoBigJump\n")
     r = check(Model.load(spec), read_config(tmp_path / "Monotone.cfg"), progress=False)
     brute = brute_bfs([0], monotone_succ)
     assert (r.verdict, r.states_generated, r.distinct_states) == ("ok", brute.generated, brute.distinct)
+    # without fairness the behaviour may stutter forever in its initial state
     (tmp_path / "Monotone.cfg").write_text("SPECIFICATION Spec\nPROPERTY Live\n")
     r = check(Model.load(spec), read_config(tmp_path / "Monotone.cfg"), progress=False)
+    assert (r.verdict, r.property, r.loop) == ("violation", "Live", 0)
+    assert [step.action for step in r.trace] == ["Init", "Stuttering"]
+    (tmp_path / "Monotone.cfg").write_text("SPECIFICATION Spec\nPROPERTY Odd\n")
+    r = check(Model.load(spec), read_config(tmp_path / "Monotone.cfg"), progress=False)
     assert r.verdict == "error" and r.exit_code == 1
-    assert "PROPERTY Live" in (r.message or "") and "Monotone.tla:" in (r.message or "")
+    assert "PROPERTY Odd" in (r.message or "") and "Monotone.tla:" in (r.message or "")
 
 
 # ---------------------------------------------------------------------------
@@ -309,8 +315,8 @@ def counter_succ(s: tuple[int, int]) -> list[tuple[int, int]]:
 def test_constraints_bound_the_exploration() -> None:
     brute = brute_bfs([(0, 0)], counter_succ, in_model=lambda s: s[0] + s[1] <= 4,
                       allowed=lambda s, t: t[1] - s[1] <= 2)
-    outside = [s for s in brute.level if s[0] + s[1] > 4]
-    assert outside  # states beyond the constraint are counted, not expanded
+    assert all(s[0] + s[1] <= 4 for s in brute.level)  # states beyond it are not stored
+    assert brute.generated > brute.distinct + 10  # ... but they are generated
     r = run_check("Counter")
     assert (r.verdict, r.states_generated, r.distinct_states, r.depth) == (
         "ok", brute.generated, brute.distinct, brute.depth)
@@ -375,7 +381,7 @@ def test_cli_json_and_itf(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     brute = brute_bfs([(0, 0)], diehard_succ)
     assert len(doc["trace"]) == min(v for (s, b), v in brute.level.items() if b == 4)
     assert doc["trace"][0]["action"] == "Init" and doc["trace"][0]["params"] == {}
-    assert doc["trace"][-1]["state"]["big"] == {"#bigint": "4"}
+    assert doc["trace"][-1]["state"]["big"] == 4  # plain JSON integers outside ITF files
     assert set(doc) == {"verdict", "property", "message", "states_generated", "distinct_states",
                         "queue_left", "depth", "seconds", "trace"}
     trace = itf.read_trace(out)
@@ -510,7 +516,7 @@ def test_cli_simulation(capsys: pytest.CaptureFixture[str]) -> None:
     doc = json.loads(capsys.readouterr().out)
     assert doc["verdict"] == "deadlock"
     last = doc["trace"][-1]["state"]
-    assert (last["x"], last["y"]) == ({"#bigint": "2"}, {"#bigint": "1"})
+    assert (last["x"], last["y"]) == (2, 1)  # plain JSON integers outside ITF files
     assert main(["check", str(SPECS / "Stop.tla"), "--simulate", "--depth", "0"]) == 2
 
 
@@ -546,9 +552,10 @@ def test_cli_input_errors_name_the_file(tmp_path: Path, capsys: pytest.CaptureFi
     assert json.loads(capsys.readouterr().out)["verdict"] == "error"
     assert main(["check", str(SPECS / "DieHard.tla"), "--config", str(tmp_path / "none.cfg"), "--quiet"]) == 1
     assert "none.cfg" in capsys.readouterr().err
-    unwritable = tmp_path / "no-such-dir" / "cex.itf.json"
-    assert main(["check", str(SPECS / "DieHard.tla"), "--quiet", "--itf", str(unwritable)]) == 1
-    assert f"cannot write {unwritable}" in capsys.readouterr().err
+    (tmp_path / "a-file").write_text("x")
+    unwritable = tmp_path / "a-file" / "cex.itf.json"  # checked before the search: a usage error
+    assert main(["check", str(SPECS / "DieHard.tla"), "--quiet", "--itf", str(unwritable)]) == 2
+    assert f"--itf {unwritable}" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("workers", ["1", "2"])
@@ -574,3 +581,21 @@ def test_terminated_check_removes_its_spill_folder(tmp_path: Path, workers: str)
     proc.send_signal(signal.SIGTERM)
     assert proc.wait(timeout=60) == 128 + signal.SIGTERM
     assert list(spill.glob("kraftcheck-queue-*")) == []
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_state_outside_the_constraint_is_checked_against_the_invariants(
+        tmp_path: Path, workers: int) -> None:
+    # As TLC: the state x = 3 fails the CONSTRAINT, is not stored, but still violates Inv.
+    (tmp_path / "Out.tla").write_text("---- MODULE Out ----\nEXTENDS Naturals\nVARIABLE x\n"
+                                      "Init == x = 0\nNext == x' = x + 1\nInv == x < 3\n"
+                                      "Bound == x < 3\n====\n")
+    config = parse_config("INIT Init\nNEXT Next\nINVARIANT Inv\nCONSTRAINT Bound\n")
+    r = check(Model.load(tmp_path / "Out.tla"), config, progress=False, workers=workers)
+    assert r.verdict == "violation" and r.property == "Inv"
+    assert [step.state[0] for step in r.trace] == [0, 1, 2, 3]
+    assert r.distinct_states == 3  # x = 3 was never stored
+    ok = check(Model.load(tmp_path / "Out.tla"),
+               parse_config("INIT Init\nNEXT Next\nCONSTRAINT Bound\nCHECK_DEADLOCK FALSE\n"),
+               progress=False, workers=workers)
+    assert (ok.verdict, ok.distinct_states, ok.states_generated, ok.depth) == ("ok", 3, 4, 3)

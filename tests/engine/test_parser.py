@@ -724,7 +724,6 @@ def test_unknown_string_escape_is_an_error() -> None:
         ("A == Real", 6, "real"),
         ("A == B!1", 6, "subexpression"),
         ("A == B!<<", 6, "subexpression"),
-        ("A == I(3)!Op", 6, "parameterised instance"),
     ],
 )
 def test_unsupported_constructs_are_located(body: str, col: int, what: str) -> None:

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from conformance.cli import main as kraftcheck
+from conformance.validate.mutations import read_lines
 from reference import simulator
 from reference.faults import DEFAULT_FAULTS
 from reference.simulator import SimConfig, run_seed
@@ -21,8 +22,7 @@ SHUTDOWN_ONLY = frozenset({"shutdown"})
 def _events(tmp_path: Path, seed: int, steps: int = 1500, faults: frozenset[str] = SHUTDOWN_ONLY) -> list[Event]:
     result = run_seed(SimConfig(steps=steps, out_dir=tmp_path, faults=faults), seed)
     assert result.ok and result.trace_path is not None
-    with open(result.trace_path) as f:
-        lines = [json.loads(line) for line in f]
+    lines = read_lines(result.trace_path)  # deltas expanded to full states
     return [e for e in lines if e["kind"] == "event"]
 
 

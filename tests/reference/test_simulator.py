@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from conformance.validate.mutations import read_lines
 from reference import cli
 from reference.bugs import BUGS
 from reference.faults import DEFAULT_FAULTS, FAULTS
@@ -47,9 +48,11 @@ def test_trace_format(tmp_path: Path) -> None:
     faults = frozenset(DEFAULT_FAULTS) | {"foreign"}
     result = run_seed(SimConfig(steps=1500, out_dir=tmp_path, faults=faults, gzip=True), 3)
     assert result.ok and result.trace_path is not None and result.trace_path.suffix == ".gz"
-    lines = _lines(result.trace_path)
+    raw_events = _lines(result.trace_path)[2:-1]
+    assert all("delta" in e and "state" not in e for e in raw_events)  # format 2: changes only
+    lines = read_lines(result.trace_path)
     header, init, events, end = lines[0], lines[1], lines[2:-1], lines[-1]
-    assert header["kind"] == "header" and header["format"] == "kraft-trace" and header["version"] == 1
+    assert header["kind"] == "header" and header["format"] == "kraft-trace" and header["version"] == 2
     consts = header["constants"]
     assert consts["Voters"] == {"#set": [1, 2, 3]} and consts["Observers"] == {"#set": [4]}
     assert all(consts[t] is True for t in RULE_TOGGLES)

@@ -44,7 +44,7 @@ def test_log_round_trip_and_epoch_cache(tmp_path: Path) -> None:
     assert FileLog(path).read() == [ENTRIES[0], Entry(3, DATA, 12)]
 
 
-def test_every_cut_of_the_last_record_is_cut_off(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+def test_every_cut_of_an_unflushed_last_record_is_cut_off(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     full = _write_log(tmp_path / "full.log", ENTRIES)
     last_start = len(full) - RECORD_SIZE
     for cut in range(last_start, len(full)):
@@ -52,7 +52,7 @@ def test_every_cut_of_the_last_record_is_cut_off(tmp_path: Path, caplog: pytest.
         path.write_bytes(full[:cut])
         caplog.clear()
         with caplog.at_level(logging.WARNING, logger="reference.file_log"):
-            log = FileLog(path)
+            log = FileLog(path, acknowledged=len(ENTRIES) - 1)
         assert log.read() == ENTRIES[:-1], cut
         if cut > last_start:
             assert "torn tail" in caplog.text and str(path) in caplog.text
@@ -63,7 +63,7 @@ def test_every_cut_of_the_last_record_is_cut_off(tmp_path: Path, caplog: pytest.
         assert path.read_bytes() == full
 
 
-def test_every_corrupt_byte_of_the_last_record_is_cut_off(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+def test_every_corrupt_byte_of_an_unflushed_last_record_is_cut_off(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     full = _write_log(tmp_path / "full.log", ENTRIES)
     last_start = len(full) - RECORD_SIZE
     for pos in range(last_start, len(full)):
@@ -73,8 +73,23 @@ def test_every_corrupt_byte_of_the_last_record_is_cut_off(tmp_path: Path, caplog
         path.write_bytes(bytes(data))
         caplog.clear()
         with caplog.at_level(logging.WARNING, logger="reference.file_log"):
-            assert FileLog(path).read() == ENTRIES[:-1], pos
-        assert "checksum" in caplog.text and f"byte {last_start}" in caplog.text
+            assert FileLog(path, acknowledged=len(ENTRIES) - 1).read() == ENTRIES[:-1], pos
+        assert f"byte {last_start}" in caplog.text and "torn tail" in caplog.text
+
+
+def test_a_corrupt_byte_of_a_flushed_last_record_is_an_error(tmp_path: Path) -> None:
+    full = _write_log(tmp_path / "full.log", ENTRIES)
+    last_start = len(full) - RECORD_SIZE
+    for pos in range(last_start, len(full)):
+        path = tmp_path / f"bad{pos}.log"
+        data = bytearray(full)
+        data[pos] ^= 0x5A
+        path.write_bytes(bytes(data))
+        with pytest.raises(StorageError) as info:
+            FileLog(path, acknowledged=len(ENTRIES))
+        assert str(path) in str(info.value) and f"byte {last_start}" in str(info.value)
+        assert "expected 4 intact records" in str(info.value)
+        assert path.read_bytes() == bytes(data)
 
 
 def test_corruption_in_the_middle_is_an_error_naming_file_and_offset(tmp_path: Path) -> None:
@@ -87,7 +102,7 @@ def test_corruption_in_the_middle_is_an_error_naming_file_and_offset(tmp_path: P
             data[pos] ^= 0x01
             path.write_bytes(bytes(data))
             with pytest.raises(StorageError) as info:
-                FileLog(path)
+                FileLog(path, acknowledged=len(ENTRIES))
             assert str(path) in str(info.value) and f"byte {start}" in str(info.value)
             assert path.read_bytes() == bytes(data)  # never silently repaired
 
@@ -107,7 +122,7 @@ def test_quorum_state_round_trip_with_kip_fields(tmp_path: Path) -> None:
     state = QuorumState(leader_id=2, leader_epoch=5, voted_id=3, applied_offset=9, current_voters=(1, 2, 3))
     write_quorum_state_file(path, state)
     doc = json.loads(path.read_text())
-    assert set(doc) == {"data_version", "LeaderId", "LeaderEpoch", "VotedId", "AppliedOffset", "CurrentVoters"}
+    assert set(doc) == {"data_version", "LeaderId", "LeaderEpoch", "VotedId", "AppliedOffset", "CurrentVoters", "Crc32"}
     assert doc["CurrentVoters"] == [{"VoterId": 1}, {"VoterId": 2}, {"VoterId": 3}]
     assert read_quorum_state_file(path) == state
     assert read_quorum_state_file(tmp_path / "absent") is None
@@ -146,9 +161,9 @@ def test_quorum_state_write_is_atomic(tmp_path: Path, monkeypatch: pytest.Monkey
     [
         (b"{not json", "byte 1"),
         (b"[]", "JSON object"),
-        (b'{"data_version": 7}', "data_version"),
-        (b'{"data_version": 0, "LeaderId": 1, "LeaderEpoch": "x", "VotedId": -1, "AppliedOffset": 0, "CurrentVoters": []}', "LeaderEpoch"),
-        (b'{"data_version": 0, "LeaderId": 1, "LeaderEpoch": 1, "VotedId": -1, "AppliedOffset": 0, "CurrentVoters": [3]}', "CurrentVoters"),
+        (b'{"data_version": 7, "Crc32": 1357828818}', "data_version"),
+        (b'{"data_version": 0, "LeaderId": 1, "LeaderEpoch": "x", "VotedId": -1, "AppliedOffset": 0, "CurrentVoters": []}', "Crc32"),
+        (b'{"data_version": 0, "LeaderId": 1, "LeaderEpoch": 1, "VotedId": -1, "AppliedOffset": 0, "CurrentVoters": [3], "Crc32": 1}', "checksum"),
     ],
 )
 def test_bad_quorum_state_names_the_file(tmp_path: Path, content: bytes, needle: str) -> None:
@@ -177,7 +192,7 @@ def test_file_storage_survives_reopen(tmp_path: Path) -> None:
     store.close()
     again = FileStorage(tmp_path, 1, "abc")
     assert again.read_log() == ENTRIES[:2]
-    assert again.read_quorum_state() == QuorumState(leader_id=1, leader_epoch=1, current_voters=(1, 2, 3))
+    assert again.read_quorum_state() == QuorumState(leader_id=1, leader_epoch=1, applied_offset=2, current_voters=(1, 2, 3))
     assert (tmp_path / LOG_FILE).exists() and (tmp_path / QUORUM_STATE_FILE).exists()
     again.close()
     with pytest.raises(StorageError):

@@ -1,0 +1,119 @@
+"""Figures of the symbolic checks: seconds per obligation (per action) of
+``kraftcheck prove`` on the KIP-595 spec (3 voters and 1 observer by default), and the
+depth and time at which ``check --symbolic`` finds each rule toggle's counterexample from
+Init.
+
+    python benchmarks/prove.py                      # both parts
+    python benchmarks/prove.py --part prove --jobs 2 --timeout 600
+    python benchmarks/prove.py --part bmc --toggles volatile_vote second_leader --max-length 8
+
+Target (issue 14): all obligations for 3 voters and 1 observer in under 10 minutes on 2
+cores. Medians over ``--runs`` runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from conformance.symbolic.bmc import bmc  # noqa: E402
+from conformance.symbolic.prove import ProofInput, prove  # noqa: E402
+from conformance.symbolic.shapes import Bounds  # noqa: E402
+from conformance.tla.cfg import read_config  # noqa: E402
+from conformance.tla.model import Model  # noqa: E402
+from conformance.tla.plan import resolve_plan  # noqa: E402
+
+SPEC = ROOT / "spec" / "MC_KRaft.tla"
+TOGGLES = ["volatile_vote", "second_leader", "no_uptodate", "no_commit_rule", "no_truncation"]
+
+
+def observer_cfg(folder: Path, observers: str) -> Path:
+    """MC_KRaft_indinv.cfg with the given Observers (the KIP-595 setting has one)."""
+    text = (ROOT / "spec" / "MC_KRaft_indinv.cfg").read_text()
+    text = re.sub(r"Observers = \{[^}]*\}", f"Observers = {observers}", text)
+    path = folder / "MC_KRaft_indinv_observer.cfg"
+    path.write_text(text)
+    return path
+
+
+def bench_prove(args: argparse.Namespace) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        cfg = Path(args.config) if args.config else observer_cfg(Path(tmp), args.observers)
+        bounds = Bounds(args.seq_bound, args.set_bound, {"messages": args.messages})
+        inp = ProofInput(SPEC, cfg, "IndInv", "Safety", None, bounds, args.timeout)
+        per: dict[str, list[float]] = {}
+        cpu: dict[str, list[float]] = {}
+        verdicts: dict[str, str] = {}
+        totals = []
+        for _ in range(args.runs):
+            t0 = time.monotonic()
+            for r in prove(inp, jobs=args.jobs):
+                title = r.obligation.title("IndInv", "Safety", "Init")
+                per.setdefault(title, []).append(r.seconds)
+                cpu.setdefault(title, []).append(r.cpu_seconds)
+                verdicts[title] = r.verdict
+            totals.append(time.monotonic() - t0)
+    print(f"prove: {cfg.name if args.config else 'MC_KRaft_indinv.cfg with Observers = ' + args.observers}, "
+          f"bounds seq {args.seq_bound} set {args.set_bound} messages {args.messages}, jobs {args.jobs}, "
+          f"timeout {args.timeout:.0f}s, runs {args.runs}")
+    for title, secs in per.items():
+        print(f"  {title:<60} {verdicts[title]:<14} median {statistics.median(secs):8.1f}s "
+              f"(cpu {statistics.median(cpu[title]):.1f}s)")
+    print(f"  wall time for all obligations: median {statistics.median(totals):.1f}s "
+          f"(target: under 600s on 2 cores)")
+
+
+def bench_bmc(args: argparse.Namespace) -> None:
+    print(f"check --symbolic: max length {args.max_length}, time limit {args.bmc_time_limit:.0f}s per toggle, "
+          f"bounds seq {args.seq_bound} set {args.set_bound} messages {args.messages}")
+    for toggle in args.toggles:
+        cfg_path = ROOT / "spec" / f"MC_KRaft_{toggle}.cfg"
+        config = read_config(cfg_path)
+        config.init, config.next, config.specification = None, None, "Spec"  # from Init
+        model = Model.load(SPEC, constants=config.constants, overrides=config.overrides)
+        plan = resolve_plan(model, config)
+        bounds = Bounds(args.seq_bound, args.set_bound, {"messages": args.messages})
+        t0, c0 = time.monotonic(), time.process_time()
+        out = bmc(model, plan, args.max_length, bounds, time_limit=args.bmc_time_limit)
+        seconds, cpu_s = time.monotonic() - t0, time.process_time() - c0
+        res = out.result
+        if res.verdict == "violation":
+            what = f"{res.property} violated, {len(res.trace) - 1} steps"
+        else:
+            what = f"{res.verdict}: {res.message}"
+        depths = ", ".join(f"{f.depth}:{f.seconds:.1f}s" for f in out.figures)
+        print(f"  {toggle:<16} {what} in {seconds:.1f}s, cpu {cpu_s:.1f}s (solver per depth: {depths})",
+              flush=True)
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--part", choices=["prove", "bmc", "both"], default="both")
+    p.add_argument("--config", help="cfg for prove (default: MC_KRaft_indinv.cfg with --observers)")
+    p.add_argument("--observers", default="{4}")
+    p.add_argument("--jobs", type=int, default=2)
+    p.add_argument("--timeout", type=float, default=600.0)
+    p.add_argument("--runs", type=int, default=1)
+    p.add_argument("--seq-bound", type=int, default=2)
+    p.add_argument("--set-bound", type=int, default=3)
+    p.add_argument("--messages", type=int, default=4)
+    p.add_argument("--toggles", nargs="*", default=TOGGLES)
+    p.add_argument("--max-length", type=int, default=24)
+    p.add_argument("--bmc-time-limit", type=float, default=900.0)
+    args = p.parse_args()
+    if args.part in ("prove", "both"):
+        bench_prove(args)
+    if args.part in ("bmc", "both"):
+        bench_bmc(args)
+
+
+if __name__ == "__main__":
+    main()

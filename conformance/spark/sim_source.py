@@ -1,0 +1,54 @@
+"""Simulated traces for the simulation campaign: the only module here that imports ``reference``.
+
+A seed's run is written by the simulator's own trace writer into a private temporary folder
+(on ``/dev/shm``, in memory, where the system has it), read back as bytes and deleted, so a
+task leaves no file behind and the trace is validated from memory.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from reference.bugs import BUGS, parse_bug
+from reference.faults import DEFAULT_FAULTS, FAULTS, parse_faults
+from reference.simulator import Failure, SimConfig, run_seed
+
+__all__ = ["BUGS", "DEFAULT_FAULTS", "FAULTS", "SimConfig", "SimulatedTrace", "sim_settings", "simulate"]
+
+_MEMORY_DIR = "/dev/shm"
+
+
+@dataclass(frozen=True)
+class SimulatedTrace:
+    """One seed's trace (its file name and text) and the simulator's invariant failures."""
+
+    seed: int
+    name: str
+    data: bytes
+    events: int
+    failures: tuple[str, ...]
+
+
+def sim_settings(voters: int, observers: int, faults: str, steps: int, bug: str | None) -> SimConfig:
+    """The simulator's settings; ``ValueError`` naming a bad fault kind, bug or count."""
+    parse_bug(bug)
+    return SimConfig(voters=voters, observers=observers, faults=parse_faults(faults), steps=steps, bug=bug,
+                     trace=True, gzip=False)
+
+
+def _describe(f: Failure) -> str:
+    return f"step {f.step} (t={f.time_ms} ms), replica {f.replica}: {f.invariant}: {f.detail}"
+
+
+def simulate(settings: SimConfig, seed: int) -> SimulatedTrace:
+    """Run one seed and return its trace's bytes (no file is left behind)."""
+    base = _MEMORY_DIR if os.path.isdir(_MEMORY_DIR) and os.access(_MEMORY_DIR, os.W_OK) else None
+    with tempfile.TemporaryDirectory(prefix="kraftcheck-sim-", dir=base) as tmp:
+        result = run_seed(replace(settings, out_dir=Path(tmp)), seed)
+        assert result.trace_path is not None
+        data = result.trace_path.read_bytes()
+        name = result.trace_path.name
+    return SimulatedTrace(seed, name, data, result.events, tuple(_describe(f) for f in result.failures))

@@ -1,0 +1,132 @@
+"""Bounded model checking from ``Init``: ``check --symbolic --length K``.
+
+One incremental z3 solver: the path ``Init(s0) /\\ Next(s0, s1) /\\ ... `` grows by one
+transition per depth (states failing a CONSTRAINT have no successors, transitions must
+pass the ACTION_CONSTRAINTs), and at each depth one call asks for a state violating an
+INVARIANT or a step violating a ``[][A]_v`` PROPERTY. The first depth with an answer
+gives a shortest counterexample within the bounds; it is replayed on the explicit engine
+(``replay``) before it is reported.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import z3
+
+from conformance.symbolic.counterexample import decode_state
+from conformance.symbolic.encoding import disj
+from conformance.symbolic.replay import ReplayError, replay
+from conformance.symbolic.shapes import (
+    Bounds,
+    SymbolicState,
+    atom_range,
+    fresh_state,
+    sample_state,
+    state_shapes,
+)
+from conformance.symbolic.split import split_action
+from conformance.symbolic.translate import StatePair, Translator
+from conformance.tla import syntax as S
+from conformance.tla.checking import CheckResult
+from conformance.tla.model import Model, State
+from conformance.tla.plan import CheckPlan
+
+
+@dataclass
+class DepthFigure:
+    depth: int
+    seconds: float
+    verdict: str  # sat | unsat | unknown
+
+
+@dataclass
+class BmcOutcome:
+    result: CheckResult
+    figures: list[DepthFigure] = field(default_factory=list)
+
+
+def bmc(model: Model, plan: CheckPlan, length: int, bounds: Bounds, time_limit: float | None = None,
+        log: Callable[[str], None] | None = None) -> BmcOutcome:
+    """Search counterexamples of at most ``length`` steps; ``result.verdict`` is violation,
+    ok (none within the bounds), limit (solver gave up) or error (not replayable)."""
+    started = time.monotonic()
+    tr = Translator(model)
+    shapes = state_shapes(model, sample_state(model, plan.init), bounds)
+    disjuncts = split_action(tr, plan.next) if isinstance(plan.next, str) else None
+    atom_terms: list[z3.ArithRef] = []
+    solver = z3.Solver()
+    states: list[SymbolicState] = [fresh_state(shapes, "s0", atom_terms)]
+    solver.add(states[0].wellformed)
+    solver.add(tr.formula(plan.init, StatePair(states[0].values)))
+    figures: list[DepthFigure] = []
+    variables = model.variables
+    outcome = BmcOutcome(CheckResult("ok", variables), figures)
+    for depth in range(length + 1):
+        cur = states[-1]
+        bad = [z3.Not(tr.formula(inv, StatePair(cur.values))) for _, inv in plan.invariants]
+        if depth > 0:
+            pair = StatePair(states[-2].values, cur.values)
+            for prop in plan.action_properties:
+                bad.append(z3.Not(tr.formula(S.ActionBox(prop.action.loc, prop.action, prop.sub, True), pair)))
+        solver.push()
+        solver.add(disj(bad))
+        solver.add(atom_range(atom_terms, tr.atoms))
+        if time_limit is not None:
+            remaining = time_limit - (time.monotonic() - started)
+            if remaining <= 0:
+                solver.pop()
+                outcome.result = _limit(variables, depth, started)
+                return outcome
+            solver.set("timeout", max(1, int(remaining * 1000)))
+        t0 = time.monotonic()
+        answer = solver.check()
+        figures.append(DepthFigure(depth, time.monotonic() - t0, str(answer)))
+        if log is not None:
+            log(f"depth {depth}: {answer} in {figures[-1].seconds:.2f}s")
+        if answer == z3.sat:
+            m = solver.model()
+            trace_states: list[State] = [decode_state(s.values, variables, m, tr.atoms) for s in states]
+            solver.pop()
+            outcome.result = _replayed(model, plan, trace_states, depth, started)
+            return outcome
+        solver.pop()
+        if answer == z3.unknown:
+            outcome.result = _limit(variables, depth, started, solver.reason_unknown())
+            return outcome
+        if depth == length:
+            break
+        nxt = fresh_state(shapes, f"s{depth + 1}", atom_terms)
+        pair = StatePair(cur.values, nxt.values)
+        solver.add(nxt.wellformed)
+        for c in plan.constraints:
+            solver.add(tr.formula(c, StatePair(cur.values)))
+        for c in plan.action_constraints:
+            solver.add(tr.formula(c, pair))
+        if disjuncts is not None:
+            solver.add(disj([d.formula(tr, pair) for d in disjuncts]))
+        else:
+            solver.add(tr.formula(plan.next, pair))
+        states.append(nxt)
+    outcome.result = CheckResult("ok", variables, depth=length + 1, seconds=time.monotonic() - started,
+                                 message=f"no counterexample of at most {length} steps")
+    return outcome
+
+
+def _limit(variables: tuple[str, ...], depth: int, started: float, why: str = "time limit") -> CheckResult:
+    return CheckResult("limit", variables, depth=depth, seconds=time.monotonic() - started,
+                       message=f"the solver gave up at depth {depth} ({why})")
+
+
+def _replayed(model: Model, plan: CheckPlan, states: list[State], depth: int, started: float) -> CheckResult:
+    try:
+        steps, prop, message = replay(model, plan, states)
+    except ReplayError as exc:
+        return CheckResult("error", model.variables, depth=depth,
+                           seconds=time.monotonic() - started,
+                           message=f"internal error: the explicit engine cannot replay the symbolic "
+                           f"counterexample of depth {depth}: {exc} (a bug of the symbolic translation)")
+    return CheckResult("violation", model.variables, property=prop, message=message, depth=len(states),
+                       seconds=time.monotonic() - started, trace=steps)

@@ -1,0 +1,205 @@
+"""``kraftcheck prove`` and the ``--symbolic`` mode of ``kraftcheck check``.
+
+Exit codes of ``prove``: 0 every obligation proved, 12 a counterexample, 3 an obligation
+unknown (solver timeout), 1 an input error (or a counterexample the explicit engine does
+not confirm: an internal error).
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import re
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from conformance.tla.syntax import TlaError
+
+if TYPE_CHECKING:
+    from conformance.symbolic.prove import ObligationResult
+    from conformance.symbolic.shapes import Bounds
+
+NO_Z3 = "the symbolic checks need z3: pip install 'kraftcheck[symbolic]' (z3-solver)"
+
+
+def _z3_missing() -> bool:
+    try:
+        import z3  # noqa: F401
+    except ImportError:
+        print(f"error: {NO_Z3}", file=sys.stderr)
+        return True
+    return False
+
+EXIT = {"proved": 0, "counterexample": 12, "unknown": 3, "error": 1}
+
+
+def add_bound_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--seq-bound", type=int, default=3, metavar="N",
+                   help="at most N items per sequence of a symbolic state (default 3)")
+    p.add_argument("--set-bound", type=int, default=4, metavar="N",
+                   help="at most N elements per set of a symbolic state (default 4)")
+    p.add_argument("--bound", action="append", default=[], metavar="VAR=N",
+                   help="at most N elements for the set or sequence variable VAR (repeatable)")
+
+
+def bounds_of(args: argparse.Namespace) -> Bounds | str:
+    from conformance.symbolic.shapes import Bounds
+
+    per: dict[str, int] = {}
+    for item in args.bound:
+        m = re.fullmatch(r"([A-Za-z_][A-Za-z0-9_]*)=([0-9]+)", item)
+        if m is None:
+            return f"--bound {item}: expected VAR=N"
+        per[m.group(1)] = int(m.group(2))
+    if args.seq_bound < 0 or args.set_bound < 0:
+        return "--seq-bound and --set-bound must not be negative"
+    return Bounds(args.seq_bound, args.set_bound, per)
+
+
+def describe_bounds(b: Bounds) -> str:
+    extra = "".join(f", {k} <= {v}" for k, v in sorted(b.per_variable.items()))
+    return f"sequences <= {b.seq_bound} items, sets <= {b.set_bound} elements{extra}"
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser(
+        "prove",
+        help="prove an inductive invariant with z3 (Init => Inv, Inv /\\ Next => Inv', Inv => Safety)",
+        description="Discharge the obligations of an inductive invariant for the cfg's constants "
+        "with z3: Init => INV, INV /\\ Next => INV' for each disjunct of Next (in parallel), "
+        "INV => SAFETY. Exit codes: 0 proved, 12 counterexample, 3 unknown (timeout), 1 input error.",
+    )
+    p.add_argument("spec", type=Path, help="the TLA+ module")
+    p.add_argument("--config", type=Path, required=True, help="TLC .cfg file: the constants and CONSTRAINTs")
+    p.add_argument("--inv", required=True, help="the inductive invariant (a state predicate)")
+    p.add_argument("--safety", required=True, help="the property the invariant implies")
+    p.add_argument("--init", help="the initial predicate (default: the cfg's)")
+    p.add_argument("--timeout", type=float, default=600.0, metavar="SECONDS",
+                   help="solver time per obligation (default 600): beyond it the obligation is unknown")
+    p.add_argument("--jobs", type=int, default=2, metavar="N", help="obligations decided in parallel (default 2)")
+    p.add_argument("--itf-dir", type=Path, default=Path("."), metavar="DIR",
+                   help="where counterexamples are written as ITF (default: the current folder)")
+    p.add_argument("-I", "--search-path", action="append", type=Path, default=[], metavar="DIR")
+    add_bound_options(p)
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if _z3_missing():
+        return 1
+    from conformance.symbolic.prove import ProofInput, prove
+
+    bounds = bounds_of(args)
+    if isinstance(bounds, str):
+        print(f"kraftcheck prove: error: {bounds}", file=sys.stderr)
+        return 2
+    if not args.spec.is_file():
+        print(f"error: {args.spec}: no such spec file", file=sys.stderr)
+        return 1
+    inp = ProofInput(args.spec, args.config, args.inv, args.safety, args.init, bounds, args.timeout,
+                     tuple(args.search_path))
+    try:
+        results = prove(inp, jobs=max(1, args.jobs), done=lambda r: print(
+            f"  ... {r.obligation.title(args.inv, args.safety, args.init or 'Init')}: {r.verdict} "
+            f"({r.seconds:.1f}s, cpu {r.cpu_seconds:.1f}s)", file=sys.stderr, flush=True))
+    except TlaError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    init = args.init or "Init"
+    print(f"Proof of {args.inv} for the constants of {args.config} and the states satisfying its "
+          f"CONSTRAINTs, of bounded size ({describe_bounds(bounds)}); the cfg's constants and "
+          "state constraints bound the state space: nothing is proved for other constants.")
+    width = max(len(r.obligation.title(args.inv, args.safety, init)) for r in results)
+    for r in results:
+        print(f"  {r.obligation.title(args.inv, args.safety, init):<{width}}  {r.verdict:<14} "
+              f"{r.seconds:8.2f}s (cpu {r.cpu_seconds:.2f}s)")
+    code = 0
+    for r in results:
+        if r.verdict in ("counterexample", "error"):
+            _report_counterexample(r, args, init)
+        code = max(code, EXIT[r.verdict]) if r.verdict != "error" else code
+    if any(r.verdict == "error" for r in results):
+        return 1
+    if any(r.verdict == "counterexample" for r in results):
+        return 12
+    return 3 if any(r.verdict == "unknown" for r in results) else 0
+
+
+def _report_counterexample(r: ObligationResult, args: argparse.Namespace, init: str) -> None:
+    from conformance.symbolic.counterexample import state_text, write_itf
+    from conformance.tla.cfg import read_config
+    from conformance.tla.model import Model
+
+    config = read_config(args.config)
+    variables = Model.load(args.spec, constants=config.constants, overrides=config.overrides,
+                           search_path=args.search_path).variables
+    ob = r.obligation
+    title = ob.title(args.inv, args.safety, init)
+    print()
+    if r.verdict == "error":
+        print(f"Error: {title}: {r.message}")
+        if not r.states:
+            return
+    if ob.kind == "step":
+        print(f"Counterexample to induction: action {ob.action} leads from a state satisfying "
+              f"{args.inv} to one violating {', '.join(r.failing) or args.inv}.")
+        print(f"State 1 (satisfies {args.inv}):")
+        print(state_text(r.states[0], variables))
+        print()
+        print(f"State 2 (after {ob.action}; violates {', '.join(r.failing)}):")
+        print(state_text(r.states[1], variables, r.states[0]))
+    else:
+        what = f"a state of {init} violating" if ob.kind == "init" else f"a state of {args.inv} violating"
+        print(f"Counterexample to {title}: {what} {', '.join(r.failing)}:")
+        print(state_text(r.states[0], variables))
+    slug = re.sub(r"[^A-Za-z0-9]+", "_", ob.kind + ("_" + ob.action if ob.action else "")).strip("_")
+    path = args.itf_dir / f"cti_{slug}.itf.json"
+    try:
+        args.itf_dir.mkdir(parents=True, exist_ok=True)
+        write_itf(path, variables, r.states,
+                  {"source": str(args.spec), "obligation": title, "failing": r.failing},
+                  [args.inv if ob.kind != "init" else init] + ([ob.action or ""] if ob.kind == "step" else []))
+        print(f"(written as ITF to {path})")
+    except OSError as exc:
+        print(f"error: cannot write {path}: {exc.strerror}", file=sys.stderr)
+
+
+def run_bmc(args: argparse.Namespace, model: Any, config: Any, print_report: Any, write_itf_trace: Any) -> int:
+    """``kraftcheck check --symbolic --length K`` after the model is loaded."""
+    if _z3_missing():
+        return 1
+    from conformance.symbolic.bmc import bmc
+    from conformance.tla.plan import resolve_plan
+
+    bounds = bounds_of(args)
+    if isinstance(bounds, str) or args.length < 0:
+        print(f"kraftcheck check: error: {bounds if isinstance(bounds, str) else '--length must be >= 0'}",
+              file=sys.stderr)
+        return 2
+    try:
+        plan = resolve_plan(model, config)
+        log = None if args.quiet else (lambda line: print(line, file=sys.stderr))
+        outcome = bmc(model, plan, args.length, bounds, time_limit=args.time_limit, log=log)
+    except TlaError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    result = outcome.result
+    if args.itf is not None and result.trace:
+        write_itf_trace(args.itf, result, args.spec)
+    if args.json:
+        print(json.dumps(result.to_json()))
+        return int(result.exit_code)
+    print(f"Bounded model checking with z3 from the initial states, up to {args.length} steps, "
+          f"states of bounded size ({describe_bounds(bounds)}); deadlock is not checked.")
+    if result.verdict == "ok":
+        print(f"No counterexample of at most {args.length} steps within these bounds.")
+    report = io.StringIO()
+    print_report(result, simulated=True, out=report)
+    for line in report.getvalue().splitlines():  # the explicit search's counts do not apply
+        if not line.startswith(("The longest walk", "0 states generated")):
+            print(line)
+    depths = ", ".join(f"{f.depth}: {f.verdict} {f.seconds:.2f}s" for f in outcome.figures)
+    print(f"Solver calls per depth: {depths}.")
+    return int(result.exit_code)

@@ -1,0 +1,493 @@
+"""Symbolic values: the sorts of TLA+ values and their z3 encoding.
+
+==========================  ==============================================================
+TLA+                        symbolic value
+==========================  ==============================================================
+boolean                     ``z3.BoolRef``
+integer                     ``z3.ArithRef`` (unbounded integers)
+string, model value         ``Atom``: an integer code from the ``Atoms`` table (equality only)
+function over a finite,     ``SFun``: the concrete domain (engine values) and one symbolic
+concrete domain; record     value per key
+sequence, tuple             ``SSeq``: a symbolic length and ``cap`` items (an item at or past
+                            the length is don't-care), as Apalache does
+finite set                  ``SSet``: a guarded list of (present?, element); an element may
+                            occur in several slots (the set is their union)
+==========================  ==============================================================
+
+Equality (``eq``) and conditional (``ite``) are structural; set equality is mutual
+inclusion. Concrete engine values lift with ``lift``; ``fresh`` builds the value of a
+variable of a given ``Shape`` from new z3 constants.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from typing import Any, TypeAlias
+
+import z3
+
+from conformance.tla.syntax import Loc, UnsupportedError
+from conformance.tla.values import Fn, ModelValue, Value, fn_items, make_fn
+
+
+class Atoms:
+    """Codes of strings and model values (a z3 integer each; only equality is used)."""
+
+    def __init__(self) -> None:
+        self.code: dict[Any, int] = {}
+        self.value: list[Any] = []
+
+    def of(self, v: str | ModelValue) -> int:
+        key = (type(v).__name__, v if isinstance(v, str) else v.name)
+        c = self.code.get(key)
+        if c is None:
+            c = self.code[key] = len(self.value)
+            self.value.append(v)
+        return c
+
+
+@dataclass(frozen=True)
+class Atom:
+    term: z3.ArithRef
+
+
+@dataclass(frozen=True)
+class SFun:
+    keys: tuple[Value, ...]
+    vals: tuple[SV, ...]
+
+    def get(self, key: Value) -> SV | None:
+        for k, v in zip(self.keys, self.vals, strict=True):
+            if _same(k, key):
+                return v
+        return None
+
+
+@dataclass(frozen=True)
+class SSeq:
+    length: z3.ArithRef
+    items: tuple[SV, ...]
+
+    @property
+    def cap(self) -> int:
+        return len(self.items)
+
+
+@dataclass(frozen=True)
+class SSet:
+    slots: tuple[tuple[z3.BoolRef, SV], ...]
+    union_of: tuple[SSet, ...] = ()  # a union keeps its operands: membership reuses theirs
+
+
+@dataclass(frozen=True)
+class Undef:
+    """The value of an application outside a domain that is never empty-checked
+    statically (an item of a sequence that is always empty): TLA+ leaves it unspecified,
+    the spec guards it (``IF n = 0 THEN 0 ELSE lg[n].epoch``), so a conditional drops it."""
+
+
+SV: TypeAlias = z3.BoolRef | z3.ArithRef | Atom | SFun | SSeq | SSet | Undef
+"""A symbolic value."""
+
+
+def _same(a: Value, b: Value) -> bool:
+    return type(a) is type(b) and a == b
+
+
+def is_bool(v: SV) -> bool:
+    return isinstance(v, z3.BoolRef)
+
+
+def is_int(v: SV) -> bool:
+    return isinstance(v, z3.ArithRef)
+
+
+def int_val(n: int) -> z3.ArithRef:
+    return z3.IntVal(n)
+
+
+TRUE = z3.BoolVal(True)
+FALSE = z3.BoolVal(False)
+
+
+def truth(b: z3.BoolRef) -> bool | None:
+    """TRUE or FALSE when ``b`` is literally a boolean constant (one C call, no simplify)."""
+    v = z3.Z3_get_bool_value(b.ctx_ref(), b.as_ast())
+    return True if v == z3.Z3_L_TRUE else False if v == z3.Z3_L_FALSE else None
+
+
+def concrete_bool(b: z3.BoolRef) -> bool | None:
+    """TRUE or FALSE when ``b`` is a boolean constant (the translation folds constants as
+    it builds terms, so no simplification is attempted)."""
+    return truth(b)
+
+
+def concrete_int(n: z3.ArithRef) -> int | None:
+    if z3.is_int_value(n):
+        return n.as_long()
+    if z3.is_const(n):
+        return None
+    s = z3.simplify(n)
+    return s.as_long() if z3.is_int_value(s) else None
+
+
+# ---------------------------------------------------------------------------
+# Lifting engine values
+# ---------------------------------------------------------------------------
+
+
+def lift(v: Value, atoms: Atoms) -> SV:
+    """The symbolic value of a concrete engine value."""
+    if isinstance(v, bool):
+        return z3.BoolVal(v)
+    if isinstance(v, int):
+        return z3.IntVal(v)
+    if isinstance(v, (str, ModelValue)):
+        return Atom(z3.IntVal(atoms.of(v)))
+    if isinstance(v, frozenset):
+        return SSet(tuple((TRUE, lift(x, atoms)) for x in _ordered(v)))
+    if isinstance(v, tuple):
+        return SSeq(z3.IntVal(len(v)), tuple(lift(x, atoms) for x in v))
+    if isinstance(v, Fn):
+        items = list(fn_items(v))
+        return SFun(tuple(k for k, _ in items), tuple(lift(x, atoms) for _, x in items))
+    raise TypeError(f"cannot lift {v!r}")
+
+
+def _ordered(s: frozenset) -> list[Value]:
+    try:
+        return sorted(s)
+    except TypeError:
+        return sorted(s, key=repr)
+
+
+def concrete(v: SV) -> Value | None:
+    """The engine value of ``v`` when it is fully concrete (strings and model values
+    excepted: atoms need the table, see ``decode``)."""
+    if isinstance(v, z3.BoolRef):
+        return concrete_bool(v)
+    if isinstance(v, z3.ArithRef):
+        return concrete_int(v)
+    if isinstance(v, SSet):
+        out = []
+        for g, x in v.slots:
+            cg = concrete_bool(g)
+            if cg is None:
+                return None
+            if cg:
+                cx = concrete(x)
+                if cx is None:
+                    return None
+                out.append(cx)
+        return frozenset(out)
+    return None
+
+
+def concrete_key(v: SV, atoms: Atoms) -> Value | None:
+    """A concrete engine value of ``v`` usable as a function key, or None."""
+    if isinstance(v, Atom):
+        c = concrete_int(v.term)
+        return None if c is None else atoms.value[c]
+    if isinstance(v, (z3.BoolRef, z3.ArithRef)):
+        return concrete(v)
+    if isinstance(v, SSeq):
+        n = concrete_int(v.length)
+        if n is None:
+            return None
+        items = [concrete_key(x, atoms) for x in v.items[:n]]
+        return None if any(x is None for x in items) else tuple(items)
+    if isinstance(v, SFun):
+        vals = [concrete_key(x, atoms) for x in v.vals]
+        if any(x is None for x in vals):
+            return None
+        return make_fn(dict(zip(v.keys, vals, strict=True)))
+    if isinstance(v, SSet):
+        out = []
+        for g, x in v.slots:
+            cg = concrete_bool(g)
+            if cg is None:
+                return None
+            if cg:
+                cx = concrete_key(x, atoms)
+                if cx is None:
+                    return None
+                out.append(cx)
+        return frozenset(out)
+    return None
+
+
+# ---------------------------------------------------------------------------
+# Equality and conditionals
+# ---------------------------------------------------------------------------
+
+
+_EQ_MEMO: dict[tuple[int, int], tuple[SV, SV, z3.BoolRef]] = {}
+_EQ_MEMO_LIMIT = 200_000
+
+
+def clear_memo() -> None:
+    """Forget the memoised equalities (their values are kept alive by the memo)."""
+    _EQ_MEMO.clear()
+    _MEMBER_MEMO.clear()
+
+
+def eq(a: SV, b: SV) -> z3.BoolRef:
+    """TLA+ equality of two symbolic values (FALSE for values of different sorts)."""
+    if a is b:
+        return TRUE
+    if isinstance(a, (SFun, SSeq, SSet)):
+        key = (id(a), id(b))
+        hit = _EQ_MEMO.get(key)
+        if hit is not None:
+            return hit[2]
+        r = _eq(a, b)
+        if len(_EQ_MEMO) > _EQ_MEMO_LIMIT:
+            _EQ_MEMO.clear()
+        _EQ_MEMO[key] = (a, b, r)
+        return r
+    return _eq(a, b)
+
+
+def _eq(a: SV, b: SV) -> z3.BoolRef:
+    if isinstance(a, z3.BoolRef) and isinstance(b, z3.BoolRef):
+        return a == b
+    if isinstance(a, z3.ArithRef) and isinstance(b, z3.ArithRef):
+        return _int_eq(a, b)
+    if isinstance(a, Atom) and isinstance(b, Atom):
+        return _int_eq(a.term, b.term)
+    if isinstance(a, SFun) and isinstance(b, SFun):
+        if len(a.keys) != len(b.keys):
+            return FALSE
+        parts = []
+        for k, x in zip(a.keys, a.vals, strict=True):
+            y = b.get(k)
+            if y is None:
+                return FALSE
+            parts.append(eq(x, y))
+        return _and(parts)
+    if isinstance(a, SSeq) and isinstance(b, SSeq):
+        parts = [a.length == b.length]
+        for k in range(max(a.cap, b.cap)):
+            if k < a.cap and k < b.cap:
+                parts.append(implies(a.length > k, eq(a.items[k], b.items[k])))
+            else:
+                parts.append(a.length <= k if k >= a.cap else b.length <= k)
+        return _and(parts)
+    if (isinstance(a, SSeq) and isinstance(b, SFun)) or (isinstance(a, SFun) and isinstance(b, SSeq)):
+        seq, fun = (a, b) if isinstance(a, SSeq) else (b, a)
+        assert isinstance(seq, SSeq) and isinstance(fun, SFun)
+        if not fun.keys:
+            return seq.length == 0
+        return FALSE  # a function whose domain is not 1..n is not a sequence
+    if isinstance(a, SSet) and isinstance(b, SSet):
+        return both(subseteq(a, b), subseteq(b, a))
+    return FALSE
+
+
+_MEMBER_MEMO: dict[tuple[int, int], tuple[SV, SSet, z3.BoolRef]] = {}
+
+
+def _int_eq(a: z3.ArithRef, b: z3.ArithRef) -> z3.BoolRef:
+    if z3.is_int_value(a) and z3.is_int_value(b):
+        return TRUE if a.as_long() == b.as_long() else FALSE
+    if a.eq(b):
+        return TRUE
+    return a == b
+
+
+def member(x: SV, s: SSet) -> z3.BoolRef:
+    """``x \\in s`` (memoised: the same frame of a state is tested by many actions)."""
+    if s.union_of:
+        return _or([member(x, part) for part in s.union_of])
+    key = (id(x), id(s))
+    hit = _MEMBER_MEMO.get(key)
+    if hit is not None:
+        return hit[2]
+    r = _or([both(g, eq(x, y)) for g, y in s.slots])
+    if len(_MEMBER_MEMO) > _EQ_MEMO_LIMIT:
+        _MEMBER_MEMO.clear()
+    _MEMBER_MEMO[key] = (x, s, r)
+    return r
+
+
+def subseteq(a: SSet, b: SSet) -> z3.BoolRef:
+    return _and([implies(g, member(x, b)) for g, x in a.slots])
+
+
+def _mk(op: Any, parts: list[z3.BoolRef]) -> z3.BoolRef:
+    ctx = parts[0].ctx
+    arr = (z3.Ast * len(parts))(*[p.as_ast() for p in parts])
+    return z3.BoolRef(op(ctx.ref(), len(parts), arr), ctx)
+
+
+def _and(parts: list[z3.BoolRef]) -> z3.BoolRef:
+    kept = []
+    for p in parts:
+        t = truth(p)
+        if t is False:
+            return FALSE
+        if t is None:
+            kept.append(p)
+    if not kept:
+        return TRUE
+    return kept[0] if len(kept) == 1 else _mk(z3.Z3_mk_and, kept)
+
+
+def _or(parts: list[z3.BoolRef]) -> z3.BoolRef:
+    kept = []
+    for p in parts:
+        t = truth(p)
+        if t is True:
+            return TRUE
+        if t is None:
+            kept.append(p)
+    if not kept:
+        return FALSE
+    return kept[0] if len(kept) == 1 else _mk(z3.Z3_mk_or, kept)
+
+
+def both(a: z3.BoolRef, b: z3.BoolRef) -> z3.BoolRef:
+    return _and([a, b])
+
+
+def negate(a: z3.BoolRef) -> z3.BoolRef:
+    t = truth(a)
+    if t is not None:
+        return FALSE if t else TRUE
+    return z3.BoolRef(z3.Z3_mk_not(a.ctx_ref(), a.as_ast()), a.ctx)
+
+
+def implies(a: z3.BoolRef, b: z3.BoolRef) -> z3.BoolRef:
+    ta = truth(a)
+    if ta is False:
+        return TRUE
+    if ta is True:
+        return b
+    if truth(b) is True:
+        return TRUE
+    return z3.BoolRef(z3.Z3_mk_implies(a.ctx_ref(), a.as_ast(), b.as_ast()), a.ctx)
+
+
+conj = _and
+disj = _or
+
+
+def ite(c: z3.BoolRef, a: SV, b: SV, loc: Loc) -> SV:
+    """``IF c THEN a ELSE b`` for values of the same sort."""
+    cc = concrete_bool(c)
+    if cc is True or isinstance(b, Undef):
+        return a
+    if cc is False or isinstance(a, Undef):
+        return b
+    if isinstance(a, z3.BoolRef) and isinstance(b, z3.BoolRef):
+        return z3.If(c, a, b)
+    if isinstance(a, z3.ArithRef) and isinstance(b, z3.ArithRef):
+        return z3.If(c, a, b)
+    if isinstance(a, Atom) and isinstance(b, Atom):
+        return Atom(z3.If(c, a.term, b.term))
+    if isinstance(a, SFun) and isinstance(b, SFun):
+        if len(a.keys) == len(b.keys) and all(b.get(k) is not None for k in a.keys):
+            vals = []
+            for k, x in zip(a.keys, a.vals, strict=True):
+                y = b.get(k)
+                assert y is not None
+                vals.append(ite(c, x, y, loc))
+            return SFun(a.keys, tuple(vals))
+        raise UnsupportedError("a conditional between functions of different domains", loc)
+    if isinstance(a, SSeq) and isinstance(b, SSeq):
+        items = []
+        for k in range(max(a.cap, b.cap)):
+            if k < a.cap and k < b.cap:
+                items.append(ite(c, a.items[k], b.items[k], loc))
+            else:
+                items.append(a.items[k] if k < a.cap else b.items[k])
+        return SSeq(z3.If(c, a.length, b.length), tuple(items))
+    if isinstance(a, SSeq) and isinstance(b, SFun) and not b.keys:
+        return ite(c, a, SSeq(z3.IntVal(0), ()), loc)
+    if isinstance(a, SFun) and isinstance(b, SSeq) and not a.keys:
+        return ite(c, SSeq(z3.IntVal(0), ()), b, loc)
+    if isinstance(a, SSet) and isinstance(b, SSet):
+        nc = negate(c)
+        return SSet(tuple((both(c, g), x) for g, x in a.slots)
+                    + tuple((both(nc, g), x) for g, x in b.slots))
+    raise UnsupportedError(f"a conditional between a {sort_name(a)} and a {sort_name(b)}", loc)
+
+
+def sort_name(v: SV) -> str:
+    if isinstance(v, z3.BoolRef):
+        return "boolean"
+    if isinstance(v, z3.ArithRef):
+        return "integer"
+    if isinstance(v, Atom):
+        return "string"
+    if isinstance(v, SFun):
+        return "function"
+    if isinstance(v, SSeq):
+        return "sequence"
+    if isinstance(v, Undef):
+        return "unspecified value"
+    return "set"
+
+
+# ---------------------------------------------------------------------------
+# Shapes: the sort and size of a variable, for fresh values
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Shape:
+    """``kind`` is bool, int, atom, fun (``keys``, ``elems`` one per key), seq (``size``
+    items of ``elems[0]``), tuple (``elems``) or set (``size`` slots of ``elems[0]``)."""
+
+    kind: str
+    keys: tuple[Value, ...] = ()
+    elems: tuple[Shape, ...] = ()
+    size: int = 0
+
+
+_counter = itertools.count()
+
+
+def fresh(shape: Shape, prefix: str, atom_terms: list[z3.ArithRef]) -> SV:
+    """A value of ``shape`` made of new z3 constants named after ``prefix``; the atoms'
+    terms are appended to ``atom_terms`` (their range is fixed once the table is
+    complete)."""
+    n = next(_counter)
+    if shape.kind == "bool":
+        return z3.Bool(f"{prefix}#{n}")
+    if shape.kind == "int":
+        return z3.Int(f"{prefix}#{n}")
+    if shape.kind == "atom":
+        t = z3.Int(f"{prefix}#{n}")
+        atom_terms.append(t)
+        return Atom(t)
+    if shape.kind == "fun":
+        return SFun(shape.keys, tuple(fresh(s, f"{prefix}[{k}]", atom_terms)
+                                      for k, s in zip(shape.keys, shape.elems, strict=True)))
+    if shape.kind == "tuple":
+        return SSeq(z3.IntVal(len(shape.elems)),
+                    tuple(fresh(s, f"{prefix}[{i + 1}]", atom_terms) for i, s in enumerate(shape.elems)))
+    if shape.kind == "seq":
+        length = z3.Int(f"{prefix}.len#{n}")
+        return SSeq(length, tuple(fresh(shape.elems[0], f"{prefix}[{i + 1}]", atom_terms)
+                                  for i in range(shape.size)))
+    if shape.kind == "set":
+        return SSet(tuple((z3.Bool(f"{prefix}.in{i}#{n}"), fresh(shape.elems[0], f"{prefix}.e{i}", atom_terms))
+                          for i in range(shape.size)))
+    raise ValueError(shape.kind)
+
+
+def well_formed(v: SV, shape: Shape) -> z3.BoolRef:
+    """Constraints every fresh value of ``shape`` must meet (sequence lengths in range)."""
+    parts: list[z3.BoolRef] = []
+    if isinstance(v, SSeq) and shape.kind == "seq":
+        parts += [v.length >= 0, v.length <= shape.size]
+        parts += [well_formed(x, shape.elems[0]) for x in v.items]
+    elif isinstance(v, SSeq) and shape.kind == "tuple":
+        parts += [well_formed(x, s) for x, s in zip(v.items, shape.elems, strict=True)]
+    elif isinstance(v, SFun):
+        parts += [well_formed(x, s) for x, s in zip(v.vals, shape.elems, strict=True)]
+    elif isinstance(v, SSet):
+        parts += [well_formed(x, shape.elems[0]) for _, x in v.slots]
+    return conj(parts)

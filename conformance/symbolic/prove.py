@@ -1,0 +1,219 @@
+"""The proof obligations of an inductive invariant, discharged by z3 (in parallel).
+
+For fixed constants (the cfg) and states of bounded size (``shapes.Bounds``):
+
+* ``Init => IndInv``
+* ``IndInv /\\ C /\\ A => IndInv'`` for every disjunct ``A`` of ``Next`` (``C``: the cfg's
+  CONSTRAINTs, since states failing them are never expanded)
+* ``IndInv => Safety``
+
+Each obligation is proved (the negation is unsatisfiable), has a counterexample (a state,
+or a pair of states for induction, decoded to engine values and re-checked by the explicit
+engine, with the conjunct that fails) or is unknown (the solver's timeout).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import z3
+
+from conformance.symbolic.counterexample import decode_state
+from conformance.symbolic.encoding import Atoms, clear_memo, conj
+from conformance.symbolic.shapes import Bounds, atom_range, fresh_state, sample_state, state_shapes
+from conformance.symbolic.split import conjuncts, split_action
+from conformance.symbolic.translate import StatePair, Translator
+from conformance.tla.cfg import read_config
+from conformance.tla.model import Model, State
+from conformance.tla.plan import CheckPlan, resolve_plan
+from conformance.tla.syntax import TlaError
+
+
+@dataclass(frozen=True)
+class ProofInput:
+    """What a worker process needs to rebuild the translation."""
+
+    spec: Path
+    cfg: Path
+    inv: str
+    safety: str
+    init: str | None
+    bounds: Bounds
+    timeout: float
+    search_path: tuple[Path, ...] = ()
+
+
+@dataclass(frozen=True)
+class Obligation:
+    kind: str  # init | step | safety
+    action: str | None = None
+    index: int = -1
+
+    def title(self, inv: str, safety: str, init: str) -> str:
+        if self.kind == "init":
+            return f"{init} => {inv}"
+        if self.kind == "safety":
+            return f"{inv} => {safety}"
+        return f"{inv} /\\ {self.action} => {inv}'"
+
+
+@dataclass
+class ObligationResult:
+    obligation: Obligation
+    verdict: str  # proved | counterexample | unknown | error
+    seconds: float
+    states: list[State] = field(default_factory=list)
+    failing: list[str] = field(default_factory=list)
+    engine_action: str | None = None
+    message: str = ""
+    cpu_seconds: float = 0.0
+
+
+def load(inp: ProofInput) -> tuple[Model, CheckPlan, str]:
+    config = read_config(inp.cfg)
+    model = Model.load(inp.spec, constants=config.constants, overrides=config.overrides,
+                       search_path=inp.search_path)
+    plan = resolve_plan(model, config)
+    init = inp.init if inp.init is not None else plan.init
+    if not isinstance(init, str):
+        init = "Init"
+    for name in (inp.inv, inp.safety, init):
+        model.definition(name)  # a missing definition is an input error
+    return model, plan, init
+
+
+def obligations(inp: ProofInput) -> list[Obligation]:
+    model, plan, init = load(inp)
+    state_shapes(model, sample_state(model, init), inp.bounds)  # unsized variables: an input error
+    tr = Translator(model)
+    if not isinstance(plan.next, str):
+        raise ValueError("the next-state action must be a definition")
+    steps = [Obligation("step", d.name, i) for i, d in enumerate(split_action(tr, plan.next))]
+    return [Obligation("init"), *steps, Obligation("safety")]
+
+
+def discharge(inp: ProofInput, ob: Obligation) -> ObligationResult:
+    """Decide one obligation (in this process)."""
+    cpu = time.process_time()
+    try:
+        result = _discharge(inp, ob)
+    except TlaError as exc:  # a construct outside the fragment, met in this obligation
+        result = ObligationResult(ob, "error", 0.0, message=str(exc))
+    result.cpu_seconds = time.process_time() - cpu
+    return result
+
+
+def _discharge(inp: ProofInput, ob: Obligation) -> ObligationResult:
+    started = time.monotonic()
+    clear_memo()
+    model, plan, init = load(inp)
+    tr = Translator(model, Atoms())
+    shapes = state_shapes(model, sample_state(model, init), inp.bounds)
+    atom_terms: list[z3.ArithRef] = []
+    s = fresh_state(shapes, "s", atom_terms)
+    here = StatePair(s.values)
+    solver = z3.Solver()
+    solver.set("timeout", max(1, int(inp.timeout * 1000)))
+    solver.add(s.wellformed)
+    names = model.variables
+    if ob.kind == "init":
+        solver.add(tr.formula(init, here), z3.Not(tr.formula(inp.inv, here)))
+        checked, failing_of = [s], inp.inv
+    elif ob.kind == "safety":
+        solver.add(tr.formula(inp.inv, here), z3.Not(tr.formula(inp.safety, here)))
+        checked, failing_of = [s], inp.safety
+    else:
+        assert isinstance(plan.next, str)
+        disjunct = split_action(tr, plan.next)[ob.index]
+        t_shapes = state_shapes(model, sample_state(model, init), inp.bounds.widened(4))
+        t = fresh_state(t_shapes, "t", atom_terms)
+        solver.add(t.wellformed, tr.formula(inp.inv, here))
+        for c in plan.constraints:
+            solver.add(tr.formula(c, here))
+        solver.add(disjunct.formula(tr, StatePair(s.values, t.values)))
+        solver.add(z3.Not(tr.formula(inp.inv, StatePair(t.values))))
+        checked, failing_of = [s, t], inp.inv
+    solver.add(atom_range(atom_terms, tr.atoms))
+    answer = solver.check()
+    if answer == z3.unsat:
+        return ObligationResult(ob, "proved", time.monotonic() - started)
+    if answer == z3.unknown:
+        return ObligationResult(ob, "unknown", time.monotonic() - started, message=solver.reason_unknown())
+    m = solver.model()
+    states = [decode_state(x.values, names, m, tr.atoms) for x in checked]
+    failing = [label for label, expr, ctx in conjuncts(tr, failing_of)
+               if z3.is_false(m.eval(tr.boolean(expr, {}, ctx, StatePair(checked[-1].values)),
+                                     model_completion=True))]
+    result = ObligationResult(ob, "counterexample", time.monotonic() - started, states, failing)
+    problem = _engine_disagrees(model, plan, inp, init, ob, states, result)
+    if problem is not None:
+        result.verdict = "error"
+        result.message = (f"internal error: the explicit engine does not confirm the counterexample "
+                          f"({problem}): a bug of the symbolic translation")
+    return result
+
+
+def _engine_disagrees(model: Model, plan: CheckPlan, inp: ProofInput, init: str, ob: Obligation,
+                      states: list[State], result: ObligationResult) -> str | None:
+    """Re-check a counterexample with the explicit engine; a description of the
+    disagreement, or None."""
+    def holds(name: str, st: State) -> bool:
+        return model.eval_state(name, st) is True
+
+    if ob.kind == "init":
+        if states[0] not in list(model.init_states(init)):
+            return f"the state is not a state of {init}"
+        return None if not holds(inp.inv, states[0]) else f"{inp.inv} holds in the state"
+    if ob.kind == "safety":
+        if not holds(inp.inv, states[0]):
+            return f"{inp.inv} does not hold in the state"
+        return None if not holds(inp.safety, states[0]) else f"{inp.safety} holds in the state"
+    s, t = states
+    if not holds(inp.inv, s):
+        return f"{inp.inv} does not hold in the first state"
+    if holds(inp.inv, t):
+        return f"{inp.inv} holds in the second state"
+    assert isinstance(plan.next, str)
+    for label, succ in model.successors(s, plan.next):
+        if succ == t:
+            result.engine_action = label.name
+            return None
+    return "the second state is not a successor of the first"
+
+
+def prove(inp: ProofInput, jobs: int = 2,
+          done: Callable[[ObligationResult], None] | None = None) -> list[ObligationResult]:
+    """Every obligation, ``jobs`` at a time (worker processes); ``done`` hears of each
+    result as it comes."""
+    obs = obligations(inp)
+    if jobs <= 1:
+        results = []
+        for ob in obs:
+            results.append(discharge(inp, ob))
+            if done is not None:
+                done(results[-1])
+        return results
+    ctx = multiprocessing.get_context("fork")
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
+        futures = {pool.submit(discharge, inp, ob): k for k, ob in enumerate(obs)}
+        by_index: dict[int, ObligationResult] = {}
+        for fut in as_completed(futures):
+            by_index[futures[fut]] = fut.result()
+            if done is not None:
+                done(by_index[futures[fut]])
+        return [by_index[k] for k in range(len(obs))]
+
+
+def figures(results: Sequence[ObligationResult]) -> dict[str, float]:
+    """Seconds per obligation title (for the benchmark)."""
+    return {r.obligation.kind + (":" + r.obligation.action if r.obligation.action else ""): r.seconds
+            for r in results}
+
+
+__all__ = ["Obligation", "ObligationResult", "ProofInput", "conj", "discharge", "figures",
+           "obligations", "prove"]

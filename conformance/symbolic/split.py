@@ -1,0 +1,119 @@
+"""The disjuncts of ``Next``: one per action, for per-action obligations and figures.
+
+``Next`` splits at ``\\/``, through the definitions it applies (``Receive(m)`` whose body is
+a disjunction splits into its handlers) and through ``\\E`` (``\\E x \\in S : A \\/ B`` is
+``(\\E x \\in S : A) \\/ (\\E x \\in S : B)``). Each disjunct is named after the innermost
+operator it applies, as TLC names actions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import z3
+
+from conformance.symbolic.encoding import conj, disj
+from conformance.symbolic.translate import Env, StatePair, Translator
+from conformance.tla import syntax as S
+from conformance.tla.compiler import Ctx, DefEntry
+from conformance.tla.syntax import Loc
+
+Build = Callable[[Translator, StatePair, Env], z3.BoolRef]
+
+
+@dataclass(frozen=True)
+class Disjunct:
+    """One action of ``Next``: its name, where it is defined, its formula builder."""
+
+    name: str
+    loc: Loc
+    build: Build
+
+    def formula(self, tr: Translator, st: StatePair) -> z3.BoolRef:
+        return self.build(tr, st, {})
+
+
+def split_action(tr: Translator, name: str) -> list[Disjunct]:
+    """The disjuncts of the action definition ``name`` of the root module."""
+    unit, ctx = tr.definition(name)
+    if unit.params:
+        raise S.TlaError(f"{name} must be an action without parameters", unit.loc)
+    found = _split(tr, unit.body, ctx, name, unit.loc, 0)
+    seen: dict[str, int] = {}
+    out = []
+    for d in found:
+        k = seen.get(d.name, 0)
+        seen[d.name] = k + 1
+        out.append(d if k == 0 else Disjunct(f"{d.name}#{k + 1}", d.loc, d.build))
+    return out
+
+
+def _leaf(e: S.Expr, ctx: Ctx, label: str, loc: Loc) -> list[Disjunct]:
+    def build(tr: Translator, st: StatePair, env: Env) -> z3.BoolRef:
+        return tr.boolean(e, env, ctx, st)
+    return [Disjunct(label, loc, build)]
+
+
+def _split(tr: Translator, e: S.Expr, ctx: Ctx, label: str, loc: Loc, depth: int) -> list[Disjunct]:
+    if depth > 30:
+        return _leaf(e, ctx, label, loc)
+    if isinstance(e, S.Or):
+        out: list[Disjunct] = []
+        for item in e.items:
+            out.extend(_split(tr, item, ctx, label, loc, depth + 1))
+        return out
+    if isinstance(e, S.Quant) and e.kind == "E":
+        inner = _split(tr, e.body, ctx, label, loc, depth + 1)
+        return [_under_exists(e.bounds, ctx, d) for d in inner]
+    if isinstance(e, (S.Name, S.OpApp)):
+        entry = ctx.names.get(e.name)
+        if isinstance(entry, DefEntry) and isinstance(entry.unit, S.OpDef) and \
+                not any(p.arity for p in entry.unit.params):
+            unit = entry.unit
+            args = e.args if isinstance(e, S.OpApp) else ()
+            if len(args) == len(unit.params):
+                inner = _split(tr, unit.body, entry.ctx, unit.name, unit.loc, depth + 1)
+                return [_applied(unit, args, ctx, e.loc, d) for d in inner]
+    return _leaf(e, ctx, label, loc)
+
+
+def _under_exists(bounds: Sequence[S.Bound], ctx: Ctx, d: Disjunct) -> Disjunct:
+    def build(tr: Translator, st: StatePair, env: Env) -> z3.BoolRef:
+        parts = [z3.And(g, d.build(tr, st, inner)) for g, inner in tr.bindings(bounds, env, ctx, st)]
+        return disj(parts)
+    return Disjunct(d.name, d.loc, build)
+
+
+def _applied(unit: S.OpDef, args: Sequence[S.Expr], ctx: Ctx, loc: Loc, d: Disjunct) -> Disjunct:
+    def build(tr: Translator, st: StatePair, env: Env) -> z3.BoolRef:
+        inner = tr.bind_args(unit.params, args, loc, env, ctx, st)
+        return d.build(tr, st, inner)
+    return Disjunct(d.name, d.loc, build)
+
+
+def conjuncts(tr: Translator, name: str) -> list[tuple[str, S.Expr, Ctx]]:
+    """The named conjuncts of a state predicate (through parameterless definitions), to
+    say which one a counterexample violates."""
+    unit, ctx = tr.definition(name)
+    out: list[tuple[str, S.Expr, Ctx]] = []
+    _conj(unit.body, ctx, name, out, 0)
+    return out
+
+
+def _conj(e: S.Expr, ctx: Ctx, label: str, out: list[tuple[str, S.Expr, Ctx]], depth: int) -> None:
+    if isinstance(e, S.And) and depth < 30:
+        for i, item in enumerate(e.items):
+            named = isinstance(item, S.Name) or (isinstance(item, S.OpApp) and not item.args)
+            _conj(item, ctx, item.name if named else f"{label}/{i + 1}", out, depth + 1)  # type: ignore[attr-defined]
+        return
+    if isinstance(e, S.Name) or (isinstance(e, S.OpApp) and not e.args):
+        entry = ctx.names.get(e.name)
+        if isinstance(entry, DefEntry) and isinstance(entry.unit, S.OpDef) and not entry.unit.params \
+                and isinstance(entry.unit.body, S.And) and depth < 30:
+            _conj(entry.unit.body, entry.ctx, e.name, out, depth + 1)
+            return
+    out.append((label, e, ctx))
+
+
+__all__ = ["Disjunct", "conj", "conjuncts", "split_action"]

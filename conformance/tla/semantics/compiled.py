@@ -1,0 +1,124 @@
+"""Compiled expressions: the closure record ``C`` with what it depends on, literals,
+derived nodes, and constant folding."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from conformance.tla.syntax import Loc, TlaError
+
+EvalFn = Callable[[Any, Any, tuple], Any]
+
+
+class _Unassigned:
+    """Marker of a next-state variable not yet assigned by the action being enumerated."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "UNASSIGNED"
+
+
+UNASSIGNED: Any = _Unassigned()
+_MISSING: Any = object()
+NOENV = 1 << 30
+
+
+def located(err: TlaError, loc: Loc) -> TlaError:
+    """``err`` with ``loc`` attached when it has none yet."""
+    if err.loc is not None:
+        return err
+    return type(err)(err.message, loc)
+
+
+# ---------------------------------------------------------------------------
+# Compiled expressions
+# ---------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class C:
+    """A compiled expression and what it depends on.
+
+    ``vars``: indices of state variables read unprimed; ``primed``: reads the next state;
+    ``env``: reads a bound variable or parameter; ``pure``: two evaluations always agree
+    (no Print/RandomElement/JavaTime); ``rec``: depends on a definition still being
+    compiled (its dependencies are unknown, so it is never cached).
+    """
+
+    fn: EvalFn
+    vars: frozenset[int] = frozenset()
+    primed: bool = False
+    envmin: int = NOENV  # the lowest environment slot read (NOENV: none)
+    pure: bool = True
+    rec: bool = False
+    value: Any = _MISSING  # known value of a literal
+    boolean: bool = False  # the closure always returns a boolean
+    reads: tuple[str, int] | None = None  # ("var", i): just s[i]; ("slot", i): just e[i]
+    elements: EvalFn | None = None  # iterates the set's elements without building it
+
+    @property
+    def env(self) -> bool:
+        return self.envmin != NOENV
+
+    @property
+    def constant(self) -> bool:
+        return not (self.vars or self.primed or self.rec) and self.envmin == NOENV and self.pure
+
+    def below(self, depth: int) -> C:
+        """This node seen from outside binders starting at slot ``depth``."""
+        if self.envmin >= depth and self.envmin != NOENV:
+            return C(self.fn, self.vars, self.primed, NOENV, self.pure, self.rec)
+        return self
+
+
+def const(value: Any) -> C:
+    return C(lambda s, t, e: value, value=value)
+
+
+def derived(fn: EvalFn, *parts: C, envmin: int = NOENV, pure: bool = True) -> C:
+    """A compiled node built from ``parts``: the union of their dependencies."""
+    vs: frozenset[int] = frozenset()
+    primed, is_pure, rec = False, pure, False
+    for p in parts:
+        if p.vars:
+            vs = vs | p.vars
+        primed = primed or p.primed
+        if p.envmin < envmin:
+            envmin = p.envmin
+        is_pure = is_pure and p.pure
+        rec = rec or p.rec
+    return C(fn, vs, primed, envmin, is_pure, rec)
+
+
+def cached(c: C, depth: int = 0) -> C:
+    """``c`` (compiled at scope depth ``depth``) evaluated at most once when it is constant.
+
+    A constant is folded right away when it evaluates without error; otherwise (say it
+    reads a constant without a value, or fails in a branch never taken) it is evaluated
+    on first use, so the error surfaces only if the expression is really needed. It is
+    evaluated in an environment of ``depth`` unread slots: binders inside ``c`` put their
+    variables at the slots they were compiled for.
+    """
+    if not c.constant or c.value is not _MISSING:
+        return c
+    fn = c.fn
+    pad = (None,) * depth
+    try:
+        folded = fn((), None, pad)
+    except (TlaError, RecursionError):
+        pass
+    else:
+        return const(folded)
+    box: list[Any] = []
+
+    def once(s: Any, t: Any, e: tuple) -> Any:
+        if box:
+            return box[0]
+        v = fn((), None, pad)
+        box.append(v)
+        return v
+
+    return C(once)

@@ -1,0 +1,303 @@
+"""Functions: [x \\in S |-> e], [S -> T], f[x], recursive function definitions, EXCEPT."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from conformance.tla import stdlib as L
+from conformance.tla import syntax as S
+from conformance.tla.semantics.compiled import (
+    C,
+    EvalFn,
+    derived,
+    located,
+)
+from conformance.tla.semantics.scope import (
+    DefEntry,
+    LocalDef,
+    Scope,
+    Slot,
+)
+from conformance.tla.semantics.sets import (
+    SetCompiler,
+)
+from conformance.tla.semantics.support import (
+    _APP_SRC,
+    _bound_slots,
+    _generated,
+    _key_builder,
+    _tuple_of,
+    _walk_expr,
+)
+from conformance.tla.syntax import EvalError, TlaError, UnsupportedError
+from conformance.tla.values import (
+    Fn,
+    make_fn,
+)
+
+
+class FunctionCompiler(SetCompiler):
+    """Functions: [x \\in S |-> e], [S -> T], f[x], recursive function definitions, EXCEPT."""
+
+    # functions -----------------------------------------------------------------------------
+
+    def _c_FnConstruct(self, node: S.FnConstruct, scope: Scope) -> C:
+        inner, expand, domains = self.bounds(node.bounds, scope)
+        body = self.expr(node.body, inner)
+        fb = body.fn
+        width = sum(len(b.names) for b in node.bounds)
+        single = self._single_bound(node.bounds)
+        key_of = _key_builder(node.bounds)
+
+        if single:
+            df = self.domain_fn(domains[0], node.bounds[0].domain.loc)
+
+            def construct(s: Any, t: Any, e: tuple) -> Any:
+                return make_fn({v: fb(s, t, (*e, v)) for v in df(s, t, e)})
+        else:
+
+            def construct(s: Any, t: Any, e: tuple) -> Any:
+                return make_fn({key_of(e2[len(e2) - width:]): fb(s, t, e2)
+                                for e2 in expand(s, t, e)})
+
+        res = derived(construct, body, *domains)
+        res.envmin = min([d.envmin for d in domains] + [body.below(scope.depth).envmin])
+        return res
+
+    def _fn_def_value(self, unit: S.FnDef, scope: Scope) -> C:
+        """``f[x \\in S] == body``: the function value (finite domain) of the definition."""
+        construct = self._c_FnConstruct(S.FnConstruct(unit.loc, unit.bounds, unit.body),
+                                        scope)
+        f = construct.fn
+        loc, name = unit.loc, unit.name
+
+        def value(s: Any, t: Any, e: tuple) -> Any:
+            try:
+                return f(s, t, e)
+            except UnsupportedError as err:
+                raise UnsupportedError(
+                    f"the function {name} has an infinite domain; only its applications "
+                    f"{name}[x] can be evaluated ({err.message})", err.loc or loc
+                ) from None
+
+        construct.fn = value
+        return construct
+
+    def _c_FnSet(self, node: S.FnSet, scope: Scope) -> C:
+        return self._lift(L.fn_set, (node.domain, node.range), node.loc, scope, "[S -> T]", 2)
+
+    def _c_FnApp(self, node: S.FnApp, scope: Scope) -> C:
+        loc = node.loc
+        args = self.exprs(node.args, scope)
+        if len(args) == 1:
+            fa = args[0].fn
+        else:
+            fs = [a.fn for a in args]
+
+            def fa(s: Any, t: Any, e: tuple) -> Any:
+                return tuple([f(s, t, e) for f in fs])
+
+        direct = self._recursive_fn_app(node, fa, args, scope)
+        if direct is not None:
+            return direct
+        fn = self.expr(node.fn, scope)
+
+        def slow(f: Any, x: Any) -> Any:
+            try:
+                return L.apply(f, x)
+            except TlaError as err:
+                raise located(err, loc) from None
+
+        arg = args[0] if len(args) == 1 else C(fa)
+        return derived(_generated("app", _APP_SRC, {"F": fn, "X": arg}, {"slow": slow}),
+                       fn, *args)
+
+    def _recursive_fn_app(self, node: S.FnApp, fa: EvalFn, args: list[C], scope: Scope
+                          ) -> C | None:
+        """``f[x]`` for a function definition ``f``: evaluate the body at x directly
+        (the domain may be infinite; recursion goes through here)."""
+        if not isinstance(node.fn, S.Name):
+            return None
+        target = self.lookup(node.fn.name, scope)
+        if isinstance(target, DefEntry) and isinstance(target.unit, S.FnDef):
+            unit, prefix, dscope = target.unit, target.ctx.base, Scope(target.ctx, target.ctx.base)
+            holder: Any = target
+        elif isinstance(target, LocalDef) and isinstance(target.unit, S.FnDef):
+            unit, prefix, dscope = target.unit, target.scope.depth, target.scope
+            holder = target
+        else:
+            return None
+        compiled = self._fn_def_parts(holder, unit, dscope)
+        if compiled is None:  # the parts are being compiled: go through the forward cell
+            cell = holder.__dict__.setdefault("_fn_cell", [])
+
+            def forward(s: Any, t: Any, e: tuple) -> Any:
+                return cell[0](s, t, e)
+
+            app_fn: EvalFn = forward
+            rec = True
+            body_c: C | None = None
+        else:
+            app_fn, body_c = compiled
+            rec = body_c.rec
+        loc = node.loc
+
+        def app(s: Any, t: Any, e: tuple) -> Any:
+            x = fa(s, t, e)
+            try:
+                return app_fn(s, t, (e[:prefix], x))
+            except TlaError as err:
+                raise located(err, loc) from None
+
+        parts = [*args] + ([body_c] if body_c is not None else [])
+        res = derived(app, *parts)
+        res.rec = res.rec or rec
+        if prefix > 0 or rec:
+            res.envmin = 0
+        return res
+
+    def _fn_def_parts(self, holder: Any, unit: S.FnDef, scope: Scope
+                      ) -> tuple[EvalFn, C] | None:
+        parts = holder.__dict__.get("_fn_parts")
+        if parts is not None:
+            return parts
+        if holder.__dict__.get("_fn_compiling"):
+            return None
+        holder.__dict__["_fn_compiling"] = True
+        try:
+            doms = [self.expr(b.domain, scope) for b in unit.bounds]
+            names = [n for b in unit.bounds for n in _bound_slots(b)]
+            inner = scope.bind(*names)
+            body = self.expr(unit.body, inner)
+        finally:
+            holder.__dict__["_fn_compiling"] = False
+        fb = body.fn
+        dfs = [d.fn for d in doms]
+        bounds = unit.bounds
+        single = len(bounds) == 1 and len(bounds[0].names) == 1 and not bounds[0].tuple_pattern
+        member = L.member
+        name = unit.name
+
+        def apply_def(s: Any, t: Any, pe: tuple) -> Any:
+            prefix_env, x = pe
+            if single:
+                dom = dfs[0](s, t, prefix_env)
+                if not member(x, dom):
+                    raise EvalError(f"{L.show(x)} is not in the domain {L.show(dom)} of {name}")
+                return fb(s, t, (*prefix_env, x))
+            args = x if type(x) is tuple else (x,)
+            env = prefix_env
+            k = 0
+            for b, df in zip(bounds, dfs, strict=True):
+                dom = df(s, t, env)
+                if b.tuple_pattern:
+                    v = args[k]
+                    if not member(v, dom):
+                        raise EvalError(f"{L.show(v)} is not in the domain of {name}")
+                    env = env + tuple(v)
+                    k += 1
+                else:
+                    for _ in b.names:
+                        if k >= len(args) or not member(args[k], dom):
+                            raise EvalError(f"{L.show(x)} is not in the domain of {name}")
+                        env = (*env, args[k])
+                        k += 1
+            if k != len(args):
+                raise EvalError(f"{L.show(x)} is not in the domain of {name}")
+            return fb(s, t, env)
+
+        result = (apply_def, derived(apply_def, body, *doms))
+        holder.__dict__["_fn_parts"] = result
+        cell = holder.__dict__.setdefault("_fn_cell", [])
+        cell.append(apply_def)
+        return result
+
+    def _c_Except(self, node: S.Except, scope: Scope) -> C:
+        base = self.expr(node.fn, scope)
+        at_scope = scope.bind("@")
+        updates = []
+        parts = [base]
+        for u in node.updates:
+            path: list[tuple[str | None, EvalFn | None]] = []
+            for p in u.path:
+                if p.field is not None:
+                    path.append((p.field, None))
+                else:
+                    idx = self.exprs(p.index, scope)
+                    parts.extend(idx)
+                    if len(idx) == 1:
+                        path.append((None, idx[0].fn))
+                    else:
+                        path.append((None, _tuple_of([c.fn for c in idx])))
+            uses_at = any(isinstance(n, S.At) for n in _walk_expr(u.value))
+            val = self.expr(u.value, at_scope if uses_at else scope)
+            parts.append(val.below(scope.depth))
+            updates.append((path, val.fn, uses_at))
+        fbase = base.fn
+        loc = node.loc
+
+        def update(s: Any, t: Any, e: tuple, f: Any, path: list, k: int, fv: EvalFn,
+                   uses_at: bool) -> Any:
+            name, idx = path[k]
+            key = name if name is not None else idx(s, t, e)
+            if type(f) is tuple:
+                if type(key) is not int or not 1 <= key <= len(f):
+                    return f
+                old = f[key - 1]
+            elif type(f) is Fn:
+                if key not in f.map:
+                    return f
+                old = f.map[key]
+            else:
+                raise EvalError(f"EXCEPT applies to a function, got {L.show(f)}", loc)
+            if k + 1 == len(path):
+                new = fv(s, t, (*e, old)) if uses_at else fv(s, t, e)
+            else:
+                new = update(s, t, e, old, path, k + 1, fv, uses_at)
+            if type(f) is tuple:
+                lst = list(f)
+                lst[key - 1] = new
+                return tuple(lst)
+            m = dict(f.map)
+            m[key] = new
+            return Fn(m)
+
+        def except_(s: Any, t: Any, e: tuple) -> Any:
+            f = fbase(s, t, e)
+            for path, fv, uses_at in updates:
+                f = update(s, t, e, f, path, 0, fv, uses_at)
+            return f
+
+        if len(updates) == 1 and len(updates[0][0]) == 1:
+            # the common [f EXCEPT ![k] = v]: one update of one level
+            (path1, fv1, at1) = updates[0]
+            field1, idx1 = path1[0]
+
+            def except1(s: Any, t: Any, e: tuple) -> Any:
+                f = fbase(s, t, e)
+                if type(f) is tuple and idx1 is not None:
+                    key = idx1(s, t, e)
+                    if type(key) is int and 0 < key <= len(f):
+                        lst = list(f)
+                        lst[key - 1] = fv1(s, t, (*e, f[key - 1])) if at1 else fv1(s, t, e)
+                        return tuple(lst)
+                    return f
+                if type(f) is Fn:
+                    key = field1 if idx1 is None else idx1(s, t, e)
+                    m = f.map
+                    if key in m:
+                        m2 = dict(m)
+                        m2[key] = fv1(s, t, (*e, m[key])) if at1 else fv1(s, t, e)
+                        return Fn(m2)
+                    return f
+                return update(s, t, e, f, path1, 0, fv1, at1)
+
+            return derived(except1, *parts)
+        return derived(except_, *parts)
+
+    def _c_At(self, node: S.At, scope: Scope) -> C:
+        local = scope.names.get("@")
+        if not isinstance(local, Slot):
+            raise EvalError("@ outside an EXCEPT update", node.loc)
+        i = local.index
+        return C(lambda s, t, e: e[i], envmin=i)

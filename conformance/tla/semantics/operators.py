@@ -1,0 +1,572 @@
+"""Names and operator application: resolution of names, definitions compiled once,
+parameters passed by value or by name (substitution), operator arguments,
+standard-module operators. Also the dispatch of every node kind (``expr``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+from conformance.tla import stdlib as L
+from conformance.tla import syntax as S
+from conformance.tla.astwalk import walk
+from conformance.tla.semantics.compiled import (
+    _MISSING,
+    NOENV,
+    C,
+    EvalFn,
+    cached,
+    const,
+    derived,
+    located,
+)
+from conformance.tla.semantics.memo import (
+    env_memoized,
+    memo_worthy,
+    memoized,
+)
+from conformance.tla.semantics.scope import (
+    Alias,
+    ConstEntry,
+    ConstLocal,
+    Ctx,
+    DefEntry,
+    Entry,
+    Lazy,
+    LazySlot,
+    Local,
+    LocalDef,
+    OpSlot,
+    Scope,
+    Slot,
+    SubstEntry,
+    Thunk,
+    VarEntry,
+)
+from conformance.tla.semantics.support import (
+    _BUILTIN_METHODS,
+    _bound_slots,
+    _by_name_uses,
+    _lazy_builder,
+    _with_runtime,
+)
+from conformance.tla.syntax import EvalError, Loc, TlaError, UnsupportedError
+from conformance.tla.values import (
+    Value,
+)
+
+# ---------------------------------------------------------------------------
+# The compiler: names and operators
+# ---------------------------------------------------------------------------
+
+# nodes and builtin operators whose closures always return a boolean (or raise)
+_BOOLEAN_NODES = frozenset({S.And, S.Or, S.Quant, S.Unchanged, S.ActionBox})
+_BOOLEAN_OPS = frozenset({"~", "=>", "<=>", "/\\", "\\/", "=", "/=", "\\in", "\\notin",
+                          "<", "<=", ">", ">=", "\\subseteq"})
+
+
+
+class OperatorCompiler:
+    """Compiles expressions of one model; holds the per-model caches."""
+
+    def __init__(
+        self,
+        constants: Mapping[str, Value],
+        runtime: L.Runtime,
+        var_names: Sequence[str],
+    ) -> None:
+        self.constants = constants
+        self.runtime = runtime
+        self.var_names = tuple(var_names)  # for error messages about primed variables
+        # compiles ENABLED A (set by the model: action enumeration lives in actions.py)
+        self.enabled: Callable[[S.Expr, Scope], EvalFn] | None = None
+        # memoised bodies of operators whose result depends on their arguments only
+        self._memos: dict[int, tuple[S.OpDef, EvalFn]] = {}
+        # the by-name parameters of each operator (keyed by id, the entry keeps it alive)
+        self._by_name: dict[int, tuple[S.OpDef, frozenset[str]]] = {}
+        self._inlining: set[int] = set()  # operators whose body is being substituted
+
+    # errors --------------------------------------------------------------------
+
+    @staticmethod
+    def raiser(err: TlaError) -> C:
+        def fail(s: Any, t: Any, e: tuple) -> Any:
+            raise err
+
+        return C(fail, rec=True)
+
+    # entry point ------------------------------------------------------------------
+
+    def expr(self, node: S.Expr, scope: Scope) -> C:
+        method = getattr(self, "_c_" + type(node).__name__, None)
+        if method is None:
+            return self.raiser(
+                UnsupportedError(f"unsupported construct {type(node).__name__}", node.loc)
+            )
+        c: C = method(node, scope)
+        if type(node) in _BOOLEAN_NODES or (
+            type(node) is S.OpApp and node.name in _BOOLEAN_OPS
+            and node.name not in scope.names and node.name not in scope.ctx.names
+        ):
+            c.boolean = True
+        return cached(c, scope.depth)
+
+    def exprs(self, nodes: Iterable[S.Expr], scope: Scope) -> list[C]:
+        return [self.expr(n, scope) for n in nodes]
+
+    # literals ------------------------------------------------------------------------
+
+    def _c_Num(self, node: S.Num, scope: Scope) -> C:
+        return const(node.value)
+
+    def _c_Str(self, node: S.Str, scope: Scope) -> C:
+        return const(node.value)
+
+    def _c_Bool(self, node: S.Bool, scope: Scope) -> C:
+        return const(node.value)
+
+    # names ------------------------------------------------------------------------------
+
+    def _c_Name(self, node: S.Name, scope: Scope) -> C:
+        return self.apply_name(node.name, (), node.loc, scope)
+
+    def _c_OpApp(self, node: S.OpApp, scope: Scope) -> C:
+        return self.apply_name(node.name, node.args, node.loc, scope)
+
+    def lookup(self, name: str, scope: Scope) -> Local | Entry | None:
+        local = scope.names.get(name)
+        if local is not None:
+            return local
+        return scope.ctx.names.get(name)
+
+    def apply_name(self, name: str, args: Sequence[S.Expr], loc: Loc, scope: Scope) -> C:
+        """A name (or an operator applied to ``args``) resolved in ``scope``."""
+        target = self.lookup(name, scope)
+        if target is not None:
+            return self.apply_target(target, name, args, loc, scope)
+        builtin = getattr(self, "_b_" + _BUILTIN_METHODS.get(name, "_none"), None)
+        if builtin is not None:
+            return builtin(args, loc, scope)
+        for module in sorted(scope.ctx.std):
+            op = L.STANDARD[module].get(name)
+            if op is not None:
+                return self.std_call(op, name, args, loc, scope)
+        for module in sorted(L.STANDARD):
+            if name in L.STANDARD[module]:
+                raise EvalError(
+                    f"unknown operator {name} in module {scope.ctx.module} "
+                    f"(defined in the standard module {module}: EXTENDS it)",
+                    loc,
+                )
+        raise EvalError(f"unknown name {name} in module {scope.ctx.module}", loc)
+
+    def _check_arity(self, name: str, want: int, args: Sequence[Any], loc: Loc) -> None:
+        if len(args) != want:
+            raise EvalError(f"{name} takes {want} argument(s), got {len(args)}", loc)
+
+    def apply_target(
+        self, target: Local | Entry, name: str, args: Sequence[S.Expr], loc: Loc, scope: Scope
+    ) -> C:
+        if isinstance(target, Slot):
+            self._check_arity(name, 0, args, loc)
+            i = target.index
+            return C(lambda s, t, e: e[i], envmin=i, reads=("slot", i))
+        if isinstance(target, LazySlot):
+            self._check_arity(name, 0, args, loc)
+            i = target.index
+            missing = _MISSING
+
+            def lazy(s: Any, t: Any, e: tuple) -> Any:
+                v = e[i].v  # computed already (a Thunk never keeps its value)
+                return v if v is not missing else e[i].get()
+
+            return derived(lazy, target.body, envmin=i)
+        if isinstance(target, ConstLocal):
+            self._check_arity(name, 0, args, loc)
+            return target.body
+        if isinstance(target, Alias):
+            self._check_arity(name, 0, args, loc)
+            return self.expr(target.expr,
+                             target.scope.primed_view() if target.primed else target.scope)
+        if isinstance(target, OpSlot):
+            self._check_arity(name, target.arity, args, loc)
+            return self._call_op_slot(target, args, loc, scope)
+        if isinstance(target, (LocalDef, DefEntry)) and self.by_name(target, args):
+            return self._call_by_name(target, args, loc, scope)
+        if isinstance(target, LocalDef):
+            return self._call_def(target.unit, self.local_body(target), target.scope.depth,
+                                  args, loc, scope)
+        if isinstance(target, VarEntry):
+            self._check_arity(name, 0, args, loc)
+            i = target.index
+            return C(lambda s, t, e: s[i], vars=frozenset((i,)), reads=("var", i))
+        if isinstance(target, ConstEntry):
+            return self._constant(target, args, loc, scope)
+        if isinstance(target, DefEntry):
+            return self._call_def(target.unit, self.def_body(target), target.ctx.base,
+                                  args, loc, scope)
+        if isinstance(target, SubstEntry):
+            body = self.subst_body(target)
+            depth = target.scope.depth
+            if args:
+                raise UnsupportedError(
+                    f"substitution of the operator constant {name} is not supported", loc
+                )
+            if not body.env and depth == scope.depth:
+                return body  # called at the depth it was compiled for
+            f = body.fn
+            return derived(lambda s, t, e: f(s, t, e[:depth]), body)
+        raise EvalError(f"{name} is an instance, not a value (use {name}!Op)", loc)
+
+    def _constant(self, entry: ConstEntry, args: Sequence[S.Expr], loc: Loc, scope: Scope) -> C:
+        if entry.name in self.constants:
+            self._check_arity(entry.name, 0, args, loc)
+            return const(self.constants[entry.name])
+        return self.raiser(
+            EvalError(
+                f"constant {entry.name} (declared at {entry.loc}) has no value: "
+                f"give it one in the model's constants or override it",
+                loc,
+            )
+        )
+
+    # definitions -------------------------------------------------------------------------
+
+    def _def_scope(self, unit: S.OpDef | S.FnDef, scope: Scope) -> Scope:
+        if isinstance(unit, S.FnDef):
+            return scope.bind(*[n for b in unit.bounds for n in _bound_slots(b)])
+        new = dict(scope.names)
+        for i, p in enumerate(unit.params):
+            new[p.name] = Slot(scope.depth + i) if p.arity == 0 else OpSlot(scope.depth + i, p.arity)
+        return Scope(scope.ctx, scope.depth + len(unit.params), new)
+
+    def def_body(self, entry: DefEntry) -> C:
+        """The compiled body of a module-level definition (compiled once)."""
+        return self._body_once(entry, Scope(entry.ctx, entry.ctx.base))
+
+    def local_body(self, d: LocalDef) -> C:
+        """The compiled body of a LET operator with parameters or LET function (once)."""
+        return self._body_once(d, d.scope)
+
+    def _body_once(self, holder: DefEntry | LocalDef, scope: Scope) -> C:
+        """Compile ``holder``'s unit once; a recursive reference met while compiling it
+        gets a forward closure that calls the body once it exists."""
+        if holder.state == "done":
+            assert holder.body is not None
+            return holder.body
+        if holder.state == "compiling":
+            cell = holder.cell
+
+            def forward(s: Any, t: Any, e: tuple) -> Any:
+                return cell[0](s, t, e)
+
+            return C(forward, rec=True, envmin=0)
+        holder.state = "compiling"
+        try:
+            body = self._compile_unit_body(holder.unit, scope)
+        except BaseException:
+            holder.state = "new"
+            raise
+        holder.cell.append(body.fn)
+        holder.body = body
+        holder.state = "done"
+        return body
+
+    def _compile_unit_body(self, unit: S.OpDef | S.FnDef, scope: Scope) -> C:
+        if isinstance(unit, S.OpDef):
+            return self.expr(unit.body, self._def_scope(unit, scope))
+        # a function definition: its "body" is the function value itself
+        return self._fn_def_value(unit, scope)
+
+    def _fn_def_value(self, unit: S.FnDef, scope: Scope) -> C:
+        """The value of a function definition ``f[x \\in S] == e`` (see ``functions.py``)."""
+        raise NotImplementedError
+
+    def subst_body(self, entry: SubstEntry) -> C:
+        if entry.compiled is None:
+            entry.compiled = self.expr(entry.expr, entry.scope)
+        return entry.compiled
+
+    def _call_def(
+        self,
+        unit: S.OpDef | S.FnDef,
+        body: C,
+        prefix: int,
+        args: Sequence[S.Expr],
+        loc: Loc,
+        scope: Scope,
+    ) -> C:
+        """Apply a definition whose body expects an environment ``prefix + params``."""
+        if isinstance(unit, S.FnDef):
+            self._check_arity(unit.name, 0, args, loc)
+            params: tuple[S.Param, ...] = ()
+        else:
+            params = unit.params
+            self._check_arity(unit.name, len(params), args, loc)
+        f = body.fn
+        if params and prefix == 0 and isinstance(unit, S.OpDef) \
+                and self._memo_eligible(unit, body):
+            f = self._memo_of(unit, f)
+        if not params:
+            # the body's binders expect an environment of exactly ``prefix`` slots
+            if body.value is not _MISSING or (not body.env and prefix == scope.depth):
+                return body
+            if prefix == 0:
+                return derived(lambda s, t, e: f(s, t, ()), body)
+            return derived(lambda s, t, e: f(s, t, e[:prefix]), body, envmin=0)
+        cargs = [
+            self.op_arg(a, p.arity, scope) if p.arity else self.expr(a, scope)
+            for a, p in zip(args, params, strict=True)
+        ]
+        fs = [c.fn for c in cargs]
+        # the result reads the environment only through the arguments (or the prefix)
+        res = derived(lambda s, t, e: None, body.below(0), *cargs,
+                      envmin=0 if prefix > 0 or body.rec else NOENV)
+        res.boolean = body.boolean  # callers need not check the result's type again
+        if prefix > 0 and isinstance(unit, S.OpDef) and self._memo_eligible(unit, body, True):
+            r0 = cargs[0].reads if len(cargs) == 1 else None
+            res.fn = env_memoized(f, prefix, fs, bool(body.vars),
+                                  r0[1] if r0 is not None and r0[0] == "slot" else None)
+        elif prefix == 0:
+            if len(fs) == 1:
+                (a0,) = fs
+                res.fn = lambda s, t, e: f(s, t, (a0(s, t, e),))
+            elif len(fs) == 2:
+                a0, a1 = fs
+                res.fn = lambda s, t, e: f(s, t, (a0(s, t, e), a1(s, t, e)))
+            else:
+                res.fn = lambda s, t, e: f(s, t, tuple([a(s, t, e) for a in fs]))
+        elif len(fs) == 1:
+            (a0,) = fs
+            res.fn = lambda s, t, e: f(s, t, (*e[:prefix], a0(s, t, e)))
+        elif len(fs) == 2:
+            a0, a1 = fs
+            res.fn = lambda s, t, e: f(s, t, (*e[:prefix], a0(s, t, e), a1(s, t, e)))
+        else:
+            res.fn = lambda s, t, e: f(s, t, e[:prefix] + tuple([a(s, t, e) for a in fs]))
+        return res
+
+    # parameters passed by name -------------------------------------------------------------
+
+    def by_name(self, target: DefEntry | LocalDef, args: Sequence[S.Expr]) -> bool:
+        """Whether this application must substitute its arguments (TLA+'s semantics of
+        operator application) rather than pass their values: when the body primes a
+        parameter, takes it as an assignment target, or hands it on to an operator that
+        does. Passing values is the same otherwise, and cheaper."""
+        unit = target.unit
+        if not args or not isinstance(unit, S.OpDef):
+            return False
+        if isinstance(target, DefEntry) and target.ctx.base:
+            return False  # a parameterised instance's definition: its prefix is its own
+        return bool(self.by_name_params(unit, target.ctx if isinstance(target, DefEntry)
+                                        else target.scope.ctx))
+
+    def by_name_params(self, unit: S.OpDef, ctx: Ctx) -> frozenset[str]:
+        """The zero-arity parameters of ``unit`` that must be passed by name."""
+        hit = self._by_name.get(id(unit))
+        if hit is not None and hit[0] is unit:
+            return hit[1]
+        self._by_name[id(unit)] = (unit, frozenset())  # a recursive use: assume none
+        params = {p.name for p in unit.params if p.arity == 0}
+        lets = {d.name: d for n in walk(unit.body) if isinstance(n, S.Let)
+                for d in n.defs if isinstance(d, S.OpDef)}
+        found = set(_by_name_uses(unit.body, params,
+                                  lambda n: self._callee_params(n, ctx, lets)))
+        result = frozenset(found)
+        self._by_name[id(unit)] = (unit, result)
+        return result
+
+    def _callee_params(self, node: S.OpApp, ctx: Ctx, lets: Mapping[str, S.OpDef]
+                       ) -> tuple[bool, ...] | None:
+        """For each argument of ``node`` (a call), whether the callee takes it by name;
+        None when the callee is unknown here (then assume by name)."""
+        local = lets.get(node.name)
+        if local is not None:
+            if len(local.params) != len(node.args):
+                return None
+            by = self.by_name_params(local, ctx)
+            return tuple(p.name in by for p in local.params)
+        entry = ctx.names.get(node.name)
+        if isinstance(entry, DefEntry):
+            unit = entry.unit
+            if not isinstance(unit, S.OpDef) or len(unit.params) != len(node.args):
+                return tuple(False for _ in node.args)
+            by = self.by_name_params(unit, entry.ctx)
+            return tuple(p.name in by for p in unit.params)
+        if entry is None:
+            # a built-in or standard operator, or an operator parameter (whose arguments
+            # an operator or LAMBDA argument receives as values)
+            return tuple(False for _ in node.args)
+        return None
+
+    def by_name_scope(self, target: DefEntry | LocalDef, args: Sequence[S.Expr], loc: Loc,
+                      scope: Scope, volatile: bool = False, init: bool = False
+                      ) -> tuple[Scope, list[EvalFn], list[C]]:
+        """The scope of ``target``'s body for this call (the caller's environment followed
+        by one slot per parameter) and the builders of those slots' values."""
+        unit = target.unit
+        assert isinstance(unit, S.OpDef)
+        self._check_arity(unit.name, len(unit.params), args, loc)
+        if isinstance(target, DefEntry):
+            ctx, names = target.ctx, {}
+        else:
+            ctx, names = target.scope.ctx, dict(target.scope.names)
+        by = self.by_name_params(unit, ctx)
+        builders: list[EvalFn] = []
+        parts: list[C] = []
+        for i, (p, a) in enumerate(zip(unit.params, args, strict=True)):
+            slot = scope.depth + i
+            if p.arity:
+                c = self.op_arg(a, p.arity, scope)
+                names[p.name] = OpSlot(slot, p.arity)
+                builders.append(c.fn)
+            else:
+                c = self.expr(a, scope)
+                if p.name in by:
+                    names[p.name] = LazySlot(slot, c, alias=(a, scope))
+                    memo = not (volatile and (c.vars if init else c.primed))
+                    builders.append(_lazy_builder(c.fn, Lazy if memo else Thunk))
+                else:
+                    names[p.name] = Slot(slot)
+                    builders.append(c.fn)
+            parts.append(c)
+        return Scope(ctx, scope.depth + len(unit.params), names), builders, parts
+
+    def _call_by_name(self, target: DefEntry | LocalDef, args: Sequence[S.Expr], loc: Loc,
+                      scope: Scope) -> C:
+        unit = target.unit
+        assert isinstance(unit, S.OpDef)
+        if id(unit) in self._inlining:
+            raise UnsupportedError(
+                f"recursive operator {unit.name} whose parameter is primed or assigned", loc)
+        inner, builders, parts = self.by_name_scope(target, args, loc, scope)
+        self._inlining.add(id(unit))
+        try:
+            body = self.expr(unit.body, inner)
+        finally:
+            self._inlining.discard(id(unit))
+        fb = body.fn
+
+        def call(s: Any, t: Any, e: tuple) -> Any:
+            return fb(s, t, (*e, *[b(s, t, e) for b in builders]))
+
+        res = derived(call, body.below(scope.depth), *parts)
+        res.boolean = body.boolean
+        return res
+
+    def _memo_eligible(self, unit: S.OpDef, body: C, state_ok: bool = False) -> bool:
+        return (body.pure and (state_ok or not body.vars) and not body.primed and not body.rec
+                and all(p.arity == 0 for p in unit.params) and memo_worthy(unit.body))
+
+    def _memo_of(self, unit: S.OpDef, f: EvalFn) -> EvalFn:
+        """The memoised body of ``unit``, shared by all its call sites."""
+        hit = self._memos.get(id(unit))
+        if hit is None or hit[0] is not unit:
+            hit = self._memos[id(unit)] = (unit, memoized(f, len(unit.params)))
+        return hit[1]
+
+    def _call_op_slot(self, target: OpSlot, args: Sequence[S.Expr], loc: Loc, scope: Scope) -> C:
+        i = target.index
+        cargs = self.exprs(args, scope)
+        fs = [c.fn for c in cargs]
+
+        def call(s: Any, t: Any, e: tuple) -> Any:
+            return e[i](*[a(s, t, e) for a in fs])
+
+        return derived(call, *cargs, envmin=i)
+
+    def op_arg(self, node: S.Expr, arity: int, scope: Scope) -> C:
+        """An argument passed for an operator parameter: evaluates to a Python callable."""
+        if isinstance(node, S.Lambda):
+            if len(node.params) != arity:
+                raise EvalError(
+                    f"LAMBDA takes {len(node.params)} parameter(s), {arity} expected", node.loc
+                )
+            body = self.expr(node.body, scope.bind(*node.params))
+            f = body.fn
+            return derived(lambda s, t, e: lambda *a: f(s, t, e + a), body.below(scope.depth),
+                           pure=False)
+        if isinstance(node, S.Name):
+            target = self.lookup(node.name, scope)
+            if isinstance(target, OpSlot):
+                i = target.index
+                return C(lambda s, t, e: e[i], envmin=i)
+            if isinstance(target, (DefEntry, LocalDef)) and isinstance(target.unit, S.OpDef):
+                unit = target.unit
+                if len(unit.params) != arity:
+                    raise EvalError(
+                        f"{node.name} takes {len(unit.params)} argument(s), {arity} expected",
+                        node.loc,
+                    )
+                if isinstance(target, DefEntry):
+                    body, prefix = self.def_body(target), target.ctx.base
+                else:
+                    body, prefix = self.local_body(target), target.scope.depth
+                f = body.fn
+                return derived(
+                    lambda s, t, e: lambda *a: f(s, t, e[:prefix] + a), body.below(0),
+                    envmin=0 if prefix else NOENV, pure=False,
+                )
+            if target is None:
+                for module in sorted(scope.ctx.std):
+                    op = L.STANDARD[module].get(node.name)
+                    if op is not None and op.arity == arity and not op.op_args:
+                        if op.runtime:
+                            return const(_with_runtime(op.impl, self.runtime))
+                        return const(op.impl)
+        # a builtin infix operator passed by name or any other expression
+        raise EvalError(f"expected an operator of arity {arity} here", node.loc)
+
+    # standard-module operators ------------------------------------------------------------
+
+    def std_call(self, op: L.StdOp, name: str, args: Sequence[S.Expr], loc: Loc, scope: Scope) -> C:
+        self._check_arity(name, op.arity, args, loc)
+        cargs = [
+            self.op_arg(a, 1 if name != "SortSeq" else 2, scope) if i in op.op_args
+            else self.expr(a, scope)
+            for i, a in enumerate(args)
+        ]
+        impl = op.impl
+        if op.runtime:
+            rt = self.runtime
+            inner = impl
+
+            def impl(*a: Any) -> Any:
+                return inner(rt, *a)
+
+        fs = [c.fn for c in cargs]
+        if len(fs) == 0:
+
+            def call(s: Any, t: Any, e: tuple) -> Any:
+                try:
+                    return impl()
+                except TlaError as err:
+                    raise located(err, loc) from None
+        elif len(fs) == 1:
+            (a0,) = fs
+
+            def call(s: Any, t: Any, e: tuple) -> Any:
+                x = a0(s, t, e)
+                try:
+                    return impl(x)
+                except TlaError as err:
+                    raise located(err, loc) from None
+        elif len(fs) == 2:
+            a0, a1 = fs
+
+            def call(s: Any, t: Any, e: tuple) -> Any:
+                x, y = a0(s, t, e), a1(s, t, e)
+                try:
+                    return impl(x, y)
+                except TlaError as err:
+                    raise located(err, loc) from None
+        else:
+
+            def call(s: Any, t: Any, e: tuple) -> Any:
+                vals = [a(s, t, e) for a in fs]
+                try:
+                    return impl(*vals)
+                except TlaError as err:
+                    raise located(err, loc) from None
+
+        return derived(call, *cargs, pure=op.pure)

@@ -1,0 +1,95 @@
+"""Action-level expressions evaluated as values: e', UNCHANGED, [A]_v, temporal
+operators and fairness."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from conformance.tla import stdlib as L
+from conformance.tla import syntax as S
+from conformance.tla.semantics.compiled import (
+    UNASSIGNED,
+    C,
+    derived,
+)
+from conformance.tla.semantics.records import (
+    RecordCompiler,
+)
+from conformance.tla.semantics.scope import (
+    Scope,
+)
+from conformance.tla.syntax import EvalError, Loc, UnsupportedError
+
+
+class PrimeCompiler(RecordCompiler):
+    """Action-level expressions evaluated as values: e', UNCHANGED, [A]_v, temporal"""
+
+    # actions as expressions --------------------------------------------------------------------
+
+    def _c_Prime(self, node: S.Prime, scope: Scope) -> C:
+        inner = self.expr(node.expr, scope.primed_view())
+        if inner.primed:
+            raise EvalError("a primed expression inside a primed expression", node.loc)
+        f = inner.fn
+        if not inner.vars:
+            return inner  # constant under prime
+        idx = tuple(sorted(inner.vars))
+        loc = node.loc
+        names = self.var_names
+
+        if len(idx) == 1 and isinstance(node.expr, S.Name):
+            i = idx[0]
+
+            def primed_var(s: Any, t: Any, e: tuple) -> Any:
+                if t is None:
+                    raise EvalError("a primed variable where no next state exists", loc)
+                v = t[i]
+                if v is UNASSIGNED:
+                    raise EvalError(
+                        f"{names[i]}' is used before it is assigned in this action", loc)
+                return v
+
+            return C(primed_var, primed=True, envmin=inner.envmin, rec=inner.rec)
+
+        def primed(s: Any, t: Any, e: tuple) -> Any:
+            if t is None:
+                raise EvalError("a primed expression where no next state exists", loc)
+            for i in idx:
+                if t[i] is UNASSIGNED:
+                    raise EvalError(
+                        f"{names[i]}' is used before it is assigned in this action", loc)
+            return f(t, None, e)
+
+        return C(primed, primed=True, envmin=inner.envmin, pure=inner.pure, rec=inner.rec)
+
+    def _c_Unchanged(self, node: S.Unchanged, scope: Scope) -> C:
+        return self._c_Prime_eq(node.expr, node.loc, scope)
+
+    def _c_Prime_eq(self, expr: S.Expr, loc: Loc, scope: Scope) -> C:
+        now = self.expr(expr, scope)
+        nxt = self.expr(S.Prime(loc, expr), scope)
+        fa, fb = now.fn, nxt.fn
+        eq = L.values_equal
+        return derived(lambda s, t, e: eq(fa(s, t, e), fb(s, t, e)), now, nxt)
+
+    def _c_ActionBox(self, node: S.ActionBox, scope: Scope) -> C:
+        a = self.expr(node.action, scope)
+        same = self._c_Prime_eq(node.sub, node.loc, scope)
+        fa = self.boolean(a, node.action.loc, "action")
+        fs = same.fn
+        if node.box:
+            return derived(lambda s, t, e: fa(s, t, e) or fs(s, t, e), a, same)
+        return derived(lambda s, t, e: fa(s, t, e) and not fs(s, t, e), a, same)
+
+    def _c_Temporal(self, node: S.Temporal, scope: Scope) -> C:
+        if node.op == "ENABLED" and self.enabled is not None and len(node.args) == 1:
+            # ENABLED A: A has a successor from the current state (A is enumerated as an
+            # action; the result depends on every variable, so it is never cached)
+            return C(self.enabled(node.args[0], scope), vars=frozenset(range(len(self.var_names))),
+                     envmin=0, boolean=True)
+        return self.raiser(UnsupportedError(
+            f"the temporal operator {node.op} cannot be evaluated on a state", node.loc))
+
+    def _c_Fairness(self, node: S.Fairness, scope: Scope) -> C:
+        return self.raiser(UnsupportedError(
+            f"the fairness condition {node.kind}_ cannot be evaluated on a state", node.loc))

@@ -1,0 +1,78 @@
+"""Records and tuples: [a |-> e], [a : S], r.a, <<a, b>>, LAMBDA."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from conformance.tla import stdlib as L
+from conformance.tla import syntax as S
+from conformance.tla.semantics.compiled import (
+    C,
+    derived,
+    located,
+)
+from conformance.tla.semantics.functions import (
+    FunctionCompiler,
+)
+from conformance.tla.semantics.scope import (
+    Scope,
+)
+from conformance.tla.semantics.support import (
+    _FIELD_SRC,
+    _generated,
+)
+from conformance.tla.syntax import EvalError, TlaError
+from conformance.tla.values import (
+    Fn,
+)
+
+
+class RecordCompiler(FunctionCompiler):
+    """Records and tuples: [a |-> e], [a : S], r.a, <<a, b>>, LAMBDA."""
+
+    # records and tuples -----------------------------------------------------------------------
+
+    def _c_RecordConstruct(self, node: S.RecordConstruct, scope: Scope) -> C:
+        names = [n for n, _ in node.fields]
+        parts = self.exprs([x for _, x in node.fields], scope)
+        fs = [p.fn for p in parts]
+        pairs = list(zip(names, fs, strict=True))
+        return derived(lambda s, t, e: Fn({n: f(s, t, e) for n, f in pairs}), *parts)
+
+    def _c_RecordSet(self, node: S.RecordSet, scope: Scope) -> C:
+        names = [n for n, _ in node.fields]
+        parts = self.exprs([x for _, x in node.fields], scope)
+        fs = [p.fn for p in parts]
+        loc = node.loc
+
+        def rs(s: Any, t: Any, e: tuple) -> Any:
+            try:
+                return L.record_set([(n, f(s, t, e)) for n, f in zip(names, fs, strict=True)])
+            except TlaError as err:
+                raise located(err, loc) from None
+
+        return derived(rs, *parts)
+
+    def _c_FieldAccess(self, node: S.FieldAccess, scope: Scope) -> C:
+        r = self.expr(node.record, scope)
+        name, loc = node.field, node.loc
+
+        def slow(v: Any) -> Any:
+            try:
+                return L.field(v, name)
+            except TlaError as err:
+                raise located(err, loc) from None
+
+        return derived(_generated("get", _FIELD_SRC, {"R": r}, {"slow": slow, "name": name}),
+                       r)
+
+    def _c_Tuple(self, node: S.Tuple, scope: Scope) -> C:
+        parts = self.exprs(node.items, scope)
+        fs = [p.fn for p in parts]
+        if len(fs) == 2:
+            f0, f1 = fs
+            return derived(lambda s, t, e: (f0(s, t, e), f1(s, t, e)), *parts)
+        return derived(lambda s, t, e: tuple([f(s, t, e) for f in fs]), *parts)
+
+    def _c_Lambda(self, node: S.Lambda, scope: Scope) -> C:
+        raise EvalError("LAMBDA is only allowed as an operator argument", node.loc)

@@ -1,0 +1,273 @@
+"""Helpers shared by the construct compilers: generated source templates of the hot
+node kinds, built-in operator names, small closure builders."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any
+
+from conformance.tla import stdlib as L
+from conformance.tla import syntax as S
+from conformance.tla.astwalk import walk
+from conformance.tla.semantics.compiled import (
+    _MISSING,
+    C,
+    EvalFn,
+)
+from conformance.tla.semantics.scope import (
+    Lazy,
+)
+from conformance.tla.values import (
+    Fn,
+)
+
+# ---------------------------------------------------------------------------
+# Helpers
+# ---------------------------------------------------------------------------
+
+_FAST_INT: dict[str, Callable[[int, int], Any]] = {
+    "+": lambda a, b: a + b,
+    "-": lambda a, b: a - b,
+    "*": lambda a, b: a * b,
+    "<": lambda a, b: a < b,
+    "<=": lambda a, b: a <= b,
+    ">": lambda a, b: a > b,
+    ">=": lambda a, b: a >= b,
+}
+
+_BUILTIN_METHODS: dict[str, str] = {
+    "=": "eq",
+    "/=": "neq",
+    "\\in": "in",
+    "\\notin": "notin",
+    "\\cup": "cup",
+    "\\cap": "cap",
+    "\\": "setminus",
+    "\\subseteq": "subseteq",
+    "\\subset": "subset",
+    "\\supseteq": "supseteq",
+    "\\supset": "supset",
+    "SUBSET": "powerset",
+    "UNION": "union",
+    "DOMAIN": "domain",
+    "\\times": "times",
+    "BOOLEAN": "boolean",
+    "STRING": "string",
+    "~": "not",
+    "=>": "implies",
+    "<=>": "equiv",
+    "/\\": "and",
+    "\\/": "or",
+}
+
+
+
+
+# Hot closures are generated from source so that operands that are plain reads of a
+# state variable or a bound variable are inlined (``s[3]``, ``e[1]``) instead of being
+# closure calls, and literals become names bound to their values.
+
+_APP_SRC = """
+def app(s, t, e):
+    f = {F}
+    x = {X}
+    if type(f) is tuple:
+        if type(x) is int and 0 < x <= len(f):
+            return f[x - 1]
+    elif type(f) is Fn:
+        try:
+            return f.map[x]
+        except (KeyError, TypeError):
+            pass
+    return slow(f, x)
+"""
+
+_FIELD_SRC = """
+def get(s, t, e):
+    v = {R}
+    if type(v) is Fn:
+        try:
+            return v.map[name]
+        except KeyError:
+            pass
+    return slow(v)
+"""
+
+
+_EQ_SRC = """
+def eq(s, t, e):
+    a = {A}
+    b = {B}
+    if a == b:
+        return (a is b or same(a, b)) is not NEG
+    return NEG
+"""
+
+_EQ_LITERAL_SRC = """
+def eq(s, t, e):
+    a = {A}
+    return (a == {B} and type(a) is T) is not NEG
+"""
+
+_IN_SRC = """
+def isin(s, t, e):
+    x = {A}
+    st = {B}
+    if type(st) is frozenset:
+        try:
+            found = x in st
+        except TypeError:
+            return NEG
+        if found and (x is True or x is False or type(x) is int and (x == 0 or x == 1)):
+            found = in_finite(x, st)
+        return found is not NEG
+    return slow(x, st) is not NEG
+"""
+
+_IN_DOMAIN_SRC = """
+def isin(s, t, e):
+    x = {A}
+    f = {F}
+    if type(f) is tuple:
+        return (type(x) is int and 0 < x <= len(f)) is not NEG
+    if type(f) is Fn:
+        try:
+            return (x in f.map) is not NEG
+        except TypeError:
+            return NEG
+    return slow(f, x) is not NEG
+"""
+
+_ARITH_SRC = """
+def arith(s, t, e):
+    x = {A}
+    y = {B}
+    if type(x) is int and type(y) is int:
+        return x OP y
+    return fail(x, y)
+"""
+
+
+def _operand(c: C, key: str, namespace: dict[str, Any]) -> str:
+    """Python source evaluating the compiled operand ``c`` inside a generated closure."""
+    if c.reads is not None:
+        kind, i = c.reads
+        return f"{'s' if kind == 'var' else 'e'}[{int(i)}]"
+    if c.value is not _MISSING:
+        namespace[f"{key}_v"] = c.value
+        return f"{key}_v"
+    namespace[f"{key}_f"] = c.fn
+    return f"{key}_f(s, t, e)"
+
+
+def _generated(name: str, template: str, operands: Mapping[str, C], extra: Mapping[str, Any]
+               ) -> EvalFn:
+    namespace: dict[str, Any] = {"Fn": Fn, **extra}
+    src = template.format(**{k: _operand(c, k, namespace) for k, c in operands.items()})
+    exec(compile(src, f"<{name}>", "exec"), namespace)
+    return namespace[name]
+
+
+def _bound_slots(b: S.Bound) -> tuple[str, ...]:
+    return b.names
+
+
+def _key_builder(bounds: Sequence[S.Bound]) -> Callable[[tuple], Any]:
+    """The function key of ``[x \\in S, <<y, z>> \\in T |-> e]`` from the bound values."""
+    shape: list[tuple[int, bool]] = []
+    for b in bounds:
+        if b.tuple_pattern:
+            shape.append((len(b.names), True))
+        else:
+            shape.extend((1, False) for _ in b.names)
+    if len(shape) == 1:
+        if shape[0][1]:
+            return lambda vals: tuple(vals)
+        return lambda vals: vals[0]
+
+    def key(vals: tuple) -> Any:
+        out: list[Any] = []
+        k = 0
+        for n, pattern in shape:
+            if pattern:
+                out.append(tuple(vals[k:k + n]))
+                k += n
+            else:
+                out.append(vals[k])
+                k += 1
+        return tuple(out)
+
+    return key
+
+
+_ACTION_NODES = (S.Prime, S.Unchanged, S.ActionBox)
+
+
+def _by_name_uses(body: S.Expr, params: set[str],
+                  callee: Callable[[S.OpApp], tuple[bool, ...] | None]) -> Iterator[str]:
+    """The parameters among ``params`` that ``body`` primes (inside ``'``, ``UNCHANGED``,
+    ``[A]_v``, ``ENABLED``), uses as the left side of ``=`` or ``\\in`` (an assignment in
+    an initial predicate or action), or passes on to an operator taking them by name."""
+    if not params:
+        return
+    for node in walk(body):
+        if isinstance(node, _ACTION_NODES) or (isinstance(node, S.Temporal)
+                                                and node.op == "ENABLED"):
+            for sub in walk(node):
+                if isinstance(sub, S.Name) and sub.name in params:
+                    yield sub.name
+        elif isinstance(node, S.OpApp) and any(isinstance(a, S.Name) and a.name in params
+                                               for a in node.args):
+            takes = callee(node)
+            for k, a in enumerate(node.args):
+                if isinstance(a, S.Name) and a.name in params and (takes is None or takes[k]):
+                    yield a.name
+    for node in _conjunct_positions(body):
+        if isinstance(node, S.OpApp) and node.name in ("=", "\\in") and len(node.args) == 2:
+            first = node.args[0]
+            if isinstance(first, S.Name) and first.name in params:
+                yield first.name
+
+
+def _conjunct_positions(node: S.Expr) -> Iterator[S.Expr]:
+    """The sub-expressions an initial predicate or action evaluates as conjuncts (where
+    ``x = e`` assigns): through ``/\\``, ``\\/``, ``\\E``, LET, IF and CASE branches."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        if isinstance(n, (S.And, S.Or)):
+            stack.extend(n.items)
+        elif (isinstance(n, S.Quant) and n.kind == "E") or isinstance(n, S.Let):
+            stack.append(n.body)
+        elif isinstance(n, S.If):
+            stack.extend((n.then, n.else_))
+        elif isinstance(n, S.Case):
+            stack.extend(a.value for a in n.arms)
+            if n.other is not None:
+                stack.append(n.other)
+
+
+def _walk_expr(node: Any) -> Iterator[Any]:
+    """All sub-nodes (an @ of a nested EXCEPT counts too: over-approximation is harmless)."""
+    from conformance.tla.astwalk import walk
+
+    return walk(node)
+
+
+def _member_of(member: Callable[[Any, Any], bool], st: Any) -> Callable[[Any], bool]:
+    return lambda v: member(v, st)
+
+
+def _lazy_builder(f: EvalFn, kind: type[Lazy]) -> EvalFn:
+    return lambda s, t, e: kind(f, s, t, e)
+
+
+def _tuple_of(fs: list[EvalFn]) -> EvalFn:
+    return lambda s, t, e: tuple([f(s, t, e) for f in fs])
+
+
+def _with_runtime(impl: Callable[..., Any], rt: L.Runtime) -> Callable[..., Any]:
+    return lambda *a: impl(rt, *a)
+
+

@@ -1,0 +1,67 @@
+"""The change of one variable between two events, as a trace's ``delta`` holds it (format 2).
+
+Generic over the value's shape, so that a new variable needs no code here:
+
+* a sequence (a log) -> ``{"#keep": k, "#append": [...]}``: keep the first ``k`` elements of
+  the previous value, then append these (an append, a truncation, or both);
+* a function (a Python ``dict``) with the same domain -> ``{"#update": [[key, value], ...]}``
+  with only the keys whose value changed;
+* anything else -> the full new value (ITF);
+* no entry at all when the value did not change.
+
+The writer compares against ``snapshot``s of the previous values, because a replica's log
+object is mutated in place.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from reference.itf_encode import encode
+from reference.log import ReplicatedLog
+
+
+def snapshot(value: Any) -> Any:
+    """A copy of ``value`` that later mutations of the replica do not reach (elements shared)."""
+    t = type(value)
+    if t is ReplicatedLog:
+        return list(value.entries)
+    if t is list or t is tuple:
+        return list(value)
+    if t is dict:
+        return dict(value)
+    if t is set:
+        return frozenset(value)
+    return value
+
+
+def _common_prefix(prev: list[Any], cur: list[Any]) -> int:
+    n = min(len(prev), len(cur))
+    if prev[:n] == cur[:n]:  # the usual case (an append), compared element by element in C
+        return n
+    lo, hi = 0, n  # prev[:lo] == cur[:lo] and prev[:hi] != cur[:hi]
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if prev[:mid] == cur[:mid]:
+            lo = mid
+        else:
+            hi = mid
+    return lo
+
+
+def delta_text(prev: Any, value: Any) -> str | None:
+    """The ITF text of the change from ``prev`` (a snapshot) to ``value``, or None if equal."""
+    cur = snapshot(value)
+    if type(prev) is list and type(cur) is list:
+        keep = _common_prefix(prev, cur)
+        if keep == len(prev) == len(cur):
+            return None
+        return '{"#keep": ' + str(keep) + ', "#append": [' + ", ".join(encode(x) for x in cur[keep:]) + "]}"
+    if type(prev) is dict and type(cur) is dict and prev.keys() == cur.keys():
+        changed = [k for k in sorted(cur) if cur[k] != prev[k]]
+        if not changed:
+            return None
+        return '{"#update": [' + ", ".join("[" + encode(k) + ", " + encode(cur[k]) + "]" for k in changed) + "]}"
+    if cur == prev:
+        return None
+    return encode(value)

@@ -1,0 +1,337 @@
+"""Differential tests: the compiled evaluator and the explorer against the simple
+interpreter of ``reference_interp.py`` on random expressions and random small specs.
+
+Expressions are generated as TLA+ text (typed, so that they are well defined: no partial
+operator is applied outside its domain, whatever the iteration order), parsed once and
+given to both. Each module is compiled once and evaluated in several states, so that
+the compiler's caches (folded constants, memoised operators, LET values) are exercised
+across states. Definitions with inner quantifiers, operators with parameters and LETs are
+reached from inside quantifiers (the binding-slot and memo cases).
+
+The fast profile runs in CI; ``-m slow`` runs the long one.
+"""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from conformance.tla import syntax as S
+from conformance.tla.cfg import parse_config
+from conformance.tla.explorer import check
+from conformance.tla.loader import ModuleLoader
+from conformance.tla.model import Model
+from conformance.tla.parser import parse_module_text
+from conformance.tla.syntax import TlaError
+from conformance.tla.values import ModelValue, make_record
+from tests.engine import reference_interp as R
+
+HEADER = "EXTENDS Integers, Sequences, FiniteSets"
+FAST = settings(max_examples=25, deadline=None,
+                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+LONG = settings(max_examples=600, deadline=None,
+                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+TYPES = ("int", "bool", "set", "seq", "rec")
+
+
+class Gen:
+    """Draws well-typed TLA+ expression text. ``scope`` maps bound names to types;
+    ``defs`` maps module definitions (zero-arity or unary on an int) to types."""
+
+    def __init__(self, draw: Any, defs: dict[str, tuple[str, int]] | None = None) -> None:
+        self.draw = draw
+        self.defs = defs or {}
+        self.fresh = itertools.count()
+
+    def name(self) -> str:
+        return f"v{next(self.fresh)}"
+
+    def pick(self, options: list[Any]) -> Any:
+        return options[self.draw(st.integers(0, len(options) - 1))]
+
+    def expr(self, ty: str, depth: int, scope: dict[str, str]) -> str:
+        leaves = getattr(self, "leaf_" + ty)(scope)
+        if depth <= 0 or self.draw(st.integers(0, 3)) == 0:
+            return self.pick(leaves)
+        return getattr(self, "node_" + ty)(depth - 1, scope)
+
+    def bound(self, ty: str, scope: dict[str, str]) -> list[str]:
+        return [n for n, t in scope.items() if t == ty]
+
+    def defined(self, ty: str, depth: int, scope: dict[str, str]) -> list[str]:
+        out = []
+        for n, (t, arity) in self.defs.items():
+            if t == ty:
+                out.append(n if arity == 0 else f"{n}({self.expr('int', min(depth, 1), scope)})")
+        return out
+
+    # leaves
+    def leaf_int(self, scope: dict[str, str]) -> list[str]:
+        return [str(self.draw(st.integers(-2, 4))), "x", *self.bound("int", scope)]
+
+    def leaf_bool(self, scope: dict[str, str]) -> list[str]:
+        return ["TRUE", "FALSE", "(x > 1)", *self.bound("bool", scope)]
+
+    def leaf_set(self, scope: dict[str, str]) -> list[str]:
+        return ["y", "{}", "(0..2)", "{1, 3}", *self.bound("set", scope)]
+
+    def leaf_seq(self, scope: dict[str, str]) -> list[str]:
+        return ["<<>>", "<<1, 2>>", "<<x, 0, x>>", *self.bound("seq", scope)]
+
+    def leaf_rec(self, scope: dict[str, str]) -> list[str]:
+        return ["[a |-> 0, b |-> FALSE]", "[a |-> x, b |-> TRUE]", *self.bound("rec", scope)]
+
+    # nodes
+    def let(self, ty: str, depth: int, scope: dict[str, str]) -> str:
+        n = self.name()
+        vty = self.pick(["int", "set", "bool"])
+        if self.draw(st.booleans()):
+            val = self.expr(vty, depth, scope)
+            return f"(LET {n} == {val} IN {self.expr(ty, depth, {**scope, n: vty})})"
+        # an operator with a parameter, applied inside the body
+        p = self.name()
+        body = self.expr(vty, depth, {**scope, p: "int"})
+        inner = self.expr(ty, depth, {**scope, f"{n}_app": vty})
+        arg = self.expr("int", 0, scope)
+        return f"(LET {n}({p}) == {body} IN {inner.replace(f'{n}_app', f'{n}({arg})')})"
+
+    def node_int(self, depth: int, scope: dict[str, str]) -> str:
+        e = lambda ty: self.expr(ty, depth, scope)  # noqa: E731
+        v = self.name()
+        return self.pick([
+            f"({e('int')} + {e('int')})", f"({e('int')} - {e('int')})",
+            f"({e('int')} * {e('int')})", f"({e('int')} % {self.draw(st.integers(1, 4))})",
+            f"(IF {e('bool')} THEN {e('int')} ELSE {e('int')})",
+            f"Cardinality({e('set')})", f"Len({e('seq')})", f"{e('rec')}.a",
+            f"(CHOOSE {v} \\in ({e('set')} \\cup {{7}}) : {self.expr('bool', depth, {**scope, v: 'int'})} \\/ {v} = 7)",
+            f"(LET q == {e('seq')} IN IF {e('int')} \\in DOMAIN q THEN q[{e('int')} % (Len(q) + 1)] ELSE 5)",
+            f"(CASE {e('bool')} -> {e('int')} [] {e('bool')} -> {e('int')} [] OTHER -> {e('int')})",
+            self.let("int", depth, scope),
+            *self.defined("int", depth, scope),
+        ])
+
+    def node_bool(self, depth: int, scope: dict[str, str]) -> str:
+        e = lambda ty: self.expr(ty, depth, scope)  # noqa: E731
+        v, w = self.name(), self.name()
+        ty = self.pick(list(TYPES))
+        return self.pick([
+            f"({e(ty)} = {e(ty)})", f"({e(ty)} /= {e(ty)})", f"({e('int')} < {e('int')})",
+            f"({e('int')} \\in {e('set')})", f"({e('int')} \\notin {e('set')})",
+            f"(~{e('bool')})", f"({e('bool')} /\\ {e('bool')})", f"({e('bool')} \\/ {e('bool')})",
+            f"({e('bool')} => {e('bool')})", f"({e('bool')} <=> {e('bool')})",
+            f"(\\E {v} \\in {e('set')} : {self.expr('bool', depth, {**scope, v: 'int'})})",
+            f"(\\A {v} \\in {e('set')} : {self.expr('bool', depth, {**scope, v: 'int'})})",
+            f"(\\E {v} \\in {e('set')}, {w} \\in {{{v}}} \\cup {e('set')} : "
+            f"{self.expr('bool', depth, {**scope, v: 'int', w: 'int'})})",
+            f"({e('set')} \\subseteq {e('set')})", f"{e('rec')}.b",
+            self.let("bool", depth, scope),
+            *self.defined("bool", depth, scope),
+        ])
+
+    def node_set(self, depth: int, scope: dict[str, str]) -> str:
+        e = lambda ty: self.expr(ty, depth, scope)  # noqa: E731
+        v = self.name()
+        return self.pick([
+            f"{{{e('int')}, {e('int')}}}", f"({e('int')} % 3)..({e('int')} % 4)",
+            f"({e('set')} \\cup {e('set')})", f"({e('set')} \\cap {e('set')})",
+            f"({e('set')} \\ {e('set')})",
+            f"{{{v} \\in {e('set')} : {self.expr('bool', depth, {**scope, v: 'int'})}}}",
+            f"{{{self.expr('int', depth, {**scope, v: 'int'})} : {v} \\in {e('set')}}}",
+            f"DOMAIN {e('seq')}", f"UNION {{{e('set')}, {e('set')}}}",
+            self.let("set", depth, scope),
+            *self.defined("set", depth, scope),
+        ])
+
+    def node_seq(self, depth: int, scope: dict[str, str]) -> str:
+        e = lambda ty: self.expr(ty, depth, scope)  # noqa: E731
+        v = self.name()
+        return self.pick([
+            f"<<{e('int')}, {e('int')}>>", f"Append({e('seq')}, {e('int')})",
+            f"({e('seq')} \\o {e('seq')})",
+            f"(LET q == {e('seq')} IN IF q = <<>> THEN q ELSE Tail(q))",
+            f"[{v} \\in 1..({e('int')} % 3) |-> {self.expr('int', depth, {**scope, v: 'int'})}]",
+            f"(LET q == {e('seq')} IN [q EXCEPT ![1] = {e('int')}])",
+            f"(LET q == {e('seq')} IN [q EXCEPT ![Len(q)] = @ + 1])",
+            f"SubSeq({e('seq')}, 2, 1)",
+        ])
+
+    def node_rec(self, depth: int, scope: dict[str, str]) -> str:
+        e = lambda ty: self.expr(ty, depth, scope)  # noqa: E731
+        return self.pick([
+            f"[a |-> {e('int')}, b |-> {e('bool')}]",
+            f"[{e('rec')} EXCEPT !.a = {e('int')}]",
+            f"[{e('rec')} EXCEPT !.a = @ + 1, !.b = ~@]",
+            f"(IF {e('bool')} THEN {e('rec')} ELSE {e('rec')})",
+        ])
+
+
+@st.composite
+def modules(draw: Any) -> tuple[str, list[str]]:
+    """A module with a few definitions (zero-arity ones with inner quantifiers over the
+    state, unary ones) and expressions ``E0``, ``E1`` using them inside binders."""
+    defs: dict[str, tuple[str, int]] = {}
+    lines: list[str] = []
+    g = Gen(draw, defs)
+    for k in range(draw(st.integers(1, 3))):
+        ty = g.pick(["int", "bool", "set"])
+        if draw(st.booleans()):
+            lines.append(f"D{k} == {g.expr(ty, 2, {})}")
+            defs[f"D{k}"] = (ty, 0)
+        else:
+            lines.append(f"D{k}(p{k}) == {g.expr(ty, 2, {f'p{k}': 'int'})}")
+            defs[f"D{k}"] = (ty, 1)
+    names = []
+    for k in range(2):
+        ty = g.pick(list(TYPES))
+        v = g.name()
+        # reached from inside a quantifier: the environment is deeper than the definitions'
+        inner = g.expr(ty, 2, {v: "int"})
+        lines.append(f"E{k} == {{ {inner} : {v} \\in (0..x) \\cup {{{draw(st.integers(0, 2))}}} }}")
+        names.append(f"E{k}")
+    return "\n".join(lines), names
+
+
+STATES = [(x, frozenset(y)) for x in (0, 1, 3) for y in ((), (1,), (0, 2, 3))]
+
+
+def engine_value(model: Model, name: str, state: tuple[Any, ...]) -> Any:
+    try:
+        return ("ok", R.from_engine(model.eval_state(name, state)))
+    except TlaError as exc:
+        return ("error", type(exc).__name__)
+
+
+def reference_value(interp: R.Interp, name: str, state: tuple[Any, ...]) -> Any:
+    interp.s = {"x": R.from_engine(state[0]), "y": R.from_engine(state[1])}
+    interp.t = None
+    try:
+        return ("ok", interp.ev(S.Name(S.NO_LOC, name), {}))
+    except R.RefError:
+        return ("error", "EvalError")
+
+
+def compare_module(body: str, names: list[str]) -> None:
+    text = f"---- MODULE D ----\n{HEADER}\nVARIABLES x, y\n{body}\n====\n"
+    module = parse_module_text(text, "D.tla")
+    model = Model(module, ModuleLoader([]))
+    interp = R.Interp(module, {})
+    for state in STATES:
+        for name in names:
+            got = engine_value(model, name, state)
+            want = reference_value(interp, name, state)
+            assert got == want, f"{name} in state {state}\n{text}"
+
+
+@FAST
+@given(modules())
+def test_compiled_expressions_agree_with_the_reference(mod: tuple[str, list[str]]) -> None:
+    compare_module(*mod)
+
+
+@pytest.mark.slow
+@LONG
+@given(modules())
+def test_compiled_expressions_agree_with_the_reference_long(mod: tuple[str, list[str]]) -> None:
+    compare_module(*mod)
+
+
+# -- small specs: the explorer against the reference's search ------------------------------
+
+
+@st.composite
+def specs(draw: Any) -> tuple[str, str]:
+    """A spec over x \\in 0..3 and y \\subseteq 0..3 with actions taking parameters, some
+    assigning through an operator parameter, and an invariant; and its cfg."""
+    g = Gen(draw)
+    acts = []
+    lines = ["Set(v, n) == v' = n", "Keep(v) == UNCHANGED v"]
+    for k in range(draw(st.integers(1, 3))):
+        # the guard is a plain boolean (IF): TLC enumerates a conjunct's \/ and \E branches
+        # even when they assign nothing, and counts each as a generated state; the engine
+        # tests such a guard once (the distinct states are the same)
+        guard = f"(IF {g.expr('bool', 2, {'i': 'int'})} THEN TRUE ELSE FALSE)"
+        nx = g.expr("int", 2, {"i": "int"})
+        ny = g.expr("set", 1, {"i": "int"})
+        assign_x = g.pick([f"x' = ({nx}) % 4", f"Set(x, ({nx}) % 4)", "Keep(x)"])
+        assign_y = g.pick([f"y' = ({ny}) \\cap (0..3)", f"Set(y, ({ny}) \\cap (0..3))",
+                           "UNCHANGED y", "y' \\in {y, y \\cup {x}}"])
+        lines.append(f"A{k}(i) == {guard} /\\ {assign_x} /\\ {assign_y}")
+        acts.append(f"\\E i \\in {g.pick(['0..1', '{x}', 'y', '{2}'])} : A{k}(i)")
+    lines.append("Init == x \\in 0..1 /\\ y = {}")
+    lines.append("Next == " + " \\/ ".join(acts))
+    lines.append(f"Inv == {g.expr('bool', 2, {})}")
+    lines.append(f"Small == {g.pick(['TRUE', 'x < 3', 'Cardinality(y) < 2'])}")
+    cfg = "INIT Init\nNEXT Next\nCONSTRAINT Small\nCHECK_DEADLOCK FALSE\n"
+    if draw(st.booleans()):
+        cfg += "INVARIANT Inv\n"
+    return "\n".join(lines), cfg
+
+
+def compare_spec(body: str, cfg_text: str) -> None:
+    text = f"---- MODULE P ----\n{HEADER}\nVARIABLES x, y\n{body}\n====\n"
+    module = parse_module_text(text, "P.tla")
+    config = parse_config(cfg_text)
+    try:
+        ref = R.explore(module, {}, "Init", "Next", config.invariants, config.constraints)
+    except R.RefError:
+        ref = None
+    got = check(Model(module, ModuleLoader([])), config, progress=False)
+    if ref is None:
+        assert got.verdict == "error", text
+        return
+    if ref.violation is not None:
+        assert (got.verdict, got.property) == ("violation", ref.violation), text
+        return
+    assert got.verdict == "ok", f"{got.message}\n{text}"
+    assert (got.distinct_states, got.depth, got.states_generated) == (
+        ref.distinct, ref.depth, ref.generated), text
+
+
+@FAST
+@given(specs())
+def test_explorer_agrees_with_the_reference_search(spec: tuple[str, str]) -> None:
+    compare_spec(*spec)
+
+
+@pytest.mark.slow
+@LONG
+@given(specs())
+def test_explorer_agrees_with_the_reference_search_long(spec: tuple[str, str]) -> None:
+    compare_spec(*spec)
+
+
+# -- hand-written specs: counts from the reference's own search -----------------------------
+
+REGRESSIONS = Path(__file__).parent / "regressions"
+
+
+def test_reference_search_gives_tlc_answer_on_scope5() -> None:
+    # The reference itself must give TLC's answer (11 distinct states) before it is
+    # trusted on the specs TLC was not run on.
+    module = parse_module_text((REGRESSIONS / "Scope5.tla").read_text(), "Scope5.tla")
+    rm = frozenset(ModelValue(n) for n in "abc")
+    ref = R.explore(module, {"RM": rm}, "Init", "Next", ["Inv"])
+    assert (ref.violation, ref.distinct) == (None, 11)
+
+
+@pytest.mark.slow
+def test_paxos_counts_agree_with_the_reference() -> None:
+    text = (REGRESSIONS / "Paxos.tla").read_text()
+    module = parse_module_text(text, "Paxos.tla")
+    acc = [ModelValue(a) for a in ("a1", "a2", "a3")]
+    consts = {"Value": frozenset({ModelValue("v1"), ModelValue("v2")}), "Acceptor": frozenset(acc),
+              "Quorum": frozenset(frozenset(q) for q in itertools.combinations(acc, 2)),
+              "None": ModelValue("None")}
+    ref = R.explore(module, consts, "Init", "Next", ["Consistency"])
+    assert ref.violation is None
+    assert ref.distinct == 3921  # the count the engine reports (test_regressions.py)
+
+
+def test_record_values_compare_strictly() -> None:
+    assert R.from_engine(make_record([("a", 0)])) != R.from_engine(make_record([("a", False)]))

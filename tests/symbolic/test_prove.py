@@ -1,0 +1,147 @@
+"""``kraftcheck prove``: the three obligations, counterexamples to induction (re-checked
+by the explicit engine), exit codes, located errors for constructs outside the fragment."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from conformance.cli import main
+from conformance.symbolic.prove import ProofInput, discharge, obligations
+from conformance.symbolic.shapes import Bounds
+
+ENGINE_SPECS = Path(__file__).resolve().parents[1] / "engine" / "specs"
+SPEC = Path(__file__).resolve().parents[2] / "spec"
+
+QUEUE = """---- MODULE Queue ----
+EXTENDS Integers, Sequences, FiniteSets
+CONSTANT Max
+VARIABLES
+  \\* @type: Seq(Int);
+  q,
+  \\* @type: Int;
+  sent,
+  \\* @type: Set(Int);
+  got
+Init == q = <<>> /\\ sent = 0 /\\ got = {}
+Send == sent < Max /\\ q' = Append(q, sent + 1) /\\ sent' = sent + 1 /\\ UNCHANGED got
+Recv == q /= <<>> /\\ got' = got \\cup {Head(q)} /\\ q' = Tail(q) /\\ UNCHANGED sent
+Next == Send \\/ Recv
+Spec == Init /\\ [][Next]_<<q, sent, got>>
+\\* Safety: everything received was sent
+Safety == \\A x \\in got : x >= 1 /\\ x <= sent
+\\* Inductive: it also speaks of the messages in flight and their order
+QueueOK == \\A k \\in DOMAIN q : q[k] >= 1 /\\ q[k] <= sent /\\ (k > 1 => q[k - 1] < q[k])
+Typed == sent \\in 0..Max /\\ Len(q) <= Max
+IndInv == Typed /\\ Safety /\\ QueueOK
+\\* Not inductive: forgets the order (a Recv may then deliver an unsent value? no: but
+\\* it forgets the bound on the messages in flight)
+Weak == Typed /\\ Safety
+====
+"""
+
+
+@pytest.fixture
+def queue(tmp_path: Path) -> tuple[Path, Path]:
+    spec = tmp_path / "Queue.tla"
+    spec.write_text(QUEUE)
+    cfg = tmp_path / "Queue.cfg"
+    cfg.write_text("CONSTANT Max = 3\nSPECIFICATION Spec\nINVARIANT Safety\n")
+    return spec, cfg
+
+
+def prove(*argv: str) -> int:
+    return main(["prove", *argv])
+
+
+def test_inductive_invariant_is_proved(queue: tuple[Path, Path], tmp_path: Path,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    spec, cfg = queue
+    code = prove(str(spec), "--config", str(cfg), "--inv", "IndInv", "--safety", "Safety",
+                 "--jobs", "1", "--itf-dir", str(tmp_path / "itf"))
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "IndInv /\\ Send => IndInv'" in out and "IndInv /\\ Recv => IndInv'" in out
+    assert "state constraints bound the state space" in out
+    assert len(re.findall(r" proved +[0-9.]+s", out)) == 4
+
+
+def test_weakened_invariant_gives_a_counterexample_to_induction(
+        queue: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    spec, cfg = queue
+    itf_dir = tmp_path / "itf"
+    code = prove(str(spec), "--config", str(cfg), "--inv", "Weak", "--safety", "Safety",
+                 "--jobs", "2", "--itf-dir", str(itf_dir))
+    out = capsys.readouterr().out
+    assert code == 12, out
+    assert "Counterexample to induction: action Recv" in out
+    assert "violates Safety" in out  # the conjunct of Weak that fails
+    written = json.loads((itf_dir / "cti_step_Recv.itf.json").read_text())
+    assert len(written["states"]) == 2
+    assert written["#meta"]["failing"] == ["Safety"]
+
+
+def test_safety_alone_is_not_inductive_and_init_violations_are_reported(
+        queue: tuple[Path, Path], tmp_path: Path) -> None:
+    spec, cfg = queue
+    inp = ProofInput(spec, cfg, "Safety", "Safety", None, Bounds(3, 3), 60.0)
+    obs = obligations(inp)
+    assert [o.kind for o in obs] == ["init", "step", "step", "safety"]
+    results = {o.action or o.kind: discharge(inp, o) for o in obs}
+    assert results["Recv"].verdict == "counterexample"
+    assert results["Recv"].engine_action == "Recv"  # the engine confirms the step
+    assert results["Send"].verdict == "proved"
+    assert results["init"].verdict == "proved" and results["safety"].verdict == "proved"
+    bad_init = ProofInput(spec, cfg, "QueueOK", "Safety", "Init", Bounds(3, 3), 60.0)
+    # QueueOK => Safety does not hold: a state with a received value never sent
+    safety = discharge(bad_init, obligations(bad_init)[-1])
+    assert safety.verdict == "counterexample"
+
+
+def test_diehard_type_invariant_proved_and_goal_not_inductive(tmp_path: Path) -> None:
+    spec, cfg = ENGINE_SPECS / "DieHard.tla", ENGINE_SPECS / "DieHard.cfg"
+    assert prove(str(spec), "--config", str(cfg), "--inv", "TypeOK", "--safety", "TypeOK", "--jobs", "1",
+                 "--itf-dir", str(tmp_path)) == 0
+    assert prove(str(spec), "--config", str(cfg), "--inv", "NotSolved", "--safety", "NotSolved",
+                 "--jobs", "1", "--itf-dir", str(tmp_path)) == 12
+
+
+def test_unsupported_construct_is_a_located_input_error(capsys: pytest.CaptureFixture[str]) -> None:
+    spec, cfg = ENGINE_SPECS / "Tokens.tla", ENGINE_SPECS / "Tokens.cfg"
+    code = main(["check", str(spec), "--config", str(cfg), "--symbolic", "--length", "2", "--quiet"])
+    err = capsys.readouterr().err
+    assert code == 1
+    assert "Tokens.tla:18:15" in err and "recursive function definition" in err
+
+
+def test_unsized_variable_is_a_located_input_error(capsys: pytest.CaptureFixture[str]) -> None:
+    spec = ENGINE_SPECS / "TwoPhase.tla"
+    code = prove(str(spec), "--config", str(spec.with_suffix(".cfg")), "--inv", "TPTypeOK",
+                 "--safety", "TPTypeOK", "--jobs", "1")
+    err = capsys.readouterr().err
+    assert code == 1
+    assert "TwoPhase.tla:16:3" in err and "msgs" in err
+
+
+def test_missing_definition_is_an_input_error(queue: tuple[Path, Path], capsys: pytest.CaptureFixture[str]) -> None:
+    spec, cfg = queue
+    assert prove(str(spec), "--config", str(cfg), "--inv", "NoSuchInv", "--safety", "Safety") == 1
+    assert "NoSuchInv" in capsys.readouterr().err
+
+
+def test_check_symbolic_prints_the_replayed_counterexample(tmp_path: Path,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    spec = ENGINE_SPECS / "DieHard.tla"
+    out_itf = tmp_path / "cex.itf.json"
+    code = main(["check", str(spec), "--symbolic", "--length", "8", "--quiet", "--itf", str(out_itf)])
+    out = capsys.readouterr().out
+    assert code == 12
+    assert "Error: Invariant NotSolved is violated." in out
+    assert "State 7: <BigToSmall line 38, col 6 of module DieHard>" in out
+    assert len(json.loads(out_itf.read_text())["states"]) == 7
+    code = main(["check", str(spec), "--symbolic", "--length", "5", "--quiet"])
+    assert code == 0
+    assert "No counterexample of at most 5 steps" in capsys.readouterr().out
