@@ -11,6 +11,9 @@
 (*   IndInv => Safety               check --init=IndInit --inv=Safety --length=0 *)
 (* Our engine checks IndInv on every reachable state of the small model.    *)
 (*                                                                         *)
+(* Lemmas about voters count majorities of voter sets read from the logs    *)
+(* (KIP-853); in a static quorum those are all Voters, as in KIP-595.        *)
+(*                                                                         *)
 (* The lemmas below hold for the KIP configuration; a misconfigured peer    *)
 (* that shares the cluster id (ForeignClusterId = ClusterId) breaks the     *)
 (* ones about leaders known from BeginQuorumEpoch, so they are stated only  *)
@@ -34,16 +37,32 @@ EntriesFromElectedLeaders ==
         /\ Elected(log[i][k].epoch)
         /\ log[i][k].kind = "leaderChange" => <<log[i][k].epoch, log[i][k].value>> \in elections
 
-\* An election was won with the votes of a majority, recorded in `votes`.
-ElectionsByMajority ==
-    \A p \in elections : IsMajority({v \in Voters : <<v, p[1], p[2]>> \in votes})
+\* The replica ids whose votes for candidate l in epoch e are recorded.
+\* @type: (Int, Int) => Set(Int);
+VotesFor(e, l) == {v \in Replicas : <<v, e, l>> \in votes}
 
-\* Votes are cast in the voter's past or present epoch, and the durable vote of the
-\* current epoch is the recorded one.
+\* An election was won with the votes of a majority, recorded in `votes`: a majority of
+\* the voter set of the winner's log when it won, which is the prefix before its
+\* leaderChange record wherever that record is (KIP-853), and in a static quorum a
+\* majority of Voters for every election (its leaderChange record may be truncated).
+ElectionsByMajority ==
+    /\ KRaftVersion = 0 => \A p \in elections : IsMajority(VotesFor(p[1], p[2]))
+    /\ \A i \in Replicas : \A k \in DOMAIN log[i] :
+        log[i][k].kind = "leaderChange" =>
+            IsMajorityOf(VotesFor(log[i][k].epoch, log[i][k].value), VoterSetOf(SubSeq(log[i], 1, k - 1)))
+
+\* A replica that still has the disk it was formatted with (always, in a static quorum).
+\* @type: (Int) => Bool;
+OriginalDisk(i) == dirId[i] = InitialDirId
+
+\* Votes are cast by replicas that may be voters, in the voter's past or present epoch,
+\* and the durable vote of the current epoch is the recorded one (a disk loss forgets
+\* both, so these hold for the replicas that kept their disk).
 VotesConsistent ==
-    /\ \A p \in votes : p[1] \in Voters /\ p[3] \in Voters /\ p[2] <= currentEpoch[p[1]]
-    /\ \A i \in Voters : votedId[i] /= Nil => <<i, currentEpoch[i], votedId[i]>> \in votes
-    /\ \A p \in votes : (DurableVote /\ p[2] = currentEpoch[p[1]]) => votedId[p[1]] = p[3]
+    /\ \A p \in votes : p[1] \in PossibleVoters /\ p[3] \in PossibleVoters
+    /\ \A p \in votes : OriginalDisk(p[1]) => p[2] <= currentEpoch[p[1]]
+    /\ \A i \in Replicas : votedId[i] /= Nil => <<i, currentEpoch[i], votedId[i]>> \in votes
+    /\ \A p \in votes : (DurableVote /\ OriginalDisk(p[1]) /\ p[2] = currentEpoch[p[1]]) => votedId[p[1]] = p[3]
 
 \* A granted VoteResponse reports a recorded vote; a candidate counts only those.
 GrantsRecorded ==
@@ -76,9 +95,29 @@ LeadersKnownAreElected ==
             /\ (m.type = "BeginQuorumEpochRequest" /\ m.clusterId = ClusterId) => <<m.epoch, m.source>> \in elections
             /\ m.leaderId /= Nil => <<m.epoch, m.leaderId>> \in elections
 
-\* A committed entry stays on a majority of voters.
+\* Voter key k holds entry c, or can never again vote or acknowledge: its replica lost
+\* the disk of that key.
+\* @type: (<<Int, $entry, Int>>, $key) => Bool;
+KeyHolds(c, k) == dirId[k[1]] /= k[2] \/ Holds(c, log[k[1]])
+
+\* A committed entry stays on a majority of voters: of Voters in a static quorum; in a
+\* dynamic one, of the voter set of every leader of its commit epoch or a later one
+\* (not of every replica's set: a replica that missed its own removal keeps an older one).
 CommittedOnMajority ==
-    \A c \in committed : IsMajority({v \in Voters : Holds(c, log[v])})
+    /\ KRaftVersion = 0 => \A c \in committed : IsMajority({v \in Voters : Holds(c, log[v])})
+    /\ \A c \in committed : \A l \in Replicas :
+        (role[l] = "Leader" /\ c[3] <= currentEpoch[l]) =>
+            LET keys == VoterKeys(l) IN 2 * Cardinality({k \in keys : KeyHolds(c, k)}) > Cardinality(keys)
+
+\* A leader's record of a replica's fetch offset (for the directory id it still has)
+\* is a lower bound of what that replica holds of the entries committed up to the
+\* leader's epoch: KIP-853's catch-up check (AddVoter) relies on it.
+FetchOffsetsHeld ==
+    \A l, j \in Replicas : \A c \in committed :
+        (/\ role[l] = "Leader"
+         /\ replicaDirectoryId[l][j] = dirId[j]
+         /\ c[3] <= currentEpoch[l]
+         /\ c[1] < replicaEndOffset[l][j]) => Holds(c, log[j])
 
 \* Committed entries are from elected epochs no later than their commit epoch.
 CommittedEpochs ==
@@ -105,6 +144,7 @@ IndInv ==
     /\ EpochEntriesAtLeader
     /\ LeadersKnownAreElected
     /\ CommittedOnMajority
+    /\ FetchOffsetsHeld
     /\ CommittedEpochs
     /\ FetchResponsesSound
 

@@ -14,7 +14,7 @@ EXTENDS MC_KRaft
 InBounds == StateBounds'
 
 \* @type: (Int, Int) => $entry;
-Data(e, v) == [epoch |-> e, kind |-> "data", value |-> v]
+Data(e, v) == Entry(e, "data", v)
 
 \* Messages a recovery from a fault needs at least (a new election, with room to spare).
 RecoveryMessages == 6

@@ -73,6 +73,14 @@ Productive ==
     \/ \A m \in messages' \ messages :
           m.errorCode = "" /\ ~(m.type = "VoteResponse" /\ ~m.voteGranted)
 
+\* Productive, except that an error answer telling its recipient a later epoch or the
+\* leader it does not know is kept: that is how an observer finds the leader (for walks
+\* where observers join the voters).
+ProductiveOrTeaching ==
+    \/ Productive
+    \/ \A m \in messages' \ messages :
+          m.dest \in Replicas /\ (m.epoch > currentEpoch[m.dest] \/ TeachesLeader(m.dest, m))
+
 \* No voter times out while a leader of its epoch or a later one is alive (timers of a
 \* mostly healthy cluster); elections still follow resignations and restarts.
 PatientVoters ==
@@ -94,8 +102,42 @@ AdminAsksLeader ==
     \A m \in messages' \ messages :
         m.type \in {"AddVoterRequest", "RemoveVoterRequest"} => role[m.dest] = "Leader"
 
+\* The admin client (or a reassignment driver) waits: it asks only a leader that would
+\* accept a change now (an offset of its epoch committed, no change pending), to add a
+\* replica outside its voter set or to remove a key of that set.  Refusals are what the
+\* exhaustive models and tests/spec cover; in random walks they would drown the changes.
+AdminWaits ==
+    \A m \in messages' \ messages :
+        m.type \in {"AddVoterRequest", "RemoveVoterRequest"} =>
+            /\ role[m.dest] = "Leader"
+            /\ CommittedInOwnEpoch(m.dest)
+            /\ pendingVoterChange[m.dest] = {}
+            /\ ~HasUncommittedVoterChange(m.dest)
+            /\ m.type = "AddVoterRequest" => m.voterId \notin VoterIds(m.dest)
+            /\ m.type = "RemoveVoterRequest" => <<m.voterId, m.voterDirectoryId>> \in VoterKeys(m.dest)
+
+\* Walks of voter changes: a leader resigns only once it has removed itself (no
+\* graceful resignation), and no disk is lost (except where a config wants one).
+NoVoluntaryResignation ==
+    \A i \in Replicas :
+        (role[i] = "Leader" /\ role'[i] = "Resigned") =>
+            ~IsVoter(i) /\ pendingVoterChange[i] /= {} /\ ~HasUncommittedVoterChange(i)
+NoDiskLoss == dirId' = dirId
+\* A leader's view of a replica's fetch offset does not move back (no stale Fetch is
+\* delivered again: in long walks those redeliveries crowd out every other step).
+InOrderFetches ==
+    \A l, j \in Replicas :
+        (role[l] = "Leader" /\ role'[l] = "Leader" /\ replicaDirectoryId'[l][j] = replicaDirectoryId[l][j]) =>
+            replicaEndOffset'[l][j] >= replicaEndOffset[l][j]
+
+\* Optional narrowing for scenario starts that hold the admin client's requests: it
+\* sends no other.
+NoNewAdminRequests ==
+    \A m \in messages' \ messages : m.type \notin {"AddVoterRequest", "RemoveVoterRequest"}
+
 ReassignTo5 == TowardVoters({1, 2, 3, 4, 5})
-ReassignTo3 == TowardVoters({1, 2, 3})
+\* 5 -> 3 away from the first leader, 1: its removal is a self-removal.
+ReassignTo3 == TowardVoters({3, 4, 5})
 \* Disk-loss recovery: the only changes are the removal of a lost disk's key and the
 \* addition of a replica's new key.
 DiskLossRecovery ==
@@ -109,10 +151,11 @@ DiskLossRecovery ==
 (***************************************************************************)
 (* Scenario initial states for the toggles whose counterexamples are deep.  *)
 (* Each is a state reachable from Init by the steps listed above it, with   *)
-(* `messages` emptied: a state with fewer messages has fewer behaviours     *)
-(* (every step it allows is allowed with the messages kept), so a violation *)
-(* found from it is a violation of Spec.  tests/spec replays each prefix.   *)
-(* They assume Voters = {1, 2, 3} and Observers = {}.                       *)
+(* `messages` emptied or cut down to the few it names: a state with fewer   *)
+(* messages has fewer behaviours (every step it allows is allowed with the  *)
+(* messages kept), so a violation found from it is a violation of Spec.     *)
+(* tests/spec replays each prefix.  Unless stated otherwise they assume     *)
+(* Voters = {1, 2, 3} and Observers = {}.                                   *)
 (***************************************************************************)
 
 \* @type: (Int, Int) => $entry;
@@ -148,8 +191,8 @@ ScenarioFirstEntryReplicated ==
 
 \* ScenarioFirstEntryReplicated, then SendFetchRequest(2, 1); HandleFetchRequest(Fetch
 \* 2->1 at offset 1): the leader has committed its leaderChange record (an offset of
-\* its own epoch), the follower does not know it yet.
-ScenarioFirstEntryCommitted ==
+\* its own epoch), the follower does not know it yet (every variable but messages).
+FirstEntryCommitted ==
     /\ currentEpoch = [i \in Replicas |-> IF i = 3 THEN 0 ELSE 1]
     /\ votedId = [i \in Replicas |-> IF i = 3 THEN Nil ELSE 1]
     /\ leaderId = [i \in Replicas |-> IF i = 3 THEN Nil ELSE 1]
@@ -162,12 +205,20 @@ ScenarioFirstEntryCommitted ==
     /\ votes = {<<1, 1, 1>>, <<2, 1, 1>>}
     /\ committed = {<<0, LC(1, 1), 1>>}
     /\ votesGranted = [i \in Replicas |-> {}]
-    /\ messages = {}
     /\ restarts = 0
     /\ dirId = [i \in Replicas |-> InitialDirId]
     /\ replicaDirectoryId = [i \in Replicas |->
                                IF i = 1 THEN [ZeroOffsets EXCEPT ![2] = InitialDirId] ELSE ZeroOffsets]
     /\ pendingVoterChange = [i \in Replicas |-> {}]
+
+ScenarioFirstEntryCommitted == FirstEntryCommitted /\ messages = {}
+
+\* A dynamic quorum: ScenarioFirstEntryCommitted, then SendRemoveVoterRequest(1, 2, 1) and
+\* SendRemoveVoterRequest(1, 3, 1); the two removal requests are the only messages.
+ScenarioTwoRemovalsRequested ==
+    /\ FirstEntryCommitted
+    /\ messages = {VoterChangeRequest("RemoveVoterRequest", 1, 2, InitialDirId),
+                   VoterChangeRequest("RemoveVoterRequest", 1, 3, InitialDirId)}
 
 \* Raft's Figure 8 with three voters.  Prefix: BecomeCandidate(1);
 \* HandleVoteRequest(1->3, epoch 1); HandleVoteResponse(3->1); BecomeCandidate(2);
@@ -230,8 +281,8 @@ ScenarioStaleLeaderEntry ==
 \* HandleFetchRequest (at offset 1); HandleFetchResponse.
 \* Replica 1 holds its uncommitted removal of 4 from epoch 1; replica 2 leads epoch 2
 \* and has committed nothing in it (LC(2, 2) is on 2 and 4 only, not a majority of four;
-\* the high watermark 1 of 1, 2 and 4 is LC(1, 1)).
-ScenarioStaleVoterChange ==
+\* the high watermark 1 of 1, 2 and 4 is LC(1, 1)) (every variable but messages).
+StaleVoterChange ==
     /\ currentEpoch = [i \in Replicas |-> 2]
     /\ votedId = [i \in Replicas |-> IF i = 1 THEN Nil ELSE 2]
     /\ leaderId = [i \in Replicas |-> IF i \in {2, 4} THEN 2 ELSE Nil]
@@ -247,6 +298,70 @@ ScenarioStaleVoterChange ==
     /\ replicaDirectoryId = [i \in Replicas |-> IF i = 2 THEN [ZeroOffsets EXCEPT ![4] = 1] ELSE ZeroOffsets]
     /\ elections = {<<1, 1>>, <<2, 2>>}
     /\ votes = {<<1, 1, 1>>, <<3, 1, 1>>, <<4, 1, 1>>, <<2, 2, 2>>, <<3, 2, 2>>, <<4, 2, 2>>}
+    /\ committed = {<<0, LC(1, 1), 1>>}
+    /\ votesGranted = [i \in Replicas |-> {}]
+    /\ restarts = 0
+    /\ dirId = [i \in Replicas |-> InitialDirId]
+    /\ pendingVoterChange = [i \in Replicas |-> {}]
+
+ScenarioStaleVoterChange == StaleVoterChange /\ messages = {}
+
+\* ScenarioStaleVoterChange, then SendRemoveVoterRequest(2, 3, 1): the admin client asks
+\* the new leader to remove voter 3; that request is the only message.
+ScenarioStaleChangeRequested ==
+    StaleVoterChange /\ messages = {VoterChangeRequest("RemoveVoterRequest", 2, 3, InitialDirId)}
+
+\* A dynamic quorum formatted standalone: Voters = {1}, Observers = {2}.  Prefix:
+\* BecomeCandidate(1) (a one-voter quorum wins at once); SendFetchRequest(2, 1);
+\* HandleFetchRequest (epoch 0: FENCED_LEADER_EPOCH naming leader 1 of epoch 1);
+\* HandleFetchResponse; SendFetchRequest(2, 1); HandleFetchRequest (epoch 1, offset 0:
+\* the leader commits LC(1, 1)); HandleFetchResponse; SendFetchRequest(2, 1);
+\* HandleFetchRequest (offset 1).
+\* Replica 1 leads epoch 1 and has committed LC(1, 1); observer 2 follows it, holds
+\* LC(1, 1) and has caught up (the leader holds its fetch offset 1 for key <<2, 1>>).
+ScenarioStandaloneCaughtUp ==
+    /\ currentEpoch = [i \in Replicas |-> 1]
+    /\ votedId = [i \in Replicas |-> IF i = 1 THEN 1 ELSE Nil]
+    /\ leaderId = [i \in Replicas |-> 1]
+    /\ log = [i \in Replicas |-> <<LC(1, 1)>>]
+    /\ role = [i \in Replicas |-> IF i = 1 THEN "Leader" ELSE "Follower"]
+    /\ highWatermark = [i \in Replicas |-> 1]
+    /\ endorsers = [i \in Replicas |-> {}]
+    /\ replicaEndOffset = [i \in Replicas |-> IF i = 1 THEN [ZeroOffsets EXCEPT ![2] = 1] ELSE ZeroOffsets]
+    /\ replicaDirectoryId = [i \in Replicas |-> IF i = 1 THEN [ZeroOffsets EXCEPT ![2] = 1] ELSE ZeroOffsets]
+    /\ elections = {<<1, 1>>}
+    /\ votes = {<<1, 1, 1>>}
+    /\ committed = {<<0, LC(1, 1), 1>>}
+    /\ votesGranted = [i \in Replicas |-> {}]
+    /\ messages = {}
+    /\ restarts = 0
+    /\ dirId = [i \in Replicas |-> InitialDirId]
+    /\ pendingVoterChange = [i \in Replicas |-> {}]
+
+\* Any voter set containing 1 (a dynamic quorum for the reassignment walks, whose budget
+\* would otherwise go to the first elections).  Prefix: BecomeCandidate(1);
+\* HandleVoteRequest(1->j) for every other voter j; HandleVoteResponse(j->1) for j = 2, 3,
+\* ... until a majority; then for every other voter j: SendBeginQuorumEpoch(1, j),
+\* HandleBeginQuorumEpochRequest(1->j); then for every j: SendFetchRequest(j, 1),
+\* HandleFetchRequest (at offset 0), HandleFetchResponse; then for every j:
+\* SendFetchRequest(j, 1), HandleFetchRequest (at offset 1).
+\* Replica 1 leads epoch 1 and has committed LC(1, 1), which every voter holds; the
+\* observers have not started.
+\* @type: (Int) => (Int -> Int);
+FollowerOffsets(x) == [j \in Replicas |-> IF j \in Voters \ {1} THEN x ELSE 0]
+
+ScenarioStableLeader ==
+    /\ currentEpoch = [i \in Replicas |-> IF i \in Voters THEN 1 ELSE 0]
+    /\ votedId = [i \in Replicas |-> IF i \in Voters THEN 1 ELSE Nil]
+    /\ leaderId = [i \in Replicas |-> IF i \in Voters THEN 1 ELSE Nil]
+    /\ log = [i \in Replicas |-> IF i \in Voters THEN <<LC(1, 1)>> ELSE <<>>]
+    /\ role = [i \in Replicas |-> CASE i = 1 -> "Leader" [] i \in Voters -> "Follower" [] OTHER -> "Unattached"]
+    /\ highWatermark = [i \in Replicas |-> IF i = 1 THEN 1 ELSE 0]
+    /\ endorsers = [i \in Replicas |-> IF i = 1 THEN Voters \ {1} ELSE {}]
+    /\ replicaEndOffset = [i \in Replicas |-> IF i = 1 THEN FollowerOffsets(1) ELSE ZeroOffsets]
+    /\ replicaDirectoryId = [i \in Replicas |-> IF i = 1 THEN FollowerOffsets(InitialDirId) ELSE ZeroOffsets]
+    /\ elections = {<<1, 1>>}
+    /\ votes = {<<j, 1, 1>> : j \in Voters}
     /\ committed = {<<0, LC(1, 1), 1>>}
     /\ votesGranted = [i \in Replicas |-> {}]
     /\ messages = {}

@@ -17,7 +17,15 @@ from conformance.tla.model import Model
 
 SPEC = Path(__file__).resolve().parents[2] / "spec"
 ENTRIES = {e.name: e for e in load_manifest()}
-TOGGLES = ["volatile_vote", "second_leader", "no_uptodate", "no_commit_rule", "no_truncation"]
+TOGGLES = ["volatile_vote", "second_leader", "no_uptodate", "no_commit_rule", "no_truncation",
+           "two_changes", "change_before_commit", "no_dir_check"]
+# KIP-853's rule toggles
+RECONFIG_TOGGLES = {"OneUncommittedChange", "ChangeRequiresCurrentEpochCommit", "VoteChecksDirectoryId"}
+# the models of a dynamic quorum the issue asks for, by what they show
+RECONFIG_MODELS = {"dynamic": "ok", "dynamic_witness": "WitnessNoAddCommitted",
+                   "reassign_3to5": "ok", "reassign_5to3": "ok",
+                   "witness_add": "WitnessNoAddCommitted", "witness_remove": "WitnessNoRemoveCommitted",
+                   "witness_self_removal": "WitnessNoSelfRemoval", "witness_rejoin": "WitnessNoDiskLossRejoin"}
 
 
 def load(cfg: str) -> tuple[Model, object]:
@@ -37,7 +45,7 @@ def test_toggle_config_fails_with_the_named_property(name: str) -> None:
 
 def test_every_toggle_has_a_config() -> None:
     toggles = {"CommitRequiresCurrentEpoch", "VoteRequiresUpToDateLog", "DurableVote",
-               "TruncateOnDivergence", "RejectConflictingLeader"}
+               "TruncateOnDivergence", "RejectConflictingLeader"} | RECONFIG_TOGGLES
     switched_off: set[str] = set()
     for name in TOGGLES:
         config = read_config(ENTRIES[name].config)
@@ -45,6 +53,22 @@ def test_every_toggle_has_a_config() -> None:
         assert len(off) == 1, f"{name} switches off {off}"
         switched_off |= off
     assert switched_off == toggles
+
+
+def test_reconfiguration_models_are_in_the_manifest() -> None:
+    for name, shows in RECONFIG_MODELS.items():
+        entry = ENTRIES[name]
+        config = read_config(entry.config)
+        assert config.constants["KRaftVersion"] == 1, name
+        assert (entry.expect, entry.property) == (("ok", None) if shows == "ok" else ("violation", shows))
+    assert ENTRIES["dynamic"].mode == "exhaustive"
+    assert {ENTRIES["reassign_3to5"].mode, ENTRIES["reassign_5to3"].mode} == {"simulate"}
+
+
+@pytest.mark.parametrize("name", ["witness_add", "witness_self_removal"])
+def test_reconfiguration_witness_is_reached(name: str) -> None:
+    result = run_api(ENTRIES[name], traces=None, depth=None, time_limit=120)
+    assert (result.verdict, result.failed) == ("violation", ENTRIES[name].property), result.message
 
 
 def test_small_model_is_clean_on_a_bounded_prefix() -> None:
