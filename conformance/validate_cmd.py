@@ -21,7 +21,6 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from conformance.apalache import ApalacheError
 from conformance.output_paths import writable_dir, writable_file
-from conformance.spec_location import SPEC_MODULE, spec_dir
 from conformance.tla.syntax import TlaError
 from conformance.validate.artifacts import artifacts_dir, write_artifacts
 from conformance.validate.coverage import Coverage
@@ -61,21 +60,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _config(args: argparse.Namespace) -> ValidatorConfig:
-    spec = Path(args.spec) if args.spec else spec_dir() / SPEC_MODULE
-    if not spec.is_file():
-        raise ValueError(f"--spec {spec}: no such file")
-    constants, overrides = {}, {}
-    if args.config:
-        from conformance.tla.cfg import read_config
-
-        cfg = read_config(args.config)
-        constants, overrides = dict(cfg.constants), dict(cfg.overrides)
-    if args.max_candidates < 1:
-        raise ValueError("--max-candidates must be at least 1")
     if args.jobs < 1:
         raise ValueError("--jobs must be at least 1")
-    return ValidatorConfig(spec=spec, constants=constants, overrides=overrides, search_path=(spec.parent,),
-                           options=ValidatorOptions(max_candidates=args.max_candidates))
+    return ValidatorConfig.from_options(args.spec, args.config, args.max_candidates)
 
 
 def _validate(args: argparse.Namespace, config: ValidatorConfig, validator: TraceValidator, files: list[Path],

@@ -12,7 +12,6 @@ from rich.console import Console
 
 from conformance.spark.inputs import DEFAULT_MAX_BYTES, local_path
 from conformance.spark.sim_source import BUGS, DEFAULT_FAULTS, FAULTS, sim_settings
-from conformance.spec_location import SPEC_MODULE, spec_dir
 from conformance.validate.report import print_summary
 from conformance.validate.runner import ValidatorConfig
 from conformance.validate.validator import ValidatorOptions
@@ -74,21 +73,9 @@ def _seed_range(text: str) -> tuple[int, int]:
 
 
 def validator_config(args: argparse.Namespace) -> ValidatorConfig:
-    spec = Path(args.spec).resolve() if args.spec else spec_dir().resolve() / SPEC_MODULE
-    if not spec.is_file():
-        raise ValueError(f"--spec {spec}: no such file")
-    constants, overrides = {}, {}
-    if args.config:
-        from conformance.tla.cfg import read_config
-
-        cfg = read_config(args.config)
-        constants, overrides = dict(cfg.constants), dict(cfg.overrides)
-    if args.max_candidates < 1:
-        raise ValueError("--max-candidates must be at least 1")
     if args.partitions is not None and args.partitions < 1:
         raise ValueError("--partitions must be at least 1")
-    return ValidatorConfig(spec=spec, constants=constants, overrides=overrides, search_path=(spec.parent,),
-                           options=ValidatorOptions(max_candidates=args.max_candidates))
+    return ValidatorConfig.from_options(args.spec, args.config, args.max_candidates)
 
 
 def _out(text: str) -> str:

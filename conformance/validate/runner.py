@@ -33,6 +33,27 @@ class ValidatorConfig:
         return TraceValidator(self.spec, constants=self.constants, overrides=self.overrides,
                               search_path=self.search_path, options=self.options)
 
+    @classmethod
+    def from_options(cls, spec: str | None, config: str | None, max_candidates: int) -> ValidatorConfig:
+        """The configuration of the ``--spec``, ``--config`` and ``--max-candidates`` options
+        (the project's spec when ``spec`` is None), with an absolute spec path; ValueError
+        naming the option on bad input."""
+        from conformance.spec_location import SPEC_MODULE, spec_dir
+        from conformance.tla.cfg import read_config
+
+        path = Path(spec).resolve() if spec else spec_dir().resolve() / SPEC_MODULE
+        if not path.is_file():
+            raise ValueError(f"--spec {path}: no such file")
+        constants: dict[str, Value] = {}
+        overrides: dict[str, str] = {}
+        if config:
+            cfg = read_config(config)
+            constants, overrides = dict(cfg.constants), dict(cfg.overrides)
+        if max_candidates < 1:
+            raise ValueError("--max-candidates must be at least 1")
+        return cls(spec=path, constants=constants, overrides=overrides, search_path=(path.parent,),
+                   options=ValidatorOptions(max_candidates=max_candidates))
+
 
 class ValidationInterrupted(Exception):
     """SIGINT arrived; ``reports`` are those of the traces finished before it, in input order."""
