@@ -16,7 +16,7 @@ from pathlib import Path
 from reference.core.messages import Entry
 from reference.storage.base import StorageError
 from reference.storage.file_records import MAGIC, RECORD_SIZE, encode_record
-from reference.storage.recovery import REJOIN_HINT, fatal_record, scan_log
+from reference.storage.recovery import REJOIN_HINT, check_scanned_log, fatal_record, scan_log
 
 __all__ = ["MAGIC", "RECORD_SIZE", "FileLog", "encode_record", "fsync_dir"]
 
@@ -46,24 +46,14 @@ class FileLog:
         if fatal is not None:
             raise fatal
         self._starts = list(scan.starts)
-        if scan.problem is not None:
-            offset, what = scan.problem
-            if len(scan.entries) < acknowledged:
-                raise StorageError(
-                    f"{self.path}: byte {offset}: {what}; expected {acknowledged} intact records "
-                    f"(flushed data is damaged) {REJOIN_HINT}")
-            if offset == 0 and not data.startswith(MAGIC[: len(data)]):
-                raise StorageError(f"{self.path}: byte 0: {what}")
-            log.warning("%s: byte %d: %s: unflushed torn tail of %d bytes cut off",
-                        self.path, offset, what, len(data) - offset)
+        cut = check_scanned_log(self.path, data, scan, acknowledged)
+        if cut is not None:
+            log.warning("%s", cut)
+            offset = scan.problem[0] if scan.problem is not None else 0
             if offset == 0:
                 self._create()
             else:
                 self._cut(offset)
-        elif len(scan.entries) < acknowledged:
-            raise StorageError(
-                f"{self.path}: byte {len(data)}: the log ends after {len(scan.entries)} records; "
-                f"expected at least {acknowledged} (acknowledged records are lost) {REJOIN_HINT}")
         return scan.entries
 
     def _create(self) -> None:

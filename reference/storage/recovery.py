@@ -97,6 +97,27 @@ def check_quorum_state(path: Path, state: QuorumState) -> None:
             raise StorageError(f"{path}: {name} {value}: expected -1 or a replica id")
 
 
+def check_scanned_log(path: Path, data: bytes, scan: LogScan, acked: int, why: str = "") -> str | None:
+    """Refuse a scanned log that lost any of its ``acked`` flushed records (``why`` says where
+    that number comes from); else the note to log when an unflushed torn tail is to be cut off
+    (None when the log is intact)."""
+    if scan.problem is None:
+        if len(scan.entries) < acked:
+            raise StorageError(
+                f"{path}: byte {len(data)}: the log ends after {len(scan.entries)} records; expected at "
+                f"least {acked}{why} (acknowledged records are lost) {REJOIN_HINT}")
+        return None
+    offset, what = scan.problem
+    if len(scan.entries) < acked:
+        raise StorageError(
+            f"{path}: byte {offset}: {what}; expected {acked} intact records{why} (flushed data is damaged) "
+            f"{REJOIN_HINT}")
+    if offset == 0 and not data.startswith(MAGIC[: len(data)]):
+        raise StorageError(f"{path}: byte 0: {what} {REJOIN_HINT}")
+    return (f"{path}: byte {offset}: {what}: unflushed torn tail of {len(data) - offset} bytes cut off "
+            f"(records {len(scan.entries)}.. were never acknowledged)")
+
+
 def recover(log_path: Path, log_data: bytes | None, qs_path: Path, qs_data: bytes | None) -> Recovered:
     """Decide a start from the two files' bytes (None: the file does not exist)."""
     if qs_data is None:
@@ -121,21 +142,10 @@ def recover(log_path: Path, log_data: bytes | None, qs_path: Path, qs_data: byte
         raise fatal
     notes: list[str] = []
     keep: int | None = None
-    if scan.problem is not None:
-        offset, what = scan.problem
-        if len(scan.entries) < acked:
-            raise StorageError(
-                f"{log_path}: byte {offset}: {what}; expected {acked} intact records, as {qs_path} "
-                f"records AppliedOffset {acked} (flushed data is damaged) {REJOIN_HINT}")
-        if offset == 0 and not log_data.startswith(MAGIC[: len(log_data)]):
-            raise StorageError(f"{log_path}: byte 0: {what} {REJOIN_HINT}")
+    cut = check_scanned_log(log_path, log_data, scan, acked, f", as {qs_path} records AppliedOffset {acked}")
+    if cut is not None:
         keep = scan.good_bytes
-        notes.append(f"{log_path}: byte {offset}: {what}: unflushed tail of {len(log_data) - offset} bytes "
-                     f"cut off (records {len(scan.entries)}.. were never acknowledged)")
-    elif len(scan.entries) < acked:
-        raise StorageError(
-            f"{log_path}: byte {len(log_data)}: the log ends after {len(scan.entries)} records; expected at "
-            f"least {acked}, as {qs_path} records AppliedOffset {acked} (acknowledged records are lost) {REJOIN_HINT}")
+        notes.append(cut)
     if scan.entries and scan.entries[-1].epoch > state.leader_epoch:
         raise StorageError(
             f"{qs_path}: LeaderEpoch {state.leader_epoch}: expected at least {scan.entries[-1].epoch}, the epoch "
