@@ -6,16 +6,14 @@ from __future__ import annotations
 import os
 import pickle
 import shutil
-import signal
 import tempfile
-import threading
+import uuid
 import weakref
 from collections import deque
 from pathlib import Path
 from typing import Any
 
 _LIVE: dict[Path, int] = {}  # spill folders not yet removed -> the process that made them
-_STOP_SIGNALS = {signal.SIGTERM, signal.SIGINT}
 
 
 def remove_spill_folders() -> None:
@@ -66,19 +64,15 @@ class StateQueue:
 
     def _spill(self) -> None:
         if self._dir is None:
-            # A stop signal may not fall between making the folder and recording it.
-            main = threading.current_thread() is threading.main_thread()
-            if main:
-                signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
-            try:
-                self._dir = Path(tempfile.mkdtemp(prefix="kraftcheck-queue-"))
-                _LIVE[self._dir] = os.getpid()
-                # Removed at the latest when the queue is collected or the interpreter
-                # exits, and only by the process that made it (forked workers inherit it).
-                weakref.finalize(self, _remove_dir, self._dir, os.getpid())
-            finally:
-                if main:
-                    signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
+            # Recorded before it exists, so that a stop signal (run in the main thread at any
+            # bytecode, whichever thread received it) never leaves an unrecorded folder.
+            path = Path(tempfile.gettempdir()) / f"kraftcheck-queue-{uuid.uuid4().hex}"
+            _LIVE[path] = os.getpid()
+            path.mkdir(mode=0o700)
+            self._dir = path
+            # Removed at the latest when the queue is collected or the interpreter exits,
+            # and only by the process that made it (forked workers inherit the object).
+            weakref.finalize(self, _remove_dir, path, os.getpid())
         path = self._dir / f"chunk{self._counter:08d}.pickle"
         self._counter += 1
         with path.open("wb") as fh:
