@@ -33,7 +33,9 @@ def model() -> Model:
 
 
 def reachable(model: Model, limit: int, init: str = "Init") -> list[State]:
-    frontier = list(model.init_states(init))
+    """States of a breadth-first search, cut at ``limit``; each level sorted, so the list
+    (and the random search over it) does not depend on set iteration order (hash seed)."""
+    frontier = sorted(model.init_states(init), key=sort_key)
     seen = set(frontier)
     out = list(frontier)
     while frontier and len(out) < limit:
@@ -43,7 +45,8 @@ def reachable(model: Model, limit: int, init: str = "Init") -> list[State]:
                 if t not in seen and model.eval_state("StateBounds", t) is True:
                     seen.add(t)
                     nxt.append(t)
-                    out.append(t)
+        nxt.sort(key=sort_key)
+        out.extend(nxt)
         frontier = nxt
     return out
 
