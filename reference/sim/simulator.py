@@ -577,9 +577,10 @@ class Simulation:
             m = Message(kind, claimed, target.id, FOREIGN_CLUSTER_ID, epoch, fetchOffset=0, lastFetchedEpoch=0)
         else:
             m = Message(kind, claimed, target.id, FOREIGN_CLUSTER_ID, epoch)
-        if self.config.dynamic:  # the claimed replica's directory id, addressed to the target's
-            m.sourceDirectoryId = self.nodes[claimed].membership.directory_id
-            m.voterDirectoryId = target.membership.directory_id
+        if self.config.dynamic:  # the claimed replica's directory id; a request to a voter
+            m.sourceDirectoryId = self.nodes[claimed].membership.directory_id  # is addressed to
+            if kind != FETCH_REQUEST:  # the target's (a Fetch names no voter)
+                m.voterDirectoryId = target.membership.directory_id
         self.stats.events += 1
         if self.writer is not None:
             self._trace(self.now, claimed, "SendForeignRequest", {"i": claimed, "j": target.id, "t": kind},

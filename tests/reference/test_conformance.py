@@ -10,14 +10,19 @@ import pytest
 from conformance.cli import main as kraftcheck
 from conformance.validate.corpus import first_divergence
 from conformance.validate.mutations import read_lines
-from reference.sim.faults import DEFAULT_FAULTS
+from reference.sim.faults import DEFAULT_FAULTS, DYNAMIC_DEFAULT_FAULTS
 from reference.sim.simulator import SimConfig, run_seed
 
 
-def test_validator_accepts_reference_traces(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    faults = frozenset(DEFAULT_FAULTS) | {"foreign"}
+@pytest.mark.parametrize("quorum", ["static", "dynamic"])
+def test_validator_accepts_reference_traces(tmp_path: Path, capsys: pytest.CaptureFixture[str], quorum: str) -> None:
+    """Every default fault and foreign requests (in a dynamic quorum a foreign FetchRequest
+    names no voter directory id: these seeds send one)."""
+    defaults = DYNAMIC_DEFAULT_FAULTS if quorum == "dynamic" else DEFAULT_FAULTS
+    faults = frozenset(defaults) | {"foreign"}
     for seed in (1, 2, 3):
-        assert run_seed(SimConfig(steps=500, out_dir=tmp_path, faults=faults), seed).ok
+        config = SimConfig(steps=1000 if quorum == "dynamic" else 500, out_dir=tmp_path, faults=faults, quorum=quorum)
+        assert run_seed(config, seed).ok
     assert kraftcheck(["validate", "--no-progress", str(tmp_path)]) == 0
     capsys.readouterr()
 
