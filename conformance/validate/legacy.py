@@ -6,8 +6,8 @@ entries and messages lack the fields the spec added for reconfiguration (a stati
 reader fills them in (on the JSON, before decoding) with what the spec gives a static quorum:
 kraft.version 0, no voter-change requests, the KIP-853 rules on, no VotersRecord, every
 directory id 0 (``sourceDirectoryId`` of Vote, BeginQuorumEpoch and Fetch requests; the
-``voterDirectoryId`` a Vote or BeginQuorumEpoch is addressed to, and the one a misconfigured
-peer's request carries), ``Nil`` where a message type does not use the field.
+``voterDirectoryId`` a Vote or BeginQuorumEpoch is addressed to, a misconfigured peer's
+included), ``Nil`` where a message type does not use the field (a Fetch names no voter).
 """
 
 from __future__ import annotations
@@ -41,9 +41,6 @@ class Upgrade:
     event or init line it visits only where they occur (the states' ``log`` or the entries a
     format-2 ``delta`` appends to it, ``params``, ``sent`` and the ``records`` of messages);
     anything else is walked whole."""
-
-    def __init__(self, foreign_cluster_id: str | None = None) -> None:
-        self.foreign = foreign_cluster_id
 
     def __call__(self, obj: Any) -> Any:
         if type(obj) is dict and obj.get("kind") in ("event", "init"):
@@ -88,10 +85,9 @@ class Upgrade:
         if type(m) is not dict or "type" not in m or "records" not in m:
             return
         t = m["type"]
-        foreign = self.foreign is not None and m.get("clusterId") == self.foreign and t in _SOURCE_DIR
         m.setdefault("sourceDirectoryId", 0 if t in _SOURCE_DIR else NIL)
         m.setdefault("voterId", NIL)
-        m.setdefault("voterDirectoryId", 0 if t in _VOTER_DIR or foreign else NIL)
+        m.setdefault("voterDirectoryId", 0 if t in _VOTER_DIR else NIL)
         self._entries(m["records"])
 
     def _walk(self, obj: Any) -> None:

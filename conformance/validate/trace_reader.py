@@ -211,8 +211,7 @@ class TraceStream:
         consts = self._field(obj, "constants", dict, line)
         if is_legacy(spec, consts):
             self._legacy = True
-            foreign = consts.get("ForeignClusterId")
-            self._upgrade = Upgrade(foreign if isinstance(foreign, str) else None)
+            self._upgrade = Upgrade()
             self._reuse.prepare = self._upgrade
             consts = with_static_constants(consts)
         constants = {k: self._decode(v, f"constants.{k}", line) for k, v in consts.items()}

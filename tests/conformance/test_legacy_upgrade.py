@@ -34,11 +34,11 @@ def test_a_line_gets_the_static_fields() -> None:
     vote, fetch, foreign_fetch = _message("VoteRequest"), _message("FetchRequest"), _message("FetchRequest", "f")
     line = {"kind": "event", "params": {"m": vote, "i": 1}, "state": {"log": [entry]},
             "sent": [fetch, foreign_fetch, response]}
-    Upgrade("f")(line)
+    Upgrade()(line)
     assert entry["voters"] == {"#set": []} and response["records"][0]["voters"] == {"#set": []}  # type: ignore[index]
     keys = ("sourceDirectoryId", "voterId", "voterDirectoryId")
     assert [tuple(m[k] for k in keys) for m in (vote, fetch, foreign_fetch, response)] == [
-        (0, -1, 0), (0, -1, -1), (0, -1, 0), (-1, -1, -1)]
+        (0, -1, 0), (0, -1, -1), (0, -1, -1), (-1, -1, -1)]
 
 
 def test_the_targeted_walk_and_the_whole_walk_agree_on_an_init_line() -> None:

@@ -16,12 +16,12 @@ from reference.sim.simulator import SimConfig, run_seed
 
 @pytest.mark.parametrize("quorum", ["static", "dynamic"])
 def test_validator_accepts_reference_traces(tmp_path: Path, capsys: pytest.CaptureFixture[str], quorum: str) -> None:
-    """Every default fault and foreign requests (in a dynamic quorum a foreign FetchRequest
-    names no voter directory id: these seeds send one)."""
+    """Every default fault and foreign requests (a foreign FetchRequest names no voter
+    directory id: these seeds send one in both quorums)."""
     defaults = DYNAMIC_DEFAULT_FAULTS if quorum == "dynamic" else DEFAULT_FAULTS
     faults = frozenset(defaults) | {"foreign"}
     for seed in (1, 2, 3):
-        config = SimConfig(steps=1000 if quorum == "dynamic" else 500, out_dir=tmp_path, faults=faults, quorum=quorum)
+        config = SimConfig(steps=1000, out_dir=tmp_path, faults=faults, quorum=quorum)
         assert run_seed(config, seed).ok
     assert kraftcheck(["validate", "--no-progress", str(tmp_path)]) == 0
     capsys.readouterr()
