@@ -292,7 +292,7 @@ def validate(files: list[Path], args: argparse.Namespace, report: Path) -> dict[
     done = subprocess.run(cmd, env=_env(ROOT), cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     if done.returncode not in (0, 1, 3):
         raise SystemExit(f"validate failed (exit {done.returncode}): {done.stderr.strip()[-2000:]}")
-    return json.loads(report.read_text())  # type: ignore[no-any-return]
+    return json.loads(report.read_text())
 
 
 def first_reject(report: dict[str, object]) -> str:
@@ -332,7 +332,7 @@ def run_one(mutation: Mutation, baseline: Path, campaigns: list[Campaign], args:
     rejected, detail = 0, ""
     if changed:
         report = validate(changed, args, work / "report.json")
-        totals = report["totals"]  # type: ignore[index]
+        totals = report["totals"]
         rejected = len(changed) - totals["ACCEPT"]  # type: ignore[index]
         detail = first_reject(report)
     if sim_failed or rejected:
