@@ -11,7 +11,15 @@ from typing import Any
 from rich.console import Console
 
 from conformance.spark.inputs import DEFAULT_MAX_BYTES, local_path
-from conformance.spark.sim_source import BUGS, DEFAULT_FAULTS, FAULTS, sim_settings
+from conformance.spark.sim_source import (
+    BOOTSTRAPS,
+    BUGS,
+    DEFAULT_FAULTS,
+    DYNAMIC_DEFAULT_FAULTS,
+    FAULTS,
+    QUORUMS,
+    sim_settings,
+)
 from conformance.validate.report import print_summary
 from conformance.validate.runner import ValidatorConfig
 from conformance.validate.validator import ValidatorOptions
@@ -39,7 +47,14 @@ def register(subparsers: Any) -> None:
                         epilog=f"Fault kinds: {', '.join(FAULTS)}. Bug switches: {', '.join(BUGS)}.")
     s.add_argument("--seeds", required=True, type=_seed_range, metavar="A-B", help="the seeds, e.g. 1-100000")
     s.add_argument("--steps", type=int, default=1000, help="protocol steps per run (default 1000)")
-    s.add_argument("--faults", default=",".join(DEFAULT_FAULTS), help="comma-separated fault kinds or 'none'")
+    s.add_argument("--quorum", choices=QUORUMS, default="dynamic",
+                   help="dynamic: KIP-853 voter set in the log, with voter changes (default); "
+                   "static: KIP-595's fixed controller.quorum.voters (as kraftcheck simulate)")
+    s.add_argument("--bootstrap", choices=BOOTSTRAPS, default="initial-controllers",
+                   help="how a dynamic quorum is formatted (default initial-controllers)")
+    s.add_argument("--faults", default=None,
+                   help=f"comma-separated fault kinds or 'none' (default {','.join(DYNAMIC_DEFAULT_FAULTS)} "
+                   f"with a dynamic quorum, {','.join(DEFAULT_FAULTS)} with a static one)")
     s.add_argument("--voters", type=int, default=3, help="number of voters (default 3)")
     s.add_argument("--observers", type=int, default=1, help="number of observers (default 1)")
     s.add_argument("--inject-bug", default=None, metavar="NAME", help="break one rule (see below)")
@@ -104,8 +119,8 @@ def _run(args: argparse.Namespace, what: str) -> int:
     console, err = Console(), Console(stderr=True)
     try:
         config = validator_config(args)
-        settings = (sim_settings(args.voters, args.observers, args.faults, args.steps, args.inject_bug)
-                    if what == "simulate" else None)
+        settings = (sim_settings(args.voters, args.observers, args.faults, args.steps, args.inject_bug,
+                                 args.quorum, args.bootstrap) if what == "simulate" else None)
         config.build().disjuncts()  # a bad spec is bad input, before Spark starts
     except (ValueError, OSError, TlaError, KeyError, ApalacheError) as exc:
         return _bad_input(exc, err, what)

@@ -13,10 +13,11 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from reference.sim.bugs import BUGS, parse_bug
-from reference.sim.faults import DEFAULT_FAULTS, FAULTS, parse_faults
-from reference.sim.simulator import Failure, SimConfig, run_seed
+from reference.sim.faults import DEFAULT_FAULTS, DYNAMIC_DEFAULT_FAULTS, FAULTS, parse_faults
+from reference.sim.simulator import BOOTSTRAPS, QUORUMS, Failure, SimConfig, run_seed
 
-__all__ = ["BUGS", "DEFAULT_FAULTS", "FAULTS", "SimConfig", "SimulatedTrace", "sim_settings", "simulate"]
+__all__ = ["BOOTSTRAPS", "BUGS", "DEFAULT_FAULTS", "DYNAMIC_DEFAULT_FAULTS", "FAULTS", "QUORUMS", "SimConfig",
+           "SimulatedTrace", "sim_settings", "simulate"]
 
 _MEMORY_DIR = "/dev/shm"
 
@@ -32,11 +33,15 @@ class SimulatedTrace:
     failures: tuple[str, ...]
 
 
-def sim_settings(voters: int, observers: int, faults: str, steps: int, bug: str | None) -> SimConfig:
-    """The simulator's settings; ``ValueError`` naming a bad fault kind, bug or count."""
+def sim_settings(voters: int, observers: int, faults: str | None, steps: int, bug: str | None,
+                 quorum: str = "static", bootstrap: str = "initial-controllers") -> SimConfig:
+    """The simulator's settings (``faults`` None: the quorum's default fault kinds); ``ValueError``
+    naming a bad fault kind, bug, quorum or count."""
     parse_bug(bug)
+    if faults is None:
+        faults = ",".join(DYNAMIC_DEFAULT_FAULTS if quorum == "dynamic" else DEFAULT_FAULTS)
     return SimConfig(voters=voters, observers=observers, faults=parse_faults(faults), steps=steps, bug=bug,
-                     trace=True, gzip=False)
+                     quorum=quorum, bootstrap=bootstrap, trace=True, gzip=False)
 
 
 def _describe(f: Failure) -> str:

@@ -15,6 +15,7 @@ from conformance.spark.simulate_job import run_simulate
 from conformance.validate.coverage import Coverage
 from conformance.validate.runner import ValidatorConfig
 from conformance.validate.verdict import Verdict
+from reference.sim.faults import DEFAULT_FAULTS, DYNAMIC_DEFAULT_FAULTS
 from reference.sim.simulator import SimConfig, run_seed
 from tests.spark.conftest import MASTER
 
@@ -23,11 +24,13 @@ pytestmark = pytest.mark.spark
 STEPS = 60
 
 
-def local_run(config: ValidatorConfig, seeds: range, bug: str | None, folder: Path) -> dict[int, Any]:
+def local_run(config: ValidatorConfig, seeds: range, bug: str | None, folder: Path,
+              quorum: str = "static") -> dict[int, Any]:
     validator = config.build()
+    faults = frozenset(DYNAMIC_DEFAULT_FAULTS if quorum == "dynamic" else DEFAULT_FAULTS)
     out = {}
     for seed in seeds:
-        result = run_seed(SimConfig(out_dir=folder, steps=STEPS, bug=bug), seed)
+        result = run_seed(SimConfig(out_dir=folder, steps=STEPS, bug=bug, quorum=quorum, faults=faults), seed)
         assert result.trace_path is not None
         report = validator.validate(result.trace_path, name=result.trace_path.name)
         d = report.diagnostic
@@ -65,7 +68,8 @@ def test_failing_traces_are_kept_and_the_cli_exits_1(spark: Any, tmp_path: Path,
                                                       capsys: pytest.CaptureFixture[str]) -> None:
     want = local_run(config, range(1, 5), "observer-votes", tmp_path / "local")
     out = tmp_path / "out"
-    code = main(["spark", "simulate", "--seeds", "1-4", "--steps", str(STEPS), "--inject-bug", "observer-votes",
+    code = main(["spark", "simulate", "--quorum", "static", "--seeds", "1-4", "--steps", str(STEPS),
+                 "--inject-bug", "observer-votes",
                  "--out", str(out), "--master", MASTER, "--no-progress", "--partitions", "2"])
     assert code == 1
     assert "REJECT 4" in capsys.readouterr().out
@@ -78,6 +82,23 @@ def test_failing_traces_are_kept_and_the_cli_exits_1(spark: Any, tmp_path: Path,
         assert bytes(row["content"]) == want[seed]["bytes"]
         assert (out / "failing-traces" / row["trace"]).read_bytes() == want[seed]["bytes"]
         assert row["invariant"] is None and row["verdict"] == "REJECT"
+
+
+def test_a_dynamic_quorum_campaign_is_the_default_and_equals_local_runs(
+        spark: Any, tmp_path: Path, config: ValidatorConfig, capsys: pytest.CaptureFixture[str]) -> None:
+    """As ``kraftcheck simulate``: a dynamic quorum (KIP-853) with its default faults, unless
+    ``--quorum static``; a bug switch that only the validator catches there is REJECTed."""
+    bug = "majority-from-committed-voters"
+    want = local_run(config, range(1, 4), bug, tmp_path / "local", quorum="dynamic")
+    out = tmp_path / "out"
+    code = main(["spark", "simulate", "--seeds", "1-3", "--steps", str(STEPS), "--inject-bug", bug,
+                 "--out", str(out), "--master", MASTER, "--no-progress", "--partitions", "2"])
+    capsys.readouterr()
+    rows = {r["seed"]: r.asDict() for r in spark.read.parquet(str(out / "verdicts")).collect()}
+    assert {s: (r["verdict"], r["step"], r["sha256"]) for s, r in rows.items()} == \
+        {s: (w["verdict"], w["step"], w["sha256"]) for s, w in want.items()}
+    assert code == (1 if any(w["verdict"] == "REJECT" for w in want.values()) else 0)
+    assert '"KRaftVersion": 1' in want[1]["bytes"].decode().splitlines()[0]
 
 
 def test_bad_simulation_arguments_are_bad_input(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
