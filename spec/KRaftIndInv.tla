@@ -55,6 +55,12 @@ ElectionsByMajority ==
 \* @type: (Int) => Bool;
 OriginalDisk(i) == dirId[i] = InitialDirId
 
+\* Directory ids only grow from the formatted one, on a disk loss of a dynamic quorum; a
+\* static quorum never changes them. (Without it, a state where a voter of a static quorum
+\* has another directory id escapes VotesConsistent, and that voter votes twice.)
+DirIdsFormatted ==
+    \A i \in Replicas : IF KRaftVersion = 0 THEN dirId[i] = InitialDirId ELSE dirId[i] >= InitialDirId
+
 \* Votes are cast by replicas that may be voters, in the voter's past or present epoch,
 \* and the durable vote of the current epoch is the recorded one (a disk loss forgets
 \* both, so these hold for the replicas that kept their disk).
@@ -136,6 +142,7 @@ FetchResponsesSound ==
 
 IndInv ==
     /\ Safety
+    /\ DirIdsFormatted
     /\ EntriesFromElectedLeaders
     /\ ElectionsByMajority
     /\ VotesConsistent

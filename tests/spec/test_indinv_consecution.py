@@ -71,15 +71,16 @@ def voters_record(rng: random.Random, replicas: tuple[int, ...]) -> Value:
 
 def perturb(model: Model, state: State, rng: random.Random, replicas: tuple[int, ...] = REPLICAS,
             dynamic: bool = False) -> State:
-    """One random change to one variable; with ``dynamic`` also VotersRecords and directory ids."""
+    """One random change to one variable (a directory id included); with ``dynamic`` also
+    VotersRecords."""
     s = list(state)
     names = ("currentEpoch", "votedId", "leaderId", "role", "highWatermark", "log",
              "votesGranted", "messages", "committed", "votes")
-    var = rng.choice((*names, "dirId", "log") if dynamic else names)
+    var = rng.choice((*names, "dirId", "log") if dynamic else (*names, "dirId"))
     k = model.variables.index(var)
     f, i = s[k], rng.choice(replicas)
     if var == "dirId":
-        s[k] = with_entry(f, i, rng.choice((1, 2)))
+        s[k] = with_entry(f, i, rng.choice((0, 1, 2)))
     elif var in ("currentEpoch", "highWatermark"):
         s[k] = with_entry(f, i, max(0, fn_apply(f, i) + rng.choice((-1, 1))))  # type: ignore[arg-type]
     elif var in ("votedId", "leaderId"):
@@ -178,3 +179,36 @@ def test_the_search_finds_a_weakened_invariant_not_inductive(model: Model) -> No
         if any(model.eval_state(expr, t) is not True for _, t in model.successors(s)):
             return
     pytest.fail("no counterexample to induction found for the weakened invariant")
+
+
+def test_a_static_voter_with_another_directory_id_is_not_an_indinv_state(model: Model) -> None:
+    """The counterexample to induction z3 found (``kraftcheck prove``): in a static quorum a
+    voter whose directory id differs from the formatted one escapes VotesConsistent; if it
+    has voted in its epoch and forgets it, it grants a second candidate of that epoch.
+    DirIdsFormatted excludes the state; without that lemma it is a counterexample."""
+    from conformance.tla.loader import parse_expression
+
+    names = model.variables
+    at = {n: k for k, n in enumerate(names)}
+
+    def voted_with_rival_request(s: State) -> tuple[int, int] | None:
+        for m in s[at["messages"]]:  # type: ignore[union-attr]
+            v = fn_apply(m, "dest")
+            if (fn_apply(m, "type") == "VoteRequest" and fn_apply(s[at["role"]], v) == "Voted"
+                    and fn_apply(s[at["currentEpoch"]], v) == fn_apply(m, "epoch")
+                    and fn_apply(s[at["votedId"]], v) not in (-1, fn_apply(m, "source"))):
+                return v, fn_apply(m, "source")  # type: ignore[return-value]
+        return None
+
+    state = next(s for s in reachable(model, 3000) if voted_with_rival_request(s))
+    voter, _rival = voted_with_rival_request(state)  # type: ignore[misc]
+    s = list(state)
+    s[at["dirId"]] = with_entry(s[at["dirId"]], voter, 1)
+    s[at["votedId"]] = with_entry(s[at["votedId"]], voter, -1)
+    cti = tuple(s)
+    assert model.eval_state("IndInv", cti) is False
+    assert model.eval_state("DirIdsFormatted", cti) is False
+    without = parse_expression(" /\\ ".join(n for n in LEMMAS) + " /\\ TypeOK")
+    assert model.eval_state(without, cti) is True
+    broken = [t for _, t in model.successors(cti) if model.eval_state("VoteOnce", t) is not True]
+    assert broken, "the state should be a counterexample to induction of IndInv without DirIdsFormatted"
