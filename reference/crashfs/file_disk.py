@@ -139,16 +139,18 @@ class ReplicaDisk:
         figures = self.owner.figures
         window_promise = self.acks.released(self._window_promise, self._window_ops)
         seen: set[object] = set()
+        n = self.fs.window_length
         for k, model in self.fs.window_models():
             figures.crash_points += 1
-            problem = self._explore(model, window_promise, seen, f"a crash after operation {k} of the last write window")
+            where = f"a crash after {k} of the {n} file operations of the replica's last step that wrote"
+            problem = self._explore(model, window_promise, seen, where)
             if problem is not None:
                 return [problem]
         seen = set()
         figures.crash_points += 1
         model = self.fs.model
         states = model.crash_states(max_subsets=MAX_SUBSETS, rng=self.owner.rng)
-        problem = self._explore(model, self.acks.promise, seen, "a crash after the last step", states)
+        problem = self._explore(model, self.acks.promise, seen, "a crash after the replica's last step", states)
         if problem is not None:
             return [problem]
         chosen = self.owner.rng.choice(states)
