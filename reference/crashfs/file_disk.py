@@ -175,8 +175,16 @@ class ReplicaDisk:
             if problems:
                 first = problems[0]
                 how = model.describe_state(state)
-                return Problem(first.invariant, f"{first.detail}; after {where}: {how}")
+                return Problem(first.invariant, f"{first.detail}; after {where}: {how}{self._keep(image)}")
         return None
+
+    def _keep(self, image: Image) -> str:
+        """Write a failing crash state where the user can examine it (``kraftcheck storage check``)."""
+        if self.owner.keep_in is None:
+            return ""
+        folder = self.owner.keep_in / f"replica-{self.node_id}"
+        materialise(image, folder)
+        return f"; its files: {folder}"
 
     def _recover_copy(self, image: Image, promise: Promise) -> list[Problem]:
         scratch = self.owner.scratch
@@ -238,8 +246,10 @@ def _memory_backed_tmp() -> str | None:
 class FileDisks:
     """The data folders of one simulated cluster (one temporary root, removed by ``close``)."""
 
-    def __init__(self, cluster_id: str, seed: int) -> None:
+    def __init__(self, cluster_id: str, seed: int, keep_in: Path | None = None) -> None:
+        """``keep_in``: where a crash state that fails is written (None: nowhere)."""
         self.cluster_id = cluster_id
+        self.keep_in = keep_in
         self.root = Path(tempfile.mkdtemp(prefix=f"kraftcheck-disks-{seed}-", dir=_memory_backed_tmp()))
         self.scratch = self.root / "scratch"
         self.rng = random.Random(f"disk-{seed}")

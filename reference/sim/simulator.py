@@ -170,6 +170,12 @@ class SimConfig:
         name = f"seed-{seed}" + (f"-{self.bug}" if self.bug else "") + ".ndjson"
         return self.out_dir / (name + (".gz" if self.gzip else ""))
 
+    def crash_state_path(self, seed: int) -> Path | None:
+        """Where ``--storage file`` writes a crash state that fails (next to the trace)."""
+        if not self.trace or self.out_dir is None:
+            return None
+        return self.out_dir / (f"seed-{seed}" + (f"-{self.bug}" if self.bug else "") + "-crash-state")
+
     def repro_command(self, seed: int) -> str:
         faults = ",".join(sorted(self.faults)) or "none"
         cmd = (
@@ -286,7 +292,7 @@ class Simulation:
         self.voter_checker = VoterChangeChecker() if config.dynamic else None
         self.target: frozenset[int] = frozenset(config.initial_voter_ids)
         self.admin_waiting: Message | None = None
-        self.disks = FileDisks(config.cluster_id, seed) if config.storage == "file" else None
+        self.disks = FileDisks(config.cluster_id, seed, config.crash_state_path(seed)) if config.storage == "file" else None
         for rid in self.ids:
             rng = random.Random(f"replica-{seed}-{rid}")
             storage: MemoryStorage | ReplicaDisk = (

@@ -102,20 +102,27 @@ def test_a_seeded_storage_bug_is_caught(bug: str, monkeypatch: pytest.MonkeyPatc
     assert "--storage file" in text and f"--seeds {seed}" in text  # the reproduction command
 
 
-def test_memory_storage_does_not_see_the_seeded_bugs(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The same bugs go unnoticed on memory storage: only the crash model exposes them."""
+def test_memory_storage_does_not_see_an_acknowledgement_before_its_fsync(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With crashes as the only fault, memory storage runs pass the seed range with the bug;
+    file storage names the lost acknowledgement at the first crash."""
     monkeypatch.setattr(simulator, "persist", _persist_without_flush)
-    with pytest.raises(RuntimeError, match="unflushed"):  # memory storage only notices at a clean stop
-        _first_failure(SimConfig(trace=False, steps=600, faults=frozenset({"crash", "shutdown"})))
+    crashes = frozenset({"crash"})
+    assert _first_failure(SimConfig(trace=False, steps=600, faults=crashes)) is None
+    found = _first_failure(SimConfig(storage="file", trace=False, steps=600, faults=crashes))
+    assert found is not None and found[1] == "AcknowledgedEntryLost", found
 
 
-def test_a_refused_recovery_names_the_file_and_offset(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_refused_recovery_names_the_file_and_offset(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setattr(file_log.FileLog, "flush", _flush_without_fsync)
-    found = _first_failure()
+    found = _first_failure(SimConfig(storage="file", out_dir=tmp_path, steps=600))
     assert found is not None
-    text = found[2]
+    seed, _, text = found
     assert "00000000000000000000.log: byte " in text and "acknowledged records are lost" in text
     assert "after a crash after" in text and "lost [write 00000000000000000000.log" in text  # the crash state
+    kept = tmp_path / f"seed-{seed}-crash-state"
+    assert f"its files: {kept}" in text
+    replica = next(kept.iterdir())
+    assert main(["storage", "check", str(replica)]) == 1  # the kept files show the damage
 
 
 def test_a_vote_lost_silently_is_caught_on_file_storage_only() -> None:
