@@ -121,9 +121,12 @@ class ReplicaDisk:
     def begin_step(self, log_ops: Sequence[tuple[str, object]], writes_state: bool) -> None:
         """A step with durable effects is about to be persisted: open its window."""
         if log_ops or writes_state:
-            self.fs.mark()
-            self._window_promise = self.acks.promise
-            self._window_ops = tuple(log_ops)
+            self._new_window(log_ops)
+
+    def _new_window(self, log_ops: Sequence[tuple[str, object]] = ()) -> None:
+        self.fs.mark()
+        self._window_promise = self.acks.promise
+        self._window_ops = tuple(log_ops)
 
     def after_step(self, log_ops: Sequence[tuple[str, object]], sent: Sequence[Message], role: str,
                    high_watermark: int) -> None:
@@ -158,7 +161,7 @@ class ReplicaDisk:
         self.fs.close_all()
         materialise(image, self.folder)
         model.restart(image)
-        self.fs.mark()
+        self._new_window()
         return []
 
     def _explore(self, model: CrashModel, promise: Promise, seen: set[object], where: str,
@@ -218,7 +221,7 @@ class ReplicaDisk:
         self._open().close()
         self.store = None
         self.fs.model.sync_all()
-        self.fs.mark()
+        self._new_window()
 
     def restart(self) -> list[Problem]:
         """Start again from the folder: recovery, then the acknowledgement checks."""
@@ -228,11 +231,11 @@ class ReplicaDisk:
         except StorageError as exc:
             self.store = None
             return [Problem("RecoveryRefused", str(exc))]
-        self.fs.mark()
         log = self.store.read_log()
         problems = self._check(self.acks.promise, log, self.store.read_quorum_state())
         self.acks.chains = []
         self.acks.apply_log_ops([("append", tuple(log))])
+        self._new_window()  # recovery's own writes (a cut tail) are durable before it returns
         return problems
 
 
