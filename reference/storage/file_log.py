@@ -1,7 +1,7 @@
 """An append-only log file with a CRC32 per record (format in ``reference.storage.file_records``).
 
 All file operations go through a ``reference.storage.filesystem.FileSystem`` (the operating
-system's by default). ``flush`` fsyncs. On open the file is read by the rules of ``reference.storage.recovery``: the first
+system's by default). ``flush`` fsyncs, and so does ``truncate`` (see there). On open the file is read by the rules of ``reference.storage.recovery``: the first
 ``acknowledged`` records (the quorum-state's ``AppliedOffset``) must be intact, or opening
 raises ``StorageError`` naming the file and byte offset; a bad record after them is a torn,
 unflushed tail, cut off with a warning.
@@ -90,6 +90,9 @@ class FileLog:
             return
         byte_offset = self._starts[end_offset]
         self.fs.truncate(self.path, byte_offset)
+        # Durable before anything is written where the cut records were: a disk that kept a
+        # later record but not the cut would mix the new records with the old ones after them.
+        self.fs.fsync(self.path)
         self._end = byte_offset
         del self._entries[end_offset:]
         del self._starts[end_offset:]
