@@ -76,6 +76,26 @@ def test_a_truncation_and_the_records_written_in_its_place(tmp_path: Path) -> No
     assert _crash_everywhere(tmp_path, step) == []
 
 
+def test_formatting_and_the_first_records(tmp_path: Path) -> None:
+    """A crash anywhere in a replica's first start (meta.properties, quorum-state, log file)."""
+    folder = tmp_path / "replica"
+    folder.mkdir()
+    fs = RecordingFileSystem(folder)
+    store = FileStorage(folder, 1, "c", fs=fs)
+    store.write_quorum_state(EPOCH_1)
+    store.append([A])
+    store.flush()
+    store.close()
+    assert fs.window_length > 15
+    for k, model in fs.window_models():
+        for state in model.crash_states():
+            scratch = tmp_path / "scratch"
+            materialise(model.crash_image(state), scratch)
+            recovered = FileStorage(scratch, 1, "c", fs=OsFileSystem(sync=False))  # never refuses
+            assert recovered.read_log() in ([], [A]), (k, model.describe_state(state))
+            recovered.close()
+
+
 def test_a_truncation_alone(tmp_path: Path) -> None:
     def step(store: FileStorage) -> None:
         store.truncate(2)
