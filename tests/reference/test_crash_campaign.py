@@ -146,3 +146,14 @@ def test_file_storage_runs_trace_what_memory_runs_trace_and_validate(tmp_path: P
     trace = "seed-3.ndjson"
     assert (memory / trace).read_text().splitlines()[1:] == (files / trace).read_text().splitlines()[1:]
     assert main(["validate", str(files), "--spec", str(Path(__file__).resolve().parents[2] / "spec" / "KRaft.tla")]) == 0
+
+
+def test_simulate_command_with_file_storage(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--storage", "file", "--quorum", "static", "--seeds", "1-2", "--steps", "200",
+                 "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "file (crash model)" in out and "crash points / crash states explored" in out
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["seed-1.ndjson", "seed-2.ndjson"]
+    with pytest.raises(SystemExit) as exit_info:
+        main(["simulate", "--storage", "disk"])
+    assert exit_info.value.code == 2
