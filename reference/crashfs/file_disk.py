@@ -9,7 +9,8 @@ acknowledged (``reference.crashfs.acknowledged``):
 
 * crashes inside the last window (after each of its operations): the step's messages were
   not sent, so the acknowledgements from before the step must survive (less what the step
-  truncated);
+  truncated); the windows of steps that write the quorum-state or truncate the log are also
+  explored as they end (``explore_step``), crash or not;
 * a crash now (after the step's messages were sent): every acknowledgement must survive.
 
 The run continues from one of the second kind, chosen with the run's own random stream (with
@@ -86,6 +87,7 @@ class ReplicaDisk:
         self.acks = AcknowledgedState(self.store.read_log())
         self._window_promise = self.acks.promise
         self._window_ops: Sequence[tuple[str, object]] = ()
+        self._explore_after = False
 
     # -- the storage interface of the simulator ---------------------------------------
 
@@ -122,6 +124,7 @@ class ReplicaDisk:
         """A step with durable effects is about to be persisted: open its window."""
         if log_ops or writes_state:
             self._new_window(log_ops)
+            self._explore_after = writes_state or any(op == "truncate" for op, _ in log_ops)
 
     def _new_window(self, log_ops: Sequence[tuple[str, object]] = ()) -> None:
         self.fs.mark()
@@ -134,11 +137,18 @@ class ReplicaDisk:
         self.acks.apply_log_ops(log_ops)
         self.acks.after_send(self.node_id, sent, role, high_watermark)
 
-    def crash(self) -> list[Problem]:
-        """Lose power: explore the crash states, check each, keep one for the restart."""
-        store = self._open()
-        store.close()
-        self.store = None
+    def explore_step(self) -> list[Problem]:
+        """Check the crash points inside the step just persisted, when it wrote the quorum-state
+        or truncated the log (rarer steps a crash seldom falls right after); the run goes on."""
+        if not self._explore_after:
+            return []
+        self._explore_after = False
+        problem = self._explore_window()
+        return [] if problem is None else [problem]
+
+    def _explore_window(self) -> Problem | None:
+        """Every crash point inside the current window, against the acknowledgements from before
+        its step (less what the step truncated)."""
         figures = self.owner.figures
         window_promise = self.acks.released(self._window_promise, self._window_ops)
         seen: set[object] = set()
@@ -148,9 +158,19 @@ class ReplicaDisk:
             where = f"a crash after {k} of the {n} file operations of the replica's last step that wrote"
             problem = self._explore(model, window_promise, seen, where)
             if problem is not None:
-                return [problem]
-        seen = set()
-        figures.crash_points += 1
+                return problem
+        return None
+
+    def crash(self) -> list[Problem]:
+        """Lose power: explore the crash states, check each, keep one for the restart."""
+        store = self._open()
+        store.close()
+        self.store = None
+        problem = self._explore_window()
+        if problem is not None:
+            return [problem]
+        seen: set[object] = set()
+        self.owner.figures.crash_points += 1
         model = self.fs.model
         states = model.crash_states(max_subsets=MAX_SUBSETS, rng=self.owner.rng)
         problem = self._explore(model, self.acks.promise, seen, "a crash after the replica's last step", states)

@@ -480,6 +480,7 @@ class Simulation:
             self._send(m)
         if disk is not None:
             disk.after_step(ready.log_ops, ready.messages, replica.role, replica.high_watermark)
+            self._check_disk(node.id, disk.explore_step())
         if self.writer is not None:
             state = self.last_state[node.id] = replica.trace_state()
             self._trace(self.now, node.id, ready.action, ready.params, state, ready.messages)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import zlib
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,7 @@ from conformance.cli import main
 from reference.core.replica import Ready
 from reference.sim import simulator
 from reference.sim.simulator import SimConfig, run_seed
-from reference.storage import file_log, quorum_state_file, recovery
+from reference.storage import file_log, file_storage, quorum_state_file, recovery
 from reference.storage.file_records import Record, decode_record
 from reference.storage.filesystem import FileSystem
 from reference.storage.persist import persist
@@ -51,6 +52,28 @@ def _state_in_place(fs: FileSystem, path: Path, data: bytes) -> None:
     fs.fsync(path)
 
 
+def _state_without_folder_fsync(fs: FileSystem, path: Path, data: bytes) -> None:
+    """(a) the rename of the quorum-state's temporary file is not made durable."""
+    tmp = path.with_name(path.name + ".tmp")
+    fs.create(tmp)
+    fs.write(tmp, 0, data)
+    fs.fsync(tmp)
+    fs.rename(tmp, path)
+
+
+def _applied_offset_before_log_fsync(self: file_storage.FileStorage) -> None:
+    """(b) the quorum-state's AppliedOffset is raised before the log's fsync."""
+    end = len(self.read_log())
+    if end != self._state.applied_offset:
+        self._write_state(replace(self._state, applied_offset=end))
+    self._log.flush()
+
+
+def _truncate_keeping_applied_offset(self: file_storage.FileStorage, end_offset: int) -> None:
+    """(b) a truncation does not lower AppliedOffset before records leave the file."""
+    self._log.truncate(end_offset)
+
+
 def _flush_without_fsync(self: file_log.FileLog) -> None:
     """(b) the log counts its records as flushed without an fsync."""
     self.flushed = len(self._entries)
@@ -81,6 +104,12 @@ def _decode_ignoring_checksum(data: bytes, offset: int) -> Record:
 SEEDED: dict[str, tuple[object, str, Callable[..., object], set[str]]] = {
     "state-without-fsync": (quorum_state_file, "write_atomically", _state_without_fsync, {"RecoveryRefused"}),
     "state-in-place": (quorum_state_file, "write_atomically", _state_in_place, {"RecoveryRefused"}),
+    "state-without-folder-fsync": (quorum_state_file, "write_atomically", _state_without_folder_fsync,
+                                   {"RecoveryRefused", "AcknowledgedVoteLost", "AcknowledgedEpochLost"}),
+    "applied-offset-before-log-fsync": (file_storage.FileStorage, "flush", _applied_offset_before_log_fsync,
+                                        {"RecoveryRefused"}),
+    "truncate-keeping-applied-offset": (file_storage.FileStorage, "truncate", _truncate_keeping_applied_offset,
+                                        {"RecoveryRefused"}),
     "log-flush-without-fsync": (file_log.FileLog, "flush", _flush_without_fsync, {"RecoveryRefused"}),
     "ack-before-fsync": (simulator, "persist", _persist_without_flush, {"AcknowledgedEntryLost"}),
     "recovery-ignores-checksum": (recovery, "decode_record", _decode_ignoring_checksum, {"RecoveredLogNeverHeld", "RecoveryRefused"}),
