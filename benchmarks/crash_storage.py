@@ -65,7 +65,7 @@ def main() -> None:
     states = statistics.median(r.crash_states for r in file_runs)
     per_crash = statistics.median(r.crash_states / r.crashes for r in file_runs if r.crashes)
     print(f"per run (median over {args.seeds} runs): {crashes:g} crashes, {points:g} crash points, "
-          f"{states:g} distinct crash states recovered and checked ({per_crash:.1f} per crash)")
+          f"{states:g} distinct crash states recovered and checked ({per_crash:.1f} per crash, with the windows of truncations)")
 
 
 if __name__ == "__main__":
