@@ -4,7 +4,9 @@
 2. model-check the spec's small model and its exhaustive dynamic-quorum model (KIP-853 voter
    changes) with the embedded engine,
 3. simulate the reference implementation over many seeds with every default fault, once
-   with a static quorum (KIP-595) and once with a dynamic one (KIP-853 voter changes),
+   with a static quorum (KIP-595) and once with a dynamic one (KIP-853 voter changes), and the
+   dynamic one again on real files under the crash model (``simulate --storage file``: every
+   crash recovers the states a disk may be left in and checks nothing acknowledged was lost),
 4. validate every trace written against the spec, step by step.
 
 Each stage is the corresponding subcommand run in-process, so its output, reports and exit
@@ -89,6 +91,13 @@ def _simulate(args: argparse.Namespace, quorum: str) -> list[str]:
     return [*argv, "--faults", args.faults] if args.faults else argv
 
 
+def _simulate_on_files(args: argparse.Namespace) -> list[str]:
+    """The dynamic-quorum campaign on file storage under the crash model; traces in traces/file/."""
+    argv = _simulate(args, "dynamic")
+    argv[argv.index("--out") + 1] = str(args.out / "traces" / "file")
+    return [*argv, "--storage", "file"]
+
+
 def _check(args: argparse.Namespace, spec: Path, config: str) -> list[str]:
     argv = ["check", str(spec / "MC_KRaft.tla"), "--config", str(spec / config)]
     return [*argv, "--time-limit", str(args.check_time_limit)] if args.check_time_limit else argv
@@ -101,6 +110,7 @@ def _stages(args: argparse.Namespace, spec: Path) -> list[tuple[str, list[str]]]
         ("check", _check(args, spec, args.config)),
         ("check-dynamic", _check(args, spec, args.dynamic_config)),
         *[(f"simulate-{quorum}", _simulate(args, quorum)) for quorum in QUORUMS],
+        ("simulate-file", _simulate_on_files(args)),
         ("validate", ["validate", str(traces), "--spec", str(spec / "KRaft.tla"),
                       "--jobs", str(args.jobs), "--json", str(args.out / "validation.json"),
                       "--junit", str(args.out / "validation-junit.xml"),

@@ -27,7 +27,15 @@ from reference.sim.faults import (
     UnknownFaultError,
     parse_faults,
 )
-from reference.sim.simulator import BOOTSTRAPS, QUORUMS, RunResult, RunStats, SimConfig, run_seed
+from reference.sim.simulator import (
+    BOOTSTRAPS,
+    QUORUMS,
+    STORAGES,
+    RunResult,
+    RunStats,
+    SimConfig,
+    run_seed,
+)
 
 
 def parse_seeds(text: str) -> list[int]:
@@ -68,6 +76,11 @@ def register(subparsers: Any) -> None:
                    "static: KIP-595's fixed controller.quorum.voters")
     p.add_argument("--bootstrap", choices=BOOTSTRAPS, default="initial-controllers",
                    help="how a dynamic quorum is formatted (default initial-controllers)")
+    p.add_argument("--storage", choices=STORAGES, default="memory",
+                   help="memory: in-memory storage (default); file: real log, quorum-state and meta.properties "
+                   "files (a temporary folder per replica) under a crash model that drops, reorders and tears "
+                   "unsynced writes; every crash recovers the explored crash states and checks that no "
+                   "acknowledged epoch, vote or record was lost")
     p.add_argument("--seeds", type=parse_seeds, default=parse_seeds("1-10"), help="seeds, e.g. 1-1000 or 3,7,9-12 (default 1-10)")
     p.add_argument("--voters", type=int, default=3, help="number of voters (ids 1..N; default 3)")
     p.add_argument("--observers", type=int, default=1, help="number of observers (default 1)")
@@ -120,6 +133,7 @@ def run(args: argparse.Namespace) -> int:
             trace=not args.no_trace,
             gzip=args.gzip,
             full_state_every=args.full_state_every,
+            storage=args.storage,
         )
         if args.full_state_every < 0:
             raise ValueError("--full-state-every must be 0 or positive")
@@ -196,6 +210,9 @@ def _summary(console: Console, config: SimConfig, seeds: list[int], total: RunSt
         table.add_row("voter changes requested / committed", f"{total.voter_change_requests} / {total.voter_changes_committed}")
         for name, label in VOTER_CHANGE_FIGURES.items():
             table.add_row(label, f"{getattr(total, name)} in {seeds_with[name]} seeds")
+    if config.storage == "file":
+        table.add_row("storage", "file (crash model)")
+        table.add_row("crash points / crash states explored", f"{total.crash_points} / {total.crash_states}")
     table.add_row("bug switch", config.bug or "none")
     table.add_row("faults", ",".join(sorted(config.faults)) or "none")
     table.add_row("wall time", f"{elapsed:.1f} s ({total.events / elapsed if elapsed else 0:.0f} events/s)")

@@ -14,6 +14,11 @@ reassignment driver (``reference.sim.reassignment``) sends AddVoter / RemoveVote
 UpdateVoter requests to the leader at random times; the voter-change rules are checked after
 every step too (``reference.sim.voter_invariants``). ``quorum="static"`` is KIP-595 as before.
 
+With ``storage="file"`` every replica keeps its state in real files (a temporary folder each)
+under the crash model of ``reference.crashfs``: a crash explores the states the disk may be
+left in (unsynced writes dropped, reordered, the last one torn), recovers each from the files,
+and fails the run when one loses an acknowledged epoch, vote or record or refuses to start.
+
 ``run_seed(config, seed) -> RunResult`` is the API used by the CLI and the pipeline.
 """
 
@@ -56,6 +61,7 @@ from reference.core.replica import (
 )
 from reference.core.states import LEADER, RESIGNED
 from reference.core.voter_set import DYNAMIC
+from reference.crashfs.file_disk import FileDisks, Problem, ReplicaDisk
 from reference.sim.bugs import parse_bug
 from reference.sim.faults import DEFAULT_FAULTS, parse_faults
 from reference.sim.invariants import SafetyChecker, Violation
@@ -70,6 +76,7 @@ from reference.trace.trace_writer import TraceWriter
 _DELIVER, _TICK, _CLIENT, _FAULT, _RESTART, _HEAL, _STOP, _ADMIN = range(8)
 
 QUORUMS = ("dynamic", "static")
+STORAGES = ("memory", "file")
 BOOTSTRAPS = ("initial-controllers", "standalone")
 # The operator's requests come from Nil (the spec's admin client; no replica has that id).
 ADMIN_ID = NIL
@@ -111,8 +118,11 @@ class SimConfig:
     bootstrap: str = "initial-controllers"
     reassign_interval_ms: int = 1200
     target_sizes: tuple[int, ...] = (3, 5)
+    storage: str = "memory"
 
     def __post_init__(self) -> None:
+        if self.storage not in STORAGES:
+            raise ValueError(f"unknown storage {self.storage!r}; known: {', '.join(STORAGES)}")
         if self.quorum not in QUORUMS:
             raise ValueError(f"unknown quorum {self.quorum!r}; known: {', '.join(QUORUMS)}")
         if self.bootstrap not in BOOTSTRAPS:
@@ -160,6 +170,12 @@ class SimConfig:
         name = f"seed-{seed}" + (f"-{self.bug}" if self.bug else "") + ".ndjson"
         return self.out_dir / (name + (".gz" if self.gzip else ""))
 
+    def crash_state_path(self, seed: int) -> Path | None:
+        """Where ``--storage file`` writes a crash state that fails (next to the trace)."""
+        if not self.trace or self.out_dir is None:
+            return None
+        return self.out_dir / (f"seed-{seed}" + (f"-{self.bug}" if self.bug else "") + "-crash-state")
+
     def repro_command(self, seed: int) -> str:
         faults = ",".join(sorted(self.faults)) or "none"
         cmd = (
@@ -170,6 +186,8 @@ class SimConfig:
             cmd += f" --bootstrap {self.bootstrap}"
         if self.bug:
             cmd += f" --inject-bug {self.bug}"
+        if self.storage != "memory":
+            cmd += f" --storage {self.storage}"
         return cmd + f" --out {self.out_dir or 'sim-out'}"
 
 
@@ -213,6 +231,8 @@ class RunStats:
     self_removals: int = 0
     rejoins_committed: int = 0
     sim_time_ms: int = 0
+    crash_points: int = 0  # file storage: crash points explored
+    crash_states: int = 0  # file storage: distinct crash states recovered and checked
 
     def add(self, other: RunStats) -> None:
         for name in self.__dataclass_fields__:
@@ -235,7 +255,7 @@ class RunResult:
 @dataclass
 class _Node:
     id: int
-    storage: MemoryStorage
+    storage: MemoryStorage | ReplicaDisk
     replica: Replica | None
     rng: random.Random
     tick_at: int | None = None
@@ -272,9 +292,11 @@ class Simulation:
         self.voter_checker = VoterChangeChecker() if config.dynamic else None
         self.target: frozenset[int] = frozenset(config.initial_voter_ids)
         self.admin_waiting: Message | None = None
+        self.disks = FileDisks(config.cluster_id, seed, config.crash_state_path(seed)) if config.storage == "file" else None
         for rid in self.ids:
             rng = random.Random(f"replica-{seed}-{rid}")
-            storage = MemoryStorage(rid, config.cluster_id)
+            storage: MemoryStorage | ReplicaDisk = (
+                self.disks.new_disk(rid) if self.disks is not None else MemoryStorage(rid, config.cluster_id))
             membership = self._format(rid, 1)
             replica = self._new_replica(rid, storage, rng, membership)
             self.nodes[rid] = _Node(rid, storage, replica, rng, membership=membership)
@@ -296,7 +318,7 @@ class Simulation:
         bootstrap = frozenset((v, 1) for v in cfg.initial_voter_ids)
         return Membership(kraft_version=DYNAMIC, directory_id=directory_id, bootstrap=bootstrap)
 
-    def _new_replica(self, rid: int, storage: MemoryStorage, rng: random.Random, membership: Membership) -> Replica:
+    def _new_replica(self, rid: int, storage: MemoryStorage | ReplicaDisk, rng: random.Random, membership: Membership) -> Replica:
         return Replica(
             rid,
             self.quorum,
@@ -333,6 +355,10 @@ class Simulation:
         finally:
             if self.writer is not None:
                 self.writer.close()
+            if self.disks is not None:
+                self.disks.close()
+                self.stats.crash_points = self.disks.figures.crash_points
+                self.stats.crash_states = self.disks.figures.crash_states
         del reason
         self.stats.sim_time_ms = self.now
         self.stats.commits = self.checker.committed_length
@@ -443,12 +469,18 @@ class Simulation:
                 raise RuntimeError(f"replica {node.id}: a step without action produced output")
             self._schedule_tick(node)
             return
+        disk = node.storage if isinstance(node.storage, ReplicaDisk) else None
+        if disk is not None:
+            disk.begin_step(ready.log_ops, ready.quorum_state is not None)
         persist(node.storage, ready)
         self.stats.events += 1
         if ready.action == "HandleVoteResponse" and replica.role == LEADER and ready.log_ops:
             self.stats.elections += 1
         for m in ready.messages:
             self._send(m)
+        if disk is not None:
+            disk.after_step(ready.log_ops, ready.messages, replica.role, replica.high_watermark)
+            self._check_disk(node.id, disk.explore_step())
         if self.writer is not None:
             state = self.last_state[node.id] = replica.trace_state()
             self._trace(self.now, node.id, ready.action, ready.params, state, ready.messages)
@@ -472,6 +504,10 @@ class Simulation:
             for m in sent:
                 encode_keyed_message(m)
         self.writer.event(time_ms, replica, action, params, state, sent)
+
+    def _check_disk(self, rid: int, problems: list[Problem]) -> None:
+        """Failures of the file storage under the crash model (``--storage file``)."""
+        self._check(rid, [Violation(p.invariant, rid, p.detail) for p in problems])
 
     def _check(self, rid: int, violations: list[Violation]) -> None:
         for v in violations:
@@ -603,7 +639,10 @@ class Simulation:
                 del self.blocked[p]
 
     def _crash(self, node: _Node, disk_lost: bool) -> None:
-        node.storage.crash()
+        if isinstance(node.storage, ReplicaDisk):
+            self._check_disk(node.id, node.storage.crash())
+        else:
+            node.storage.crash()
         self.stats.crashes += 1
         self._take_down(node, disk_lost)
 
@@ -651,14 +690,26 @@ class Simulation:
             return
         if node.storage.has_unflushed():
             raise RuntimeError(f"replica {node.id}: unflushed writes at a graceful shutdown")
+        if isinstance(node.storage, ReplicaDisk):
+            node.storage.stop()
         self._take_down(node, disk_lost=False)
 
     def _restart(self, node: _Node, disk_lost: bool) -> None:
         if disk_lost:
-            node.storage.lose_disk()
             self.stats.disk_losses += 1
             if self.config.dynamic:
                 node.membership = self._format(node.id, node.membership.directory_id + 1)
+            if isinstance(node.storage, ReplicaDisk):
+                assert self.disks is not None
+                node.storage.discard()
+                node.storage = self.disks.new_disk(node.id, max(1, node.membership.directory_id))
+            else:
+                node.storage.lose_disk()
+        elif isinstance(node.storage, ReplicaDisk):
+            problems = node.storage.restart()
+            self._check_disk(node.id, problems)
+            if problems:
+                return
         replica = node.replica = self._new_replica(node.id, node.storage, node.rng, node.membership)
         self.stats.events += 1
         action = "LoseDisk" if disk_lost else "Restart"

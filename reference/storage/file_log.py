@@ -1,6 +1,7 @@
 """An append-only log file with a CRC32 per record (format in ``reference.storage.file_records``).
 
-``flush`` fsyncs. On open the file is read by the rules of ``reference.storage.recovery``: the first
+All file operations go through a ``reference.storage.filesystem.FileSystem`` (the operating
+system's by default). ``flush`` fsyncs, and so does ``truncate`` (see there). On open the file is read by the rules of ``reference.storage.recovery``: the first
 ``acknowledged`` records (the quorum-state's ``AppliedOffset``) must be intact, or opening
 raises ``StorageError`` naming the file and byte offset; a bad record after them is a torn,
 unflushed tail, cut off with a warning.
@@ -9,13 +10,13 @@ unflushed tail, cut off with a warning.
 from __future__ import annotations
 
 import logging
-import os
 from collections.abc import Sequence
 from pathlib import Path
 
 from reference.core.messages import Entry
 from reference.storage.base import StorageError
 from reference.storage.file_records import MAGIC, RECORD_SIZE, encode_record
+from reference.storage.filesystem import FileSystem, OsFileSystem
 from reference.storage.recovery import REJOIN_HINT, check_scanned_log, fatal_record, scan_log
 
 __all__ = ["MAGIC", "RECORD_SIZE", "FileLog", "encode_record", "fsync_dir"]
@@ -26,21 +27,22 @@ log = logging.getLogger(__name__)
 class FileLog:
     """The log file of one replica."""
 
-    def __init__(self, path: Path | str, acknowledged: int = 0) -> None:
+    def __init__(self, path: Path | str, acknowledged: int = 0, fs: FileSystem | None = None) -> None:
         self.path = Path(path)
+        self.fs: FileSystem = fs if fs is not None else OsFileSystem()
         self._starts: list[int] = []  # byte offset of each record
+        self._end = 0  # the file's length
         self._entries = self._recover(acknowledged)
-        self._file = open(self.path, "r+b")  # noqa: SIM115 - held open for the log's lifetime
-        self._end = self._file.seek(0, os.SEEK_END)
         self.flushed = len(self._entries)  # records known to be fsynced
 
     def _recover(self, acknowledged: int) -> list[Entry]:
-        if not self.path.exists():
+        data = self.fs.read(self.path)
+        if data is None:
             if acknowledged:
                 raise StorageError(f"{self.path}: missing; expected {acknowledged} flushed records {REJOIN_HINT}")
             self._create()
             return []
-        data = self.path.read_bytes()
+        self._end = len(data)
         scan = scan_log(data)
         fatal = fatal_record(self.path, scan)
         if fatal is not None:
@@ -57,27 +59,28 @@ class FileLog:
         return scan.entries
 
     def _create(self) -> None:
-        with open(self.path, "wb") as f:
-            f.write(MAGIC)
-            f.flush()
-            os.fsync(f.fileno())
-        fsync_dir(self.path.parent)
+        self.fs.create(self.path)
+        self.fs.write(self.path, 0, MAGIC)
+        self.fs.fsync(self.path)
+        self.fs.fsync_dir(self.path.parent)
+        self._end = len(MAGIC)
 
     def _cut(self, byte_offset: int) -> None:
-        with open(self.path, "r+b") as f:
-            f.truncate(byte_offset)
-            f.flush()
-            os.fsync(f.fileno())
+        self.fs.truncate(self.path, byte_offset)
+        self.fs.fsync(self.path)
+        self._end = byte_offset
 
     def read(self) -> list[Entry]:
         return list(self._entries)
 
     def append(self, entries: Sequence[Entry]) -> None:
         records = [encode_record(e) for e in entries]
+        at = self._end
         for record in records:
             self._starts.append(self._end)
             self._end += len(record)
-        self._file.write(b"".join(records))
+        if records:
+            self.fs.write(self.path, at, b"".join(records))
         self._entries.extend(entries)
 
     def truncate(self, end_offset: int) -> None:
@@ -85,29 +88,25 @@ class FileLog:
             raise StorageError(f"{self.path}: negative truncation offset {end_offset}")
         if end_offset >= len(self._entries):
             return
-        self._file.flush()
         byte_offset = self._starts[end_offset]
-        self._file.truncate(byte_offset)
-        self._file.seek(byte_offset)
+        self.fs.truncate(self.path, byte_offset)
+        # Durable before anything is written where the cut records were: a disk that kept a
+        # later record but not the cut would mix the new records with the old ones after them.
+        self.fs.fsync(self.path)
         self._end = byte_offset
         del self._entries[end_offset:]
         del self._starts[end_offset:]
         self.flushed = min(self.flushed, end_offset)
 
     def flush(self) -> None:
-        """Write buffered records and fsync the file."""
-        self._file.flush()
-        os.fsync(self._file.fileno())
+        """Make the written records durable (fsync)."""
+        self.fs.fsync(self.path)
         self.flushed = len(self._entries)
 
     def close(self) -> None:
-        self._file.close()
+        self.fs.close(self.path)
 
 
 def fsync_dir(directory: Path) -> None:
     """Make a file's creation, rename or removal in ``directory`` durable."""
-    fd = os.open(directory, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+    OsFileSystem().fsync_dir(directory)

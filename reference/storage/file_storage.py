@@ -7,7 +7,8 @@ are moved to ``damaged-<n>/`` and the replica starts empty under a new directory
 
 The storage keeps the quorum-state's ``AppliedOffset`` equal to the number of fsynced log
 records: it rewrites the quorum-state after a flush that changed it, and lowers it before a
-truncation cuts records from the file.
+truncation cuts records from the file. Every file operation goes through ``fs``
+(``reference.storage.filesystem``; the operating system's by default).
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ from pathlib import Path
 
 from reference.core.messages import Entry
 from reference.storage.base import QuorumState, StorageError
-from reference.storage.file_log import FileLog, fsync_dir
+from reference.storage.file_log import FileLog
+from reference.storage.filesystem import FileSystem, OsFileSystem
 from reference.storage.meta_properties import (
     check_or_create_meta,
     write_meta_properties,
@@ -36,28 +38,22 @@ FIRST_DIRECTORY_ID = 1  # the spec's dirId of a folder as first formatted
 log = logging.getLogger(__name__)
 
 
-def _read(path: Path) -> bytes | None:
-    try:
-        return path.read_bytes()
-    except FileNotFoundError:
-        return None
-
-
 class FileStorage:
     """A replica's data directory; opening it checks identity and recovers log and quorum-state."""
 
     def __init__(self, directory: Path | str, node_id: int, cluster_id: str, *, rejoin: bool = False,
-                 directory_id: int = FIRST_DIRECTORY_ID) -> None:
+                 directory_id: int = FIRST_DIRECTORY_ID, fs: FileSystem | None = None) -> None:
         """``directory_id`` is written when the folder is formatted (first start); a formatted
         folder keeps the one it has."""
         self.directory = Path(directory)
         self.directory.mkdir(parents=True, exist_ok=True)
+        self.fs: FileSystem = fs if fs is not None else OsFileSystem()
         self.node_id = node_id
         self.cluster_id = cluster_id
-        check_or_create_meta(self.directory / META_FILE, node_id, cluster_id, directory_id)
+        check_or_create_meta(self.directory / META_FILE, node_id, cluster_id, directory_id, self.fs)
         log_path, qs_path = self.directory / LOG_FILE, self.directory / QUORUM_STATE_FILE
         try:
-            recovered = recover(log_path, _read(log_path), qs_path, _read(qs_path))
+            recovered = recover(log_path, self.fs.read(log_path), qs_path, self.fs.read(qs_path))
         except StorageError as exc:
             if not rejoin:
                 raise
@@ -68,9 +64,9 @@ class FileStorage:
         state = recovered.quorum_state
         if state is None:  # a fresh folder: the quorum-state first, so that a log never stands alone
             state = QuorumState()
-            write_quorum_state_file(qs_path, state)
+            write_quorum_state_file(qs_path, state, self.fs)
         self._state = state
-        self._log = FileLog(log_path, acknowledged=state.applied_offset)
+        self._log = FileLog(log_path, acknowledged=state.applied_offset, fs=self.fs)
         if self._log.flushed != state.applied_offset:  # intact records after AppliedOffset were kept
             self.flush()
 
@@ -86,14 +82,14 @@ class FileStorage:
         (aside / "reason.txt").write_text(f"{why}\n")
         old = self.directory_id()
         new = (old or 0) + 1
-        write_meta_properties(self.directory / META_FILE, self.node_id, self.cluster_id, new)
-        fsync_dir(self.directory)
+        write_meta_properties(self.directory / META_FILE, self.node_id, self.cluster_id, new, self.fs)
+        self.fs.fsync_dir(self.directory)
         log.warning("%s: rejoining as a new replica (directory.id %s -> %s); damaged files kept in %s: %s",
                     self.directory, "none" if old is None else old, new, aside, why)
 
     def directory_id(self) -> int | None:
         """The folder's ``directory.id`` (None in a folder formatted without one)."""
-        return check_or_create_meta(self.directory / META_FILE, self.node_id, self.cluster_id)
+        return check_or_create_meta(self.directory / META_FILE, self.node_id, self.cluster_id, fs=self.fs)
 
     def read_log(self) -> list[Entry]:
         return self._log.read()
@@ -119,7 +115,7 @@ class FileStorage:
         self._write_state(replace(state, applied_offset=self._state.applied_offset))
 
     def _write_state(self, state: QuorumState) -> None:
-        write_quorum_state_file(self.directory / QUORUM_STATE_FILE, state)
+        write_quorum_state_file(self.directory / QUORUM_STATE_FILE, state, self.fs)
         self._state = state
 
     def close(self) -> None:

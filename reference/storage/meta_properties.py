@@ -10,20 +10,23 @@ configured one (KIP-595, "Cluster Bootstrapping").
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 from reference.storage.base import StorageError
+from reference.storage.filesystem import FileSystem, OsFileSystem, write_atomically
 
 META_VERSION = "0"
 
 
-def read_meta_properties(path: Path | str) -> dict[str, str] | None:
+def read_meta_properties(path: Path | str, fs: FileSystem | None = None) -> dict[str, str] | None:
     path = Path(path)
-    try:
-        text = path.read_text()
-    except FileNotFoundError:
+    raw = (fs if fs is not None else OsFileSystem()).read(path)
+    if raw is None:
         return None
+    try:
+        text = raw.decode()
+    except UnicodeDecodeError as exc:
+        raise StorageError(f"{path}: byte {exc.start}: not UTF-8 text") from None
     props: dict[str, str] = {}
     for lineno, line in enumerate(text.splitlines(), 1):
         line = line.strip()
@@ -41,31 +44,23 @@ def read_meta_properties(path: Path | str) -> dict[str, str] | None:
     return props
 
 
-def write_meta_properties(path: Path | str, node_id: int, cluster_id: str, directory_id: int | None = None) -> None:
+def write_meta_properties(path: Path | str, node_id: int, cluster_id: str, directory_id: int | None = None,
+                          fs: FileSystem | None = None) -> None:
     """Write the file atomically and durably, with ``directory.id`` when given."""
-    path = Path(path)
-    tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "w") as f:
-        f.write(f"version={META_VERSION}\nnode.id={node_id}\ncluster.id={cluster_id}\n")
-        if directory_id is not None:
-            f.write(f"directory.id={directory_id}\n")
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
-    fd = os.open(path.parent, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+    text = f"version={META_VERSION}\nnode.id={node_id}\ncluster.id={cluster_id}\n"
+    if directory_id is not None:
+        text += f"directory.id={directory_id}\n"
+    write_atomically(fs if fs is not None else OsFileSystem(), Path(path), text.encode())
 
 
-def check_or_create_meta(path: Path | str, node_id: int, cluster_id: str, directory_id: int | None = None) -> int | None:
+def check_or_create_meta(path: Path | str, node_id: int, cluster_id: str, directory_id: int | None = None,
+                         fs: FileSystem | None = None) -> int | None:
     """Create the file on first start (with ``directory_id`` when given); on later starts
     refuse a node or cluster id mismatch. Returns the stored directory id, if any."""
     path = Path(path)
-    props = read_meta_properties(path)
+    props = read_meta_properties(path, fs)
     if props is None:
-        write_meta_properties(path, node_id, cluster_id, directory_id)
+        write_meta_properties(path, node_id, cluster_id, directory_id, fs)
         return directory_id
     if props["node.id"] != str(node_id):
         raise StorageError(

@@ -13,14 +13,13 @@ that fails it (an edit, a flipped byte) is refused. ``AppliedOffset`` is the num
 records that were fsynced when the file was written (see ``reference.storage.recovery``).
 
 A write goes to a temporary file in the same directory, which is fsynced, renamed over
-the target, and then the directory is fsynced: a crash leaves either the old or the
-new content, never a mix.
+the target, and then the directory is fsynced (``reference.storage.filesystem.write_atomically``):
+a crash leaves either the old or the new content, never a mix.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import zlib
 from pathlib import Path
 from typing import Any
@@ -28,6 +27,7 @@ from typing import Any
 from reference.core.quorum_state import DYNAMIC_QUORUM_STATE_DATA_VERSION
 from reference.core.voter_set import KRAFT_VERSIONS
 from reference.storage.base import QUORUM_STATE_DATA_VERSION, QuorumState, StorageError
+from reference.storage.filesystem import FileSystem, OsFileSystem, write_atomically
 
 _INT_FIELDS = ("LeaderId", "LeaderEpoch", "VotedId", "AppliedOffset")
 
@@ -114,17 +114,6 @@ def read_quorum_state_file(path: Path | str) -> QuorumState | None:
     return decode_quorum_state(path, raw)
 
 
-def write_quorum_state_file(path: Path | str, state: QuorumState) -> None:
+def write_quorum_state_file(path: Path | str, state: QuorumState, fs: FileSystem | None = None) -> None:
     """Replace the file's content atomically and durably."""
-    path = Path(path)
-    tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "wb") as f:
-        f.write(encode_quorum_state(state))
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
-    fd = os.open(path.parent, os.O_RDONLY)  # make the rename durable
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+    write_atomically(fs if fs is not None else OsFileSystem(), Path(path), encode_quorum_state(state))

@@ -41,10 +41,16 @@ class LogScan:
     fatal: bool = False  # the problem is a valid record this version cannot read
 
 
+def torn_header(data: bytes) -> bool:
+    """A file header whose write was torn: the start of the header, cut short or followed by
+    zeros (the file's length reached the disk before all of its bytes did)."""
+    return len(data) <= len(MAGIC) and data != MAGIC and MAGIC.startswith(data.rstrip(b"\0"))
+
+
 def scan_log(data: bytes) -> LogScan:
     if data[: len(MAGIC)] != MAGIC:
-        if len(data) < len(MAGIC) and MAGIC.startswith(data):
-            return LogScan([], 0, (0, f"torn file header ({len(data)} of {len(MAGIC)} bytes)"))
+        if torn_header(data):
+            return LogScan([], 0, (0, f"torn file header ({len(data.rstrip(bytes(1)))} of {len(MAGIC)} bytes)"))
         return LogScan([], 0, (0, f"expected the header {MAGIC.decode()} (not a log file)"))
     entries: list[Entry] = []
     starts: list[int] = []
@@ -112,7 +118,7 @@ def check_scanned_log(path: Path, data: bytes, scan: LogScan, acked: int, why: s
         raise StorageError(
             f"{path}: byte {offset}: {what}; expected {acked} intact records{why} (flushed data is damaged) "
             f"{REJOIN_HINT}")
-    if offset == 0 and not data.startswith(MAGIC[: len(data)]):
+    if offset == 0 and not torn_header(data):
         raise StorageError(f"{path}: byte 0: {what} {REJOIN_HINT}")
     return (f"{path}: byte {offset}: {what}: unflushed torn tail of {len(data) - offset} bytes cut off "
             f"(records {len(scan.entries)}.. were never acknowledged)")

@@ -12,7 +12,8 @@ ALLOWED = {
     "core": set(),
     "storage": {"core"},
     "trace": {"core"},
-    "sim": {"core", "storage", "trace"},
+    "crashfs": {"core", "storage"},
+    "sim": {"core", "storage", "trace", "crashfs"},
 }
 
 

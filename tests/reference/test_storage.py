@@ -115,6 +115,12 @@ def test_bad_magic_is_an_error_and_torn_header_recreated(tmp_path: Path) -> None
     path.write_bytes(MAGIC[:3])
     assert FileLog(path).read() == []
     assert path.read_bytes() == MAGIC
+    for torn in (MAGIC[:3] + bytes(5), bytes(8), bytes(2)):  # its length on disk before its bytes
+        path.write_bytes(torn)
+        assert FileLog(path).read() == [] and path.read_bytes() == MAGIC
+    path.write_bytes(MAGIC[:3] + b"\0X")
+    with pytest.raises(StorageError, match="byte 0"):
+        FileLog(path)
 
 
 def test_quorum_state_round_trip_with_kip_fields(tmp_path: Path) -> None:
