@@ -92,7 +92,7 @@ LeadersKnownAreElected ==
     ForeignClusterId /= ClusterId =>
         /\ \A i \in Replicas : leaderId[i] /= Nil => <<currentEpoch[i], leaderId[i]>> \in elections
         /\ \A m \in messages :
-            /\ (m.type = "BeginQuorumEpochRequest" /\ m.clusterId = ClusterId) => <<m.epoch, m.source>> \in elections
+            /\ (m.type = "BeginQuorumEpochRequest" /\ m.clusterId /= ForeignClusterId) => <<m.epoch, m.source>> \in elections
             /\ m.leaderId /= Nil => <<m.epoch, m.leaderId>> \in elections
 
 \* Voter key k holds entry c, or can never again vote or acknowledge: its replica lost
