@@ -59,6 +59,8 @@ def handle_fetch_request(r: HandlerContext, m: Message) -> None:
         return
     r.endorse(m.source)
     if not fetch_position_valid(r, m.fetchOffset, m.lastFetchedEpoch):
+        # DivergingEpoch: the largest epoch AT MOST LastFetchedEpoch and its end offset (the
+        # KIP's "less than" differs when the leader holds LastFetchedEpoch; spec/README.md)
         epoch, end = r.log.end_offset_for_epoch(m.lastFetchedEpoch)
         _respond(r, m, leaderId=r.id, highWatermark=r.high_watermark,
                  divergingEpoch=epoch, divergingEndOffset=end)

@@ -4,12 +4,16 @@ where it departs from the KIP as spec/README.md ("KIP fidelity") states and Kafk
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 from reference.core.config import QuorumConfig
 from reference.core.messages import NIL
 from reference.core.replica import ClientAppend, Replica, Tick
+from reference.sim.simulator import SimConfig, run_seed
 from reference.storage.base import QuorumState
 from tests.reference.helpers import CLUSTER, deliver, fire, make_leader, make_replica, msg, only
+
+SPEC = Path(__file__).resolve().parents[2] / "spec" / "KRaft.tla"
 
 
 def test_single_voter_leader_commits_its_own_appends() -> None:
@@ -152,3 +156,16 @@ def test_unattached_voter_waits_for_its_election_timeout_without_fetching() -> N
     r = make_replica(2, epoch=3)
     ready = fire(r)
     assert ready.action == "BecomeCandidate" and all(m.type == "VoteRequest" for m in ready.messages)
+
+
+def test_a_single_voter_simulation_commits_and_conforms(tmp_path: Path) -> None:
+    """Single-voter quorums are valid: the simulator runs one (an observer besides, or none),
+    the leader commits, and the trace conforms to the spec."""
+    from conformance.validate.validator import TraceValidator
+    from conformance.validate.verdict import Verdict
+
+    validator = TraceValidator(SPEC)
+    for observers in (0, 1):
+        result = run_seed(SimConfig(voters=1, observers=observers, steps=300, out_dir=tmp_path / str(observers)), 2)
+        assert result.ok and result.stats.commits > 0 and result.trace_path is not None
+        assert validator.validate(result.trace_path).verdict is Verdict.ACCEPT
