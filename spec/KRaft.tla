@@ -343,6 +343,12 @@ FetchResponseTo(m, err, epoch, leader) ==
 \* @type: ($msg) => Bool;
 Send(m) == messages' = messages \cup {m}
 
+\* "Check that the clusterId if not null matches the cached value": a request whose
+\* sender does not know the cluster id yet carries none ("") and "the destination
+\* broker will skip validation".
+\* @type: ($msg) => Bool;
+ClusterIdAccepted(m) == m.clusterId \in {ClusterId, ""}
+
 -----------------------------------------------------------------------------
 (* Transitions of one replica's protocol state. *)
 
@@ -429,6 +435,8 @@ BecomeCandidate(i) ==
 
 \* Fetch timer: "sends fetches to the current expected leader"; an observer that
 \* knows no leader "will send a Fetch request to any of the voters at random".
+\* An observer whose leader stops answering "retr[ies] the Fetch request again against
+\* one of the remaining voters at random" (its fetch timed out: timing is abstract).
 \* KIP-853: a replica not in its own voter set is an observer; the Fetch carries
 \* the fetcher's directory id.
 \* @type: (Int, Int) => Bool;
@@ -436,6 +444,7 @@ SendFetchRequest(i, j) ==
     /\ i /= j
     /\ \/ role[i] = "Follower" /\ j = leaderId[i]
        \/ ~IsVoter(i) /\ leaderId[i] = Nil /\ j \in VoterIds(i)
+       \/ ~IsVoter(i) /\ role[i] = "Follower" /\ j \in VoterIds(i)
     /\ Send([FetchRequest(i, j, ClusterId, currentEpoch[i], Len(log[i]), LastEpoch(log[i])) EXCEPT
                !.sourceDirectoryId = dirId[i]])
     /\ UNCHANGED <<serverVars, logVars, volatileVars, historyVars>>
@@ -544,23 +553,23 @@ HandleVoteRequest(m) ==
            c == m.source
        IN
        \/ \* 1. "If not, then reject the vote and return INVALID_CLUSTER_ID."
-          /\ m.clusterId /= ClusterId
+          /\ ~ClusterIdAccepted(m)
           /\ Send(Response("VoteResponse", i, c, "INVALID_CLUSTER_ID", currentEpoch[i], leaderId[i]))
           /\ UNCHANGED <<serverVars, logVars, volatileVars, historyVars>>
        \/ \* KIP-853: a request for another directory id is not for this replica (it
           \* lost the disk that voter had).
-          /\ m.clusterId = ClusterId
+          /\ ClusterIdAccepted(m)
           /\ VoteChecksDirectoryId /\ WrongVoterKey(i, m)
           /\ Send(Response("VoteResponse", i, c, "INVALID_VOTER_KEY", currentEpoch[i], leaderId[i]))
           /\ UNCHANGED <<serverVars, logVars, volatileVars, historyVars>>
        \/ \* 2. "it checks whether an epoch larger than the candidate epoch from the
           \* request is known. If so, the vote is rejected."
-          /\ m.clusterId = ClusterId
+          /\ ClusterIdAccepted(m)
           /\ ~(VoteChecksDirectoryId /\ WrongVoterKey(i, m))
           /\ m.epoch < currentEpoch[i]
           /\ Send(Response("VoteResponse", i, c, "FENCED_LEADER_EPOCH", currentEpoch[i], leaderId[i]))
           /\ UNCHANGED <<serverVars, logVars, volatileVars, historyVars>>
-       \/ /\ m.clusterId = ClusterId
+       \/ /\ ClusterIdAccepted(m)
           /\ ~(VoteChecksDirectoryId /\ WrongVoterKey(i, m))
           /\ m.epoch >= currentEpoch[i]
           /\ LET bump == m.epoch > currentEpoch[i]
@@ -644,31 +653,31 @@ HandleBeginQuorumEpochRequest(m) ==
            Reply(err, epoch, leader) ==
                Send(Response("BeginQuorumEpochResponse", i, l, err, epoch, leader))
        IN
-       \/ /\ m.clusterId /= ClusterId
+       \/ /\ ~ClusterIdAccepted(m)
           /\ Reply("INVALID_CLUSTER_ID", currentEpoch[i], leaderId[i])
           /\ UNCHANGED <<serverVars, logVars, volatileVars, historyVars>>
        \/ \* KIP-853: addressed to the voter key of another directory id
-          /\ m.clusterId = ClusterId
+          /\ ClusterIdAccepted(m)
           /\ WrongVoterKey(i, m)
           /\ Reply("INVALID_VOTER_KEY", currentEpoch[i], leaderId[i])
           /\ UNCHANGED <<serverVars, logVars, volatileVars, historyVars>>
-       \/ /\ m.clusterId = ClusterId /\ ~WrongVoterKey(i, m)
+       \/ /\ ClusterIdAccepted(m) /\ ~WrongVoterKey(i, m)
           /\ m.epoch < currentEpoch[i]
           /\ Reply("FENCED_LEADER_EPOCH", currentEpoch[i], leaderId[i])
           /\ UNCHANGED <<serverVars, logVars, volatileVars, historyVars>>
-       \/ /\ m.clusterId = ClusterId /\ ~WrongVoterKey(i, m)
+       \/ /\ ClusterIdAccepted(m) /\ ~WrongVoterKey(i, m)
           /\ m.epoch > currentEpoch[i]
           \* "As soon as a broker accepts a BeginQuorumEpoch request, it will
           \* transition to a follower state"
           /\ TakeEpoch(i, m.epoch, l)
           /\ Reply("", m.epoch, l)
           /\ UNCHANGED <<logVars, historyVars>>
-       \/ /\ m.clusterId = ClusterId /\ ~WrongVoterKey(i, m)
+       \/ /\ ClusterIdAccepted(m) /\ ~WrongVoterKey(i, m)
           /\ m.epoch = currentEpoch[i]
           /\ leaderId[i] = l
           /\ Reply("", m.epoch, l)
           /\ UNCHANGED <<serverVars, logVars, volatileVars, historyVars>>
-       \/ /\ m.clusterId = ClusterId /\ ~WrongVoterKey(i, m)
+       \/ /\ ClusterIdAccepted(m) /\ ~WrongVoterKey(i, m)
           /\ m.epoch = currentEpoch[i]
           /\ leaderId[i] /= l
           /\ IF leaderId[i] = Nil \/ ~RejectConflictingLeader
@@ -708,7 +717,9 @@ HandleBeginQuorumEpochResponse(m) ==
 (* EndQuorumEpoch *)
 
 \* "Upon receiving the EndQuorumEpoch, the voter checks if the epoch from the request
-\* is greater than or equal to its last known epoch. ... Then the voter will check
+\* is greater than or equal to its last known epoch. If the epoch is smaller than the
+\* last known epoch, or the leader id is not known for this epoch, the request is
+\* rejected. Then the voter will check
 \* whether it is inside the given preferred successors. If not, return
 \* INCONSISTENT_VOTER_SET."  The election it may trigger is a later BecomeCandidate.
 \* @type: ($msg) => Bool;
@@ -720,21 +731,24 @@ HandleEndQuorumEpochRequest(m) ==
                Send(Response("EndQuorumEpochResponse", i, m.source, err, epoch, leader))
            successorError == IF i \in Range(m.preferredSuccessors) THEN "" ELSE "INCONSISTENT_VOTER_SET"
        IN
-       \/ /\ m.clusterId /= ClusterId
+       \/ /\ ~ClusterIdAccepted(m)
           /\ Reply("INVALID_CLUSTER_ID", currentEpoch[i], leaderId[i])
           /\ UNCHANGED <<serverVars, logVars, volatileVars, historyVars>>
-       \/ /\ m.clusterId = ClusterId
+       \/ /\ ClusterIdAccepted(m)
           /\ m.epoch < currentEpoch[i]
           /\ Reply("FENCED_LEADER_EPOCH", currentEpoch[i], leaderId[i])
           /\ UNCHANGED <<serverVars, logVars, volatileVars, historyVars>>
-       \/ /\ m.clusterId = ClusterId
+       \/ /\ ClusterIdAccepted(m)
           /\ m.epoch > currentEpoch[i]
           /\ TakeEpoch(i, m.epoch, m.leaderId)
           /\ Reply(successorError, m.epoch, m.leaderId)
           /\ UNCHANGED <<logVars, historyVars>>
-       \/ /\ m.clusterId = ClusterId
+       \/ /\ ClusterIdAccepted(m)
           /\ m.epoch = currentEpoch[i]
-          /\ Reply(successorError, currentEpoch[i], leaderId[i])
+          \* "or the leader id is not known for this epoch, the request is rejected"
+          \* (a larger epoch is taken with the leader the request names, above)
+          /\ Reply(IF leaderId[i] /= m.leaderId THEN "INVALID_QUORUM_STATE" ELSE successorError,
+                   currentEpoch[i], leaderId[i])
           /\ UNCHANGED <<serverVars, logVars, volatileVars, historyVars>>
 
 \* "If there's no error code, then do nothing. Otherwise if the error code indicates
@@ -784,6 +798,28 @@ NewlyCommitted(l, hw) ==
                  /\ p <= hw
                  /\ ~\E c \in committed : c[1] = p - 1 /\ c[2] = log[l][p]}}
 
+\* A negative fetch offset or last fetched epoch, or a last fetched epoch beyond the
+\* request's epoch ("LeaderEpoch ... should never be negative"; a follower's log holds
+\* no entry of an epoch later than its own).
+\* @type: ($msg) => Bool;
+MalformedFetch(m) == m.fetchOffset < 0 \/ m.lastFetchedEpoch < 0 \/ m.lastFetchedEpoch > m.epoch
+
+\* The leader's own log end counts towards the majority: "the high watermark is set to
+\* the maximum offset which has been replicated to a majority of the voters", and the
+\* leader's appends replicate to itself.  When it is the only voter (KIP-853 standalone
+\* formatting), or a VotersRecord it appended leaves a set it reaches a majority of with
+\* the fetch offsets it already holds, its high watermark advances without a Fetch
+\* (Kafka's leader recomputes it when its own log end or the voter set moves).  In
+\* every other case a Fetch already advanced it as far (HandleFetchRequest).
+\* @type: (Int) => Bool;
+AdvanceHighWatermark(i) ==
+    /\ role[i] = "Leader"
+    /\ LET hw == AdvancedHighWatermark(i, replicaEndOffset[i], replicaDirectoryId[i]) IN
+       /\ hw > highWatermark[i]
+       /\ highWatermark' = [highWatermark EXCEPT ![i] = hw]
+       /\ committed' = committed \cup NewlyCommitted(i, hw)
+    /\ UNCHANGED <<serverVars, log, dirId, volatileVars, messages, elections, votes, restarts>>
+
 \* FetchRequest Handling, steps 1-4 of KIP-595.
 \* @type: ($msg) => Bool;
 HandleFetchRequest(m) ==
@@ -795,28 +831,37 @@ HandleFetchRequest(m) ==
            Unchanged == UNCHANGED <<serverVars, logVars, volatileVars, historyVars>>
        IN
        \/ \* 1. "Check that the clusterId if not null matches the cached value"
-          /\ m.clusterId /= ClusterId
+          /\ ~ClusterIdAccepted(m)
           /\ ReplyError("INVALID_CLUSTER_ID")
           /\ Unchanged
        \/ \* 2. "ensure that the leader epoch from the request is the same as the
           \* locally cached value. If not, reject this request with either the
           \* FENCED_LEADER_EPOCH or UNKNOWN_LEADER_EPOCH error."
-          /\ m.clusterId = ClusterId
+          /\ ClusterIdAccepted(m)
           /\ m.epoch < currentEpoch[l]
           /\ ReplyError("FENCED_LEADER_EPOCH")
           /\ Unchanged
-       \/ /\ m.clusterId = ClusterId
+       \/ /\ ClusterIdAccepted(m)
           /\ m.epoch > currentEpoch[l]
           /\ ReplyError("UNKNOWN_LEADER_EPOCH")
           /\ Unchanged
-       \/ /\ m.clusterId = ClusterId
+       \/ /\ ClusterIdAccepted(m)
           /\ m.epoch = currentEpoch[l]
           /\ role[l] /= "Leader"
           /\ ReplyError("NOT_LEADER_FOR_PARTITION")
           /\ Unchanged
-       \/ /\ m.clusterId = ClusterId
+       \/ \* Kafka's leader answers INVALID_REQUEST to a fetch position no replica can hold
+          \* (spec/README.md, KIP fidelity)
+          /\ ClusterIdAccepted(m)
           /\ m.epoch = currentEpoch[l]
           /\ role[l] = "Leader"
+          /\ MalformedFetch(m)
+          /\ ReplyError("INVALID_REQUEST")
+          /\ Unchanged
+       \/ /\ ClusterIdAccepted(m)
+          /\ m.epoch = currentEpoch[l]
+          /\ role[l] = "Leader"
+          /\ ~MalformedFetch(m)
           \* "An endorsement from an existing voter may also be inferred through a
           \* received Fetch request with the new leader's epoch"
           /\ endorsers' = [endorsers EXCEPT ![l] = IF j \in VoterIds(l) \ {l} THEN @ \cup {j} ELSE @]
@@ -842,7 +887,11 @@ HandleFetchRequest(m) ==
                           /\ Send([base EXCEPT !.records = SubSeq(log[l], m.fetchOffset + 1, k)])
              \* 3. "If not, return a empty response (no records included in the
              \* response) and set the DivergingEpoch to the largest epoch which is
-             \* less than fetcher's LastFetchedEpoch."
+             \* less than fetcher's LastFetchedEpoch."  The spec takes the largest epoch
+             \* AT MOST LastFetchedEpoch, with its end offset (as Kafka's leader does): when
+             \* the leader holds LastFetchedEpoch but the fetch offset is beyond its end,
+             \* the follower truncates to that end; when it does not hold it, that is the
+             \* largest epoch less than LastFetchedEpoch, as the KIP says.
              ELSE /\ Send([FetchResponseTo(m, "", currentEpoch[l], l) EXCEPT
                              !.highWatermark = highWatermark[l],
                              !.divergingEpoch = LargestEpochAtMost(log[l], m.lastFetchedEpoch),
@@ -987,7 +1036,7 @@ HandleVoterChangeRequest(m) ==
            key == <<m.voterId, m.voterDirectoryId>>
            isAdd == m.type = "AddVoterRequest"
            error ==
-               CASE m.clusterId /= ClusterId -> "INVALID_CLUSTER_ID"
+               CASE ~ClusterIdAccepted(m) -> "INVALID_CLUSTER_ID"
                  [] role[l] /= "Leader" -> "NOT_LEADER_FOR_PARTITION"
                  [] KRaftVersion = 0 -> "UNSUPPORTED_VERSION"
                  [] ChangeRequiresCurrentEpochCommit /\ ~CommittedInOwnEpoch(l) -> "REQUEST_TIMED_OUT"
@@ -1097,6 +1146,7 @@ Next ==
     \/ \E i, j \in Replicas : SendBeginQuorumEpoch(i, j)
     \/ \E i \in Replicas : Resign(i)
     \/ \E i \in Replicas, v \in Values : ClientAppend(i, v)
+    \/ \E i \in Replicas : AdvanceHighWatermark(i)
     \/ \E i \in Replicas : Restart(i)
     \/ \E i \in Replicas : LoseDisk(i)
     \/ \E i, j \in Replicas, t \in ForeignRequests : SendForeignRequest(i, j, t)

@@ -98,7 +98,7 @@ LeadersKnownAreElected ==
     ForeignClusterId /= ClusterId =>
         /\ \A i \in Replicas : leaderId[i] /= Nil => <<currentEpoch[i], leaderId[i]>> \in elections
         /\ \A m \in messages :
-            /\ (m.type = "BeginQuorumEpochRequest" /\ m.clusterId = ClusterId) => <<m.epoch, m.source>> \in elections
+            /\ (m.type = "BeginQuorumEpochRequest" /\ m.clusterId /= ForeignClusterId) => <<m.epoch, m.source>> \in elections
             /\ m.leaderId /= Nil => <<m.epoch, m.leaderId>> \in elections
 
 \* Voter key k holds entry c, or can never again vote or acknowledge: its replica lost
@@ -117,10 +117,13 @@ CommittedOnMajority ==
 
 \* A leader's record of a replica's fetch offset (for the directory id it still has)
 \* is a lower bound of what that replica holds of the entries committed up to the
-\* leader's epoch: KIP-853's catch-up check (AddVoter) relies on it.
+\* leader's epoch: KIP-853's catch-up check (AddVoter) relies on it.  In a static
+\* quorum only voters: an observer that lost its disk keeps directory id 0, so the
+\* leader's record of it outlives the log it described (and no AddVoter reads it).
 FetchOffsetsHeld ==
     \A l, j \in Replicas : \A c \in committed :
         (/\ role[l] = "Leader"
+         /\ KRaftVersion > 0 \/ j \in Voters
          /\ replicaDirectoryId[l][j] = dirId[j]
          /\ c[3] <= currentEpoch[l]
          /\ c[1] < replicaEndOffset[l][j]) => Holds(c, log[j])

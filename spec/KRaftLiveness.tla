@@ -74,6 +74,7 @@ RacingTimeoutStep(i) == RacingTimeout(i) /\ InBounds
 FetchStep(i, j) == SendFetchRequest(i, j) /\ InBounds
 BeginEpochStep(i, j) == SendBeginQuorumEpoch(i, j) /\ InBounds
 AppendStep(i, v) == NewRecord(i, v) /\ ClientAppend(i, v) /\ InBounds
+AdvanceStep(i) == AdvanceHighWatermark(i) /\ InBounds
 FaultStep(i) == Fault(i) /\ InBounds
 DeliverStep(m) == Fresh(m) /\ Receive(m) /\ InBounds
 
@@ -81,6 +82,7 @@ Others ==
     \/ \E i, j \in Replicas : FetchStep(i, j)
     \/ \E i, j \in Voters : BeginEpochStep(i, j)
     \/ \E i \in Voters, v \in Values : AppendStep(i, v)
+    \/ \E i \in Voters : AdvanceStep(i)
     \/ \E i \in Replicas : FaultStep(i)
     \/ \E m \in messages : DeliverStep(m)
 

@@ -375,7 +375,7 @@ class Replica:
             if s.fetch_sent_at is not None:
                 out.append(s.fetch_sent_at + self.config.request_timeout_ms)
         elif isinstance(s, Leader):
-            if self.pending_voter_changes and self.voter_change_committed():
+            if self.leader_high_watermark_due() or (self.pending_voter_changes and self.voter_change_committed()):
                 out.append(self.now)
             out.append(s.check_quorum_deadline)
             out += list(s.begin_epoch_due.values())
@@ -386,6 +386,9 @@ class Replica:
         now = self.now
         s = self.state
         if isinstance(s, Leader):
+            if self.leader_high_watermark_due():
+                self._advance_high_watermark()
+                return
             if self.voter_change_committed():
                 rpc_voters.complete_voter_change(self)
                 return
@@ -407,7 +410,10 @@ class Replica:
                 self.become_candidate()
                 return
             timed_out = s.fetch_sent_at is not None and s.fetch_sent_at + self.config.request_timeout_ms <= now
-            if timed_out or (s.fetch_sent_at is None and s.next_fetch_at is not None and s.next_fetch_at <= now):
+            if timed_out and not self.is_voter:  # KIP-595: "one of the remaining voters at random"
+                others = [v for v in self.fetch_targets() if v != s.fetch_target]
+                self._send_fetch(s, self.rng.choice(others) if others else self.leader_id)
+            elif timed_out or (s.fetch_sent_at is None and s.next_fetch_at is not None and s.next_fetch_at <= now):
                 self._send_fetch(s, self.leader_id)
             return
         if not self.is_voter and self.leader_id == NIL:
@@ -462,19 +468,27 @@ class Replica:
 
     def step_down_to_voted(self) -> None:
         """A candidate of a two-voter quorum refused by the other voter: stays voted for
-        itself in its epoch and waits for the election timer (KIP-595 gridlock note)."""
+        itself in its epoch and stands again after a random backoff of at most
+        quorum.election.backoff.max.ms, not a whole election timeout (KIP-595 gridlock
+        note: "no need to wait for the election timeout ... immediately step down and
+        backoff")."""
         retries = self.state.retries if isinstance(self.state, Candidate) else 0
         self._reset_volatile()
-        state = Voted()
-        self._arm_election(state, self._candidate_backoff(retries))
+        state = Voted(retries=retries + 1)
+        self._arm_election(state, self._election_backoff(retries))
         self.state = state
 
-    def _candidate_backoff(self, retries: int) -> int:
+    def _election_backoff(self, retries: int) -> int:
+        """A random delay, growing with the failed elections, bounded by
+        quorum.election.backoff.max.ms."""
         backoff = min(
             self.config.election_backoff_max_ms,
             self.config.retry_backoff_ms * (2 ** min(retries, 20)),
         )
-        return self.config.election_timeout_ms + self.rng.randint(0, backoff)
+        return self.rng.randint(0, backoff)
+
+    def _candidate_backoff(self, retries: int) -> int:
+        return self.config.election_timeout_ms + self._election_backoff(retries)
 
     def transition_to_voted(self, candidate: int) -> None:
         """Grant the vote of the current epoch to ``candidate``."""
@@ -517,7 +531,8 @@ class Replica:
 
     def become_candidate(self) -> None:
         """``BecomeCandidate``: bump the epoch, vote for self, ask the other voters."""
-        retries = self.state.retries + 1 if isinstance(self.state, Candidate) else 0
+        s = self.state
+        retries = s.retries + 1 if isinstance(s, Candidate) else s.retries if isinstance(s, Voted) else 0
         self._ready.action = "BecomeCandidate"
         self._ready.params = {"i": self.id}
         if "second-leader-same-epoch" in self.bugs and self.role in (VOTED, UNATTACHED) and self.current_epoch > 0:
@@ -639,6 +654,7 @@ class Replica:
         self._ready.params = {"i": self.id, "j": target}
         state.fetch_sent_at = self.now
         state.next_fetch_at = None
+        state.fetch_target = target
         end = self.log.end_offset
         self.send(
             Message(
@@ -696,6 +712,20 @@ class Replica:
     def update_leader_high_watermark(self) -> None:
         """Advance the leader's high watermark to the offset a majority of voters hold,
         when the entry below it is of the current epoch (KIP-595 commitment rule)."""
+        self.high_watermark = self._leader_high_watermark()
+
+    def leader_high_watermark_due(self) -> bool:
+        """The leader's own appends (or a voter set it appended) let its high watermark
+        advance without a Fetch: a one-voter quorum (spec ``AdvanceHighWatermark``)."""
+        return self.role == LEADER and self._leader_high_watermark() > self.high_watermark
+
+    def _advance_high_watermark(self) -> None:
+        """``AdvanceHighWatermark``: the leader's high watermark follows its own log end."""
+        self.set_action("AdvanceHighWatermark", {"i": self.id})
+        self.update_leader_high_watermark()
+
+    def _leader_high_watermark(self) -> int:
+        """The high watermark the leader's view of the voters' log ends allows."""
         counting = self.counting_voter_set()
         if self.kraft_version == DYNAMIC:
             ends = sorted((self._voter_end_offset(k) for k in counting.keys), reverse=True)
@@ -706,10 +736,10 @@ class Replica:
             )
         candidate = ends[counting.majority - 1]
         if candidate <= self.high_watermark:
-            return
+            return self.high_watermark
         if "hw-on-old-epoch" not in self.bugs and self.log.epoch_at(candidate - 1) != self.current_epoch:
-            return
-        self.high_watermark = candidate
+            return self.high_watermark
+        return candidate
 
     def _voter_end_offset(self, key: ReplicaKey) -> int:
         """The leader's view of voter ``key``'s log end: its own log end if it is that voter,

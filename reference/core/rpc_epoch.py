@@ -55,7 +55,8 @@ def handle_begin_quorum_epoch_response(r: HandlerContext, m: Message) -> None:
 
 
 def handle_end_quorum_epoch_request(r: HandlerContext, m: Message) -> None:
-    """The leader of the epoch resigns: its preferred successors start elections, the
+    """The leader of the epoch resigns: a receiver that knows another leader (or none) for
+    that epoch refuses (INVALID_QUORUM_STATE); its preferred successors start elections, the
     first at once and the one at position N after the KIP's successor delay (each
     election is a later ``BecomeCandidate`` step)."""
     if cluster_id_mismatch(r, m):
@@ -66,6 +67,9 @@ def handle_end_quorum_epoch_request(r: HandlerContext, m: Message) -> None:
         return
     if m.epoch > r.current_epoch:
         r.observe_epoch(m.epoch, m.leaderId)
+    elif r.leader_id != m.leaderId:  # KIP-595: "or the leader id is not known for this epoch"
+        _respond(r, m, END_QUORUM_EPOCH_RESPONSE, INVALID_QUORUM_STATE)
+        return
     if r.id not in m.preferredSuccessors:
         _respond(r, m, END_QUORUM_EPOCH_RESPONSE, INCONSISTENT_VOTER_SET)
         return

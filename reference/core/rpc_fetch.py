@@ -10,6 +10,7 @@ from reference.core.messages import (
     FENCED_LEADER_EPOCH,
     FETCH_RESPONSE,
     INVALID_CLUSTER_ID,
+    INVALID_REQUEST,
     NIL,
     NONE,
     NOT_LEADER_FOR_PARTITION,
@@ -38,7 +39,8 @@ def fetch_position_valid(r: HandlerContext, fetch_offset: int, last_fetched_epoc
 
 
 def handle_fetch_request(r: HandlerContext, m: Message) -> None:
-    """The leader validates epoch and fetch position, records the fetcher's progress,
+    """The leader validates epoch and fetch position (a negative offset or epoch, or a last
+    fetched epoch beyond the request's, is INVALID_REQUEST), records the fetcher's progress,
     may advance the high watermark, and returns every entry from the fetch offset."""
     if cluster_id_mismatch(r, m):
         _error_response(r, m, INVALID_CLUSTER_ID)
@@ -52,8 +54,13 @@ def handle_fetch_request(r: HandlerContext, m: Message) -> None:
     if r.role != LEADER:
         _error_response(r, m, NOT_LEADER_FOR_PARTITION)
         return
+    if m.fetchOffset < 0 or m.lastFetchedEpoch < 0 or m.lastFetchedEpoch > m.epoch:
+        _error_response(r, m, INVALID_REQUEST)  # a position no replica can hold (as Kafka)
+        return
     r.endorse(m.source)
     if not fetch_position_valid(r, m.fetchOffset, m.lastFetchedEpoch):
+        # DivergingEpoch: the largest epoch AT MOST LastFetchedEpoch and its end offset (the
+        # KIP's "less than" differs when the leader holds LastFetchedEpoch; spec/README.md)
         epoch, end = r.log.end_offset_for_epoch(m.lastFetchedEpoch)
         _respond(r, m, leaderId=r.id, highWatermark=r.high_watermark,
                  divergingEpoch=epoch, divergingEndOffset=end)
@@ -89,8 +96,8 @@ def handle_fetch_response(r: HandlerContext, m: Message) -> None:
             # The leader's high watermark is taken only when the truncated log provably
             # matches the leader's: it is empty or ends with an entry of the diverging
             # epoch (both hold that epoch's entries from the same leader). Otherwise it may
-            # still end in diverged entries (spec/KRaft.tla takes the high watermark in
-            # every case; see traces/FORMAT.md).
+            # still end in diverged entries, and the high watermark waits for a later
+            # round (spec/KRaft.tla HandleFetchResponse, its `matched`, the same rule).
             if r.log.end_offset == 0 or r.log.last_epoch == m.divergingEpoch:
                 r.high_watermark = max(r.high_watermark, min(m.highWatermark, r.log.end_offset))
     else:

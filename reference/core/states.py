@@ -28,6 +28,7 @@ class EpochState:
     election_deadline: int | None = None
     next_fetch_at: int | None = None
     fetch_sent_at: int | None = None
+    fetch_target: int | None = None  # where the last Fetch went
 
 
 @dataclass(slots=True)
@@ -40,9 +41,12 @@ class Unattached(EpochState):
 
 @dataclass(slots=True)
 class Voted(EpochState):
-    """Voted for a candidate in the current epoch; waits for its BeginQuorumEpoch."""
+    """Voted for a candidate in the current epoch; waits for its BeginQuorumEpoch.
+    ``retries``: the failed elections of a two-voter candidate that stepped down (for
+    the backoff of its next election), else 0."""
 
     name: str = VOTED
+    retries: int = 0
 
 
 @dataclass(slots=True)

@@ -127,8 +127,8 @@ class SimConfig:
             raise ValueError(f"unknown quorum {self.quorum!r}; known: {', '.join(QUORUMS)}")
         if self.bootstrap not in BOOTSTRAPS:
             raise ValueError(f"unknown bootstrap {self.bootstrap!r}; known: {', '.join(BOOTSTRAPS)}")
-        if self.voters < (1 if self.dynamic else 2):
-            raise ValueError("the simulator needs at least 2 voters (1 with a dynamic quorum)")
+        if self.voters < 1:
+            raise ValueError("the simulator needs at least 1 voter")
         if self.observers < 0 or self.steps < 1 or self.values < 1:
             raise ValueError("observers must be >= 0, steps and values >= 1")
         parse_faults(self.faults)
@@ -581,6 +581,8 @@ class Simulation:
             up = [self.nodes[v] for v in voters if self.nodes[v].replica is not None]
             if up:
                 self._crash(rng.choice(up), disk_lost=True)
+        elif len(self.ids) < 2:  # a lone replica: no link to cut, no peer to claim
+            return
         elif kind == "foreign":
             self._foreign_request()
         elif kind == "partition":

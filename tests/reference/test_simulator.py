@@ -25,7 +25,7 @@ ACTIONS = {"BecomeCandidate", "SendFetchRequest", "SendBeginQuorumEpoch", "Resig
            "Restart", "LoseDisk", "SendForeignRequest", "HandleVoteRequest", "HandleVoteResponse",
            "HandleBeginQuorumEpochRequest", "HandleBeginQuorumEpochResponse",
            "HandleEndQuorumEpochRequest", "HandleEndQuorumEpochResponse", "HandleFetchRequest",
-           "HandleFetchResponse"}
+           "HandleFetchResponse", "AdvanceHighWatermark"}
 
 
 def _lines(path: Path) -> list[dict]:
