@@ -24,8 +24,16 @@ from pathlib import Path
 import z3
 
 from conformance.symbolic.counterexample import decode_state
-from conformance.symbolic.encoding import Atoms, clear_memo, conj
-from conformance.symbolic.shapes import Bounds, atom_range, fresh_state, sample_state, state_shapes
+from conformance.symbolic.encoding import Atoms, clear_memo, conj, eq
+from conformance.symbolic.frame import state_variables
+from conformance.symbolic.shapes import (
+    Bounds,
+    SymbolicState,
+    atom_range,
+    fresh_state,
+    sample_state,
+    state_shapes,
+)
 from conformance.symbolic.split import conjuncts, split_action
 from conformance.symbolic.translate import StatePair, Translator
 from conformance.tla.cfg import read_config
@@ -72,6 +80,8 @@ class ObligationResult:
     engine_action: str | None = None
     message: str = ""
     cpu_seconds: float = 0.0
+    # A step obligation, per conjunct of the invariant: proved | unchanged | unknown | counterexample
+    conjuncts: dict[str, str] = field(default_factory=dict)
 
 
 def load(inp: ProofInput) -> tuple[Model, CheckPlan, str]:
@@ -120,13 +130,12 @@ def _discharge(inp: ProofInput, ob: Obligation) -> ObligationResult:
     solver = z3.Solver()
     solver.set("timeout", max(1, int(inp.timeout * 1000)))
     solver.add(s.wellformed)
-    names = model.variables
     if ob.kind == "init":
         solver.add(tr.formula(init, here), z3.Not(tr.formula(inp.inv, here)))
-        checked, failing_of = [s], inp.inv
+        failing_of = inp.inv
     elif ob.kind == "safety":
         solver.add(tr.formula(inp.inv, here), z3.Not(tr.formula(inp.safety, here)))
-        checked, failing_of = [s], inp.safety
+        failing_of = inp.safety
     else:
         assert isinstance(plan.next, str)
         disjunct = split_action(tr, plan.next)[ob.index]
@@ -136,15 +145,74 @@ def _discharge(inp: ProofInput, ob: Obligation) -> ObligationResult:
         for c in plan.constraints:
             solver.add(tr.formula(c, here))
         solver.add(disjunct.formula(tr, StatePair(s.values, t.values)))
-        solver.add(z3.Not(tr.formula(inp.inv, StatePair(t.values))))
-        checked, failing_of = [s, t], inp.inv
+        solver.add(atom_range(atom_terms, tr.atoms))
+        return _step(inp, ob, model, plan, init, tr, solver, s, t, started)
     solver.add(atom_range(atom_terms, tr.atoms))
     answer = solver.check()
     if answer == z3.unsat:
         return ObligationResult(ob, "proved", time.monotonic() - started)
     if answer == z3.unknown:
         return ObligationResult(ob, "unknown", time.monotonic() - started, message=solver.reason_unknown())
-    m = solver.model()
+    return _counterexample(inp, ob, model, plan, init, tr, solver.model(), [s], failing_of, started)
+
+
+# A conjunct whose variables the action leaves unchanged needs no look at its primed form;
+# telling that is a small question, given at most this long.
+FRAME_SECONDS = 30.0
+
+
+def _step(inp: ProofInput, ob: Obligation, model: Model, plan: CheckPlan, init: str, tr: Translator,
+          solver: z3.Solver, s: SymbolicState, t: SymbolicState, started: float) -> ObligationResult:
+    """``IndInv /\\ C /\\ A => IndInv'``, one conjunct of ``IndInv'`` at a time (incrementally):
+    a conjunct is proved when ``A`` provably keeps its variables (``unchanged``) or when its
+    negation is unsatisfiable; the first satisfiable negation is the counterexample."""
+    deadline = started + inp.timeout
+    outcome: dict[str, str] = {}
+    unknown: list[str] = []
+    for label, expr, ctx in conjuncts(tr, inp.inv):
+        names = state_variables(expr, ctx)
+        if names is not None and _kept(solver, s, t, names, min(FRAME_SECONDS, deadline - time.monotonic())):
+            outcome[label] = "unchanged"
+            continue
+        left = deadline - time.monotonic()
+        if left <= 0:
+            outcome[label] = "unknown"
+            unknown.append(f"{label}: time limit")
+            continue
+        solver.push()
+        solver.set("timeout", max(1, int(left * 1000)))
+        solver.add(z3.Not(tr.boolean(expr, {}, ctx, StatePair(t.values))))
+        answer = solver.check()
+        if answer == z3.sat:
+            result = _counterexample(inp, ob, model, plan, init, tr, solver.model(), [s, t], inp.inv, started)
+            outcome[label] = "counterexample"
+            result.conjuncts = outcome
+            return result
+        outcome[label] = "proved" if answer == z3.unsat else "unknown"
+        if answer == z3.unknown:
+            unknown.append(f"{label}: {solver.reason_unknown()}")
+        solver.pop()
+    verdict = "unknown" if unknown else "proved"
+    return ObligationResult(ob, verdict, time.monotonic() - started, message="; ".join(unknown), conjuncts=outcome)
+
+
+def _kept(solver: z3.Solver, s: SymbolicState, t: SymbolicState, names: frozenset[str], seconds: float) -> bool:
+    """Whether the action provably leaves the variables ``names`` unchanged."""
+    if seconds <= 0:
+        return False
+    solver.push()
+    solver.set("timeout", max(1, int(seconds * 1000)))
+    solver.add(z3.Or([z3.Not(eq(t.values[n], s.values[n])) for n in sorted(names)] or [z3.BoolVal(False)]))
+    kept = solver.check() == z3.unsat
+    solver.pop()
+    return kept
+
+
+def _counterexample(inp: ProofInput, ob: Obligation, model: Model, plan: CheckPlan, init: str, tr: Translator,
+                    m: z3.ModelRef, checked: list[SymbolicState], failing_of: str,
+                    started: float) -> ObligationResult:
+    """The decoded counterexample, the conjuncts it violates, re-checked by the explicit engine."""
+    names = model.variables
     states = [decode_state(x.values, names, m, tr.atoms) for x in checked]
     failing = [label for label, expr, ctx in conjuncts(tr, failing_of)
                if z3.is_false(m.eval(tr.boolean(expr, {}, ctx, StatePair(checked[-1].values)),
