@@ -31,9 +31,9 @@ def test_standalone_bootstrap_grows_the_quorum() -> None:
 
 
 @pytest.mark.parametrize(("bug", "seed", "invariant"), [
-    ("two-uncommitted-changes", 23, "OneUncommittedChange"),
-    ("change-before-epoch-commit", 3, "ChangeAfterEpochCommit"),
-    ("vote-ignores-directory-id", 3, "CommittedNeverLost"),
+    ("two-uncommitted-changes", 34, "OneUncommittedChange"),
+    ("change-before-epoch-commit", 35, "ChangeAfterEpochCommit"),
+    ("vote-ignores-directory-id", 9, "CommittedNeverLost"),
 ])
 def test_kip853_bug_switches_are_caught(bug: str, seed: int, invariant: str) -> None:
     clean = run_seed(DYNAMIC, seed)
