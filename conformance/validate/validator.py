@@ -8,7 +8,9 @@ Unlogged variables stay open: the validator keeps a deduplicated set of candidat
 at most ``max_candidates`` wide; the excess is set aside and searched depth-first later if
 the kept candidates die (backtracking replays the buffered events). The trace is streamed:
 memory holds the candidates, the events since the oldest set-aside branch, and a small
-window of previous events for diagnostics.
+window of previous events for diagnostics. A trace that ends with an error line (the
+replica raised in that step) is rejected at that step, naming the exception, once every
+earlier step is accepted: no step of the spec raises.
 
 ``TraceValidator`` holds the compiled spec (one ``Model`` per distinct constants) and is a
 pure function of the trace: a process can keep one and call ``validate`` per trace.
