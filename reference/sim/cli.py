@@ -196,8 +196,8 @@ def _summary(console: Console, config: SimConfig, seeds: list[int], total: RunSt
         table.add_row("voter changes requested / committed", f"{total.voter_change_requests} / {total.voter_changes_committed}")
         for name, label in VOTER_CHANGE_FIGURES.items():
             table.add_row(label, f"{getattr(total, name)} in {seeds_with[name]} seeds")
-    table.add_row("old messages handled right after a change of epoch, leader or role (older epoch)",
-                  f"{total.old_after_change} ({total.older_epoch_after_change})")
+    # messages sent before the receiver changed epoch, leader or role, handled right after it
+    table.add_row("old messages after a change (older epoch)", f"{total.old_after_change} ({total.older_epoch_after_change})")
     table.add_row("bug switch", config.bug or "none")
     table.add_row("faults", ",".join(sorted(config.faults)) or "none")
     table.add_row("wall time", f"{elapsed:.1f} s ({total.events / elapsed if elapsed else 0:.0f} events/s)")
