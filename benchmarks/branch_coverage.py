@@ -62,8 +62,11 @@ def main() -> None:
         cov.start()
         try:
             for k, stage in enumerate(stages):
-                at = stage.index("--out")
-                run = [*stage[:at + 1], f"{tmp}/{k}", *stage[at + 2:], "--no-trace"]
+                run = list(stage)
+                if "--out" in run:
+                    run[run.index("--out") + 1] = f"{tmp}/{k}"
+                if "--no-trace" not in run:
+                    run.append("--no-trace")
                 print("kraftcheck " + " ".join(run), file=sys.stderr, flush=True)
                 code = kraftcheck(run)
                 if code != 0:

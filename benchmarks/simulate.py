@@ -12,6 +12,11 @@ with ``PYTHONPATH=<that checkout>`` and ``--quorum static``: it falls back to th
 
 ``--quorum both`` measures a static quorum (KIP-595) and a dynamic one (KIP-853, its default
 faults and voter changes) in the same process and prints dynamic / static.
+
+``--compare-faults`` measures, with the chosen quorum(s), the default fault set before the
+stale-message faults (``PREVIOUS_DEFAULT_FAULTS``) and the current one alternately in the
+same process, and prints new / previous (throughput with tracing on and off) and, per fault
+set, the old messages handled right after a change of epoch, leader or role (``RunStats``).
 """
 
 from __future__ import annotations
@@ -31,6 +36,11 @@ except ImportError:  # a checkout from before the rooms (static quorum only)
 
     DYNAMIC_DEFAULT_FAULTS = ()  # type: ignore[assignment]
 
+try:
+    from reference.sim.faults import DEFAULT_FAULTS, PREVIOUS_DEFAULT_FAULTS
+except ImportError:  # a checkout from before the stale-message faults
+    PREVIOUS_DEFAULT_FAULTS = DEFAULT_FAULTS = ()  # type: ignore[assignment]
+
 
 def measure(config: SimConfig, seeds: range, clock: Callable[[], float]) -> tuple[float, float]:
     """(events per second, runs per second) of one pass over ``seeds``."""
@@ -45,6 +55,40 @@ def measure(config: SimConfig, seeds: range, clock: Callable[[], float]) -> tupl
     return events / elapsed, len(seeds) / elapsed
 
 
+def compare_faults(args: argparse.Namespace, quorums: tuple[str, ...], clock: Callable[[], float], unit: str) -> None:
+    """The previous default fault set against the current one, alternating repetitions."""
+    if not PREVIOUS_DEFAULT_FAULTS:
+        raise SystemExit("--compare-faults needs a checkout with the stale-message faults")
+    seeds = range(1, args.seeds + 1)
+    sets = {"previous": PREVIOUS_DEFAULT_FAULTS, "new": DEFAULT_FAULTS}
+    with tempfile.TemporaryDirectory() as tmp:
+        for quorum in quorums:
+            extra = {"dynamic": ("voter-disk-loss",)}.get(quorum, ())
+            for tracing in (True, False):
+                samples: dict[str, list[float]] = {name: [] for name in sets}
+                for _ in range(args.repeat):
+                    for name, faults in sets.items():
+                        config = SimConfig(steps=args.steps, quorum=quorum, faults=frozenset((*faults, *extra)),
+                                           trace=tracing, out_dir=Path(tmp))
+                        samples[name].append(measure(config, seeds, clock)[0])
+                label = "tracing on " if tracing else "tracing off"
+                medians = {name: statistics.median(v) for name, v in samples.items()}
+                for name, eps in medians.items():
+                    print(f"{quorum} {label} {name:>8} faults: {eps:,.0f} simulated events/{unit} s "
+                          f"(median of {args.repeat}; {args.seeds} seeds x {args.steps} steps, 1 process)")
+                print(f"{quorum} {label}: new / previous default faults: {medians['new'] / medians['previous']:.2f}")
+            for name, faults in sets.items():
+                totals = {"old_after_change": 0, "older_epoch_after_change": 0, "events": 0}
+                for seed in seeds:
+                    stats = run_seed(SimConfig(steps=args.steps, quorum=quorum, faults=frozenset((*faults, *extra)),
+                                               trace=False), seed).stats
+                    for key in totals:
+                        totals[key] += getattr(stats, key)
+                print(f"{quorum} {name:>8} faults: {totals['old_after_change']} messages sent before the receiver's "
+                      f"change of epoch, leader or role handled right after it, {totals['older_epoch_after_change']} "
+                      f"of them of an older epoch ({totals['events']} events)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=20)
@@ -52,11 +96,16 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--quorum", choices=("static", "dynamic", "both"), default="static")
     parser.add_argument("--wall", action="store_true", help="wall-clock instead of CPU seconds")
+    parser.add_argument("--compare-faults", action="store_true",
+                        help="the default faults before the stale-message faults against the current ones")
     args = parser.parse_args()
     clock = time.perf_counter if args.wall else time.process_time
     unit = "wall" if args.wall else "CPU"
     seeds = range(1, args.seeds + 1)
     quorums = ("static", "dynamic") if args.quorum == "both" else (args.quorum,)
+    if args.compare_faults:
+        compare_faults(args, quorums, clock, unit)
+        return
     medians: dict[tuple[str, str], float] = {}
     with tempfile.TemporaryDirectory() as tmp:
         for quorum in quorums:

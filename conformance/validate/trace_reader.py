@@ -1,7 +1,8 @@
 """Stream a KRaft trace (NDJSON, optionally gzip) line by line, with errors naming file and line.
 
 The format is described in ``traces/FORMAT.md``: a header line, an init line, one event line
-per protocol step (``step`` counting from 1 consecutively), and an optional end line. The
+per protocol step (``step`` counting from 1 consecutively), an optional error line (the step
+in which the replica raised, kept in ``raised``) and an optional end line. The
 reader checks the shape of every line; whether the names and values fit the spec is the
 validator's business. Format 1 events carry the stepping replica's full state; format 2
 events carry either the full state or only its changes (``delta``), which the reader applies
@@ -72,6 +73,24 @@ class TraceEvent:
 
 
 @dataclass(frozen=True)
+class TraceRaised:
+    """The error line: the step in which the replica raised, its input and the exception."""
+
+    step: int
+    replica: int
+    input: str
+    action: str | None
+    params: dict[str, Value]
+    error_type: str
+    message: str
+    line: int
+    time_ms: int | None = None
+
+    def describe(self) -> str:
+        return f"replica {self.replica} raised {self.error_type}: {self.message}"
+
+
+@dataclass(frozen=True)
 class TraceEnd:
     steps: int
     reason: str
@@ -126,6 +145,7 @@ class TraceStream:
         self._incremental = IncrementalDecoder()
         self._reuse = ArrayReuse()
         self.end: TraceEnd | None = None
+        self.raised: TraceRaised | None = None
         self._legacy = False
         self._upgrade = Upgrade()
         self.header = self._read_header()
@@ -286,19 +306,24 @@ class TraceStream:
             if self.end is not None:
                 raise self.error(line, f"line after the end line (line {self.end.line})")
             kind = obj.get("kind")
+            if self.raised is not None and kind != "end":
+                raise self.error(line, f"only the end line may follow the error line (line {self.raised.line})")
             if kind == "end":
                 steps = self._field(obj, "steps", int, line)
                 if steps != expected - 1:
                     raise self.error(line, f"end line says {steps} steps, the trace has {expected - 1}")
                 self.end = TraceEnd(steps=steps, reason=str(obj.get("reason", "")), line=line)
                 continue
-            if kind != "event":
-                raise self.error(line, f'expected an event (kind "event"), got kind {json.dumps(kind)}')
+            if kind not in ("event", "error"):
+                raise self.error(line, f'expected an event (kind "event" or "error"), got kind {json.dumps(kind)}')
             step = self._field(obj, "step", int, line)
             if step != expected:
                 raise self.error(line, f"non-consecutive step: expected step {expected}, got {step}")
-            yield self._event(obj, line, step)
             expected += 1
+            if kind == "error":
+                self.raised = self._raised(obj, line, step)
+                continue
+            yield self._event(obj, line, step)
 
     def _event(self, obj: dict[str, Any], line: int, step: int) -> TraceEvent:
         replica = self._field(obj, "replica", int, line)
@@ -326,6 +351,21 @@ class TraceStream:
         return TraceEvent(
             step=step, replica=replica, action=action, params=params, state=state, sent=sent,
             line=line, time_ms=self._time_ms(obj, line),
+        )
+
+    def _raised(self, obj: dict[str, Any], line: int, step: int) -> TraceRaised:
+        replica = self._field(obj, "replica", int, line)
+        if replica not in self.init.replicas:
+            raise self.error(line, f"replica {replica} is not one of the init line's replicas {sorted(self.init.replicas)}")
+        action = self._field(obj, "action", (str, type(None)), line)
+        params_obj = self._field(obj, "params", dict, line)
+        params = {k: self._decode(v, f"params.{k}", line) for k, v in params_obj.items()}
+        error = self._field(obj, "error", dict, line)
+        error_type = self._field(error, "type", str, line)
+        message = self._field(error, "message", str, line)
+        return TraceRaised(
+            step=step, replica=replica, input=self._field(obj, "input", str, line), action=action, params=params,
+            error_type=error_type, message=message, line=line, time_ms=self._time_ms(obj, line),
         )
 
     def _apply_delta(self, delta: dict[str, Any], replica: int, line: int) -> dict[str, Value]:

@@ -8,7 +8,9 @@ Unlogged variables stay open: the validator keeps a deduplicated set of candidat
 at most ``max_candidates`` wide; the excess is set aside and searched depth-first later if
 the kept candidates die (backtracking replays the buffered events). The trace is streamed:
 memory holds the candidates, the events since the oldest set-aside branch, and a small
-window of previous events for diagnostics.
+window of previous events for diagnostics. A trace that ends with an error line (the
+replica raised in that step) is rejected at that step, naming the exception, once every
+earlier step is accepted: no step of the spec raises.
 
 ``TraceValidator`` holds the compiled spec (one ``Model`` per distinct constants) and is a
 pure function of the trace: a process can keep one and call ``validate`` per trace.
@@ -41,10 +43,16 @@ from conformance.validate.spec_binding import (
     spec_constants,
 )
 from conformance.validate.step_check import StepChecker
-from conformance.validate.trace_reader import TraceEvent, TraceFormatError, TraceHeader, TraceStream
+from conformance.validate.trace_reader import (
+    TraceEvent,
+    TraceFormatError,
+    TraceHeader,
+    TraceRaised,
+    TraceStream,
+)
 from conformance.validate.value_diff import abbreviate
 from conformance.validate.value_types import TraceTypes
-from conformance.validate.verdict import EventSummary, TraceReport, Verdict
+from conformance.validate.verdict import Diagnostic, EventSummary, TraceReport, Verdict
 
 
 @dataclass(frozen=True)
@@ -311,7 +319,26 @@ class _Search:
             resumed_at, states = self.set_aside.pop()
             candidates = self._set_aside(resumed_at, states)
             step = resumed_at
+        if accepted and self.stream.raised is not None:
+            self._conclude_raised(self.stream.raised)
+            return
         self._conclude(accepted)
+
+    def _conclude_raised(self, raised: TraceRaised) -> None:
+        """Every logged step was a spec step, then the replica raised: no spec step raises."""
+        report = self.report
+        report.coverage = self.coverage.to_counts()
+        report.steps = raised.step - 1
+        params = ", ".join(f"{k} = {abbreviate(v, PARAM_TEXT)}" for k, v in raised.params.items())
+        event = EventSummary(step=raised.step, line=raised.line, replica=raised.replica,
+                             action=raised.action or f"<{raised.input} input>", params=params)
+        preceding = tuple(_summary(e) for e in self.window if raised.step - self.o.window <= e.step < raised.step)
+        report.verdict = Verdict.REJECT
+        report.diagnostic = Diagnostic(
+            file=self.stream.name, line=raised.line, step=raised.step, event=event,
+            reason=f"{raised.describe()} (input {raised.input}); no step of the spec raises",
+            preceding=preceding,
+        )
 
     def _conclude(self, accepted: bool) -> None:
         report = self.report

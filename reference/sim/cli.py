@@ -213,6 +213,8 @@ def _summary(console: Console, config: SimConfig, seeds: list[int], total: RunSt
     if config.storage == "file":
         table.add_row("storage", "file (crash model)")
         table.add_row("crash points / crash states explored", f"{total.crash_points} / {total.crash_states}")
+    # messages sent before the receiver changed epoch, leader or role, handled right after it
+    table.add_row("old messages after a change (older epoch)", f"{total.old_after_change} ({total.older_epoch_after_change})")
     table.add_row("bug switch", config.bug or "none")
     table.add_row("faults", ",".join(sorted(config.faults)) or "none")
     table.add_row("wall time", f"{elapsed:.1f} s ({total.events / elapsed if elapsed else 0:.0f} events/s)")

@@ -3,7 +3,14 @@
 Virtual clock, one seeded ``random.Random`` per concern (network and faults, client,
 each replica), in-memory storage with crash semantics, graceful shutdowns (a leader
 resigns with EndQuorumEpoch before stopping), and a network that may lose, duplicate,
-reorder and delay messages and be partitioned. After every protocol step
+reorder and delay messages and be partitioned. The stale-message faults aim old messages at
+the moments when they matter: right after a replica changes epoch, leader or role (or
+restarts) some messages it was sent earlier arrive again (``stale``), the messages of a step
+that changes the sender's epoch are often delivered twice (``epoch-duplicate``), and now and
+then the oldest message in flight is delivered next (``oldest-first``); the spec's network
+keeps every message sent, so each of these deliveries is a spec step. A replica whose step
+raises stops the run: the input and the exception are traced as the last step (an ``error``
+line), so that the validator reports that step. After every protocol step
 the safety invariants (``reference.sim.invariants``) are checked; a failing seed is
 reported with the command that reproduces it. Every step is traced (``traces/FORMAT.md``).
 
@@ -26,6 +33,7 @@ from __future__ import annotations
 
 import heapq
 import random
+from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,6 +44,7 @@ from reference.core.messages import (
     ADD_VOTER_REQUEST,
     ADD_VOTER_RESPONSE,
     FETCH_REQUEST,
+    HANDLER_ACTION,
     NIL,
     NOT_LEADER_FOR_PARTITION,
     REMOVE_VOTER_REQUEST,
@@ -85,6 +94,21 @@ _CRASH_LEADER_MID_CHANGE_PROBABILITY = 0.5
 
 # Probability that a graceful shutdown picks the current leader (when one is up).
 _SHUTDOWN_LEADER_PROBABILITY = 0.7
+
+# Stale-message faults: how many recent messages of each type to each replica are kept for
+# re-delivery, the chance that a change of epoch, leader or role (or a restart) brings some
+# of them back (of at most _STALE_MAX types, within _STALE_LATENCY_MS), the chance that a
+# message sent in a step that changed the sender's epoch is delivered twice, and the chance,
+# after each event, that the oldest message in flight is delivered next.
+_RECENT_MESSAGES = 3
+_STALE_PROBABILITY = 0.5
+_STALE_MAX = 2
+_STALE_LATENCY_MS = 5
+_EPOCH_DUPLICATE_PROBABILITY = 0.5
+_OLDEST_FIRST_PROBABILITY = 0.05
+# A message sent before the receiver's last change of epoch, leader or role and delivered
+# at most this long after it counts as "old message right after a change" (RunStats).
+STALE_WINDOW_MS = 100
 
 
 @dataclass(frozen=True)
@@ -230,6 +254,14 @@ class RunStats:
     updates_committed: int = 0
     self_removals: int = 0
     rejoins_committed: int = 0
+    stale_redeliveries: int = 0
+    epoch_duplicates: int = 0
+    oldest_first_deliveries: int = 0
+    # Messages handled within STALE_WINDOW_MS after the receiver changed epoch, leader or
+    # role (or restarted) that were sent before that change; those of an older epoch.
+    old_after_change: int = 0
+    older_epoch_after_change: int = 0
+    replica_errors: int = 0
     sim_time_ms: int = 0
     crash_points: int = 0  # file storage: crash points explored
     crash_states: int = 0  # file storage: distinct crash states recovered and checked
@@ -263,6 +295,8 @@ class _Node:
     resigned_epoch: int | None = None
     # What formatting gave the node (a dynamic quorum's disk loss reformats it).
     membership: Membership = field(default_factory=Membership)
+    # When the replica last changed epoch, leader or role, or restarted.
+    changed_at: int = -1
 
 
 class Simulation:
@@ -293,6 +327,14 @@ class Simulation:
         self.target: frozenset[int] = frozenset(config.initial_voter_ids)
         self.admin_waiting: Message | None = None
         self.disks = FileDisks(config.cluster_id, seed, config.crash_state_path(seed)) if config.storage == "file" else None
+        self.stale_rng = random.Random(f"stale-{seed}")
+        self.stale = "stale" in config.faults
+        self.epoch_duplicate = "epoch-duplicate" in config.faults
+        self.oldest_first = "oldest-first" in config.faults
+        # Recent messages sent to each replica by type, with their send times (fault ``stale``).
+        self.recent: dict[int, dict[str, deque[tuple[Message, int]]]] = {rid: {} for rid in self.ids}
+        # Deliveries in the queue by sequence number, oldest first (fault ``oldest-first``).
+        self.in_flight: dict[int, tuple[Message, int]] = {}
         for rid in self.ids:
             rng = random.Random(f"replica-{seed}-{rid}")
             storage: MemoryStorage | ReplicaDisk = (
@@ -384,13 +426,15 @@ class Simulation:
             self._push(self._admin_gap(), _ADMIN, 0)
         reason = "step limit reached"
         while self.queue:
-            time, _, kind, nid, payload = heapq.heappop(self.queue)
+            time, seq, kind, nid, payload = heapq.heappop(self.queue)
             if time > self.max_time:
                 reason = "time limit reached"
                 break
+            if kind == _DELIVER and self.oldest_first and self.in_flight.pop(seq, None) is None:
+                continue  # delivered early by the oldest-first bias
             self.now = time
             if kind == _DELIVER:
-                self._deliver(payload)
+                self._deliver(*payload)
             elif kind == _TICK:
                 node = self.nodes[nid]
                 if node.tick_at == time:
@@ -408,8 +452,11 @@ class Simulation:
                 self._stop(self.nodes[nid], payload)
             elif kind == _ADMIN:
                 self._admin(periodic=payload is None)
+            if (self.oldest_first and self.in_flight and not self.failures and self.stats.events < cfg.steps
+                    and self.stale_rng.random() < _OLDEST_FIRST_PROBABILITY):
+                self._deliver_oldest()
             if self.failures:
-                reason = "invariant violated"
+                reason = "replica raised" if self.stats.replica_errors else "invariant violated"
                 break
             if self.stats.events >= cfg.steps:
                 break
@@ -427,27 +474,73 @@ class Simulation:
             if deadline is not None and deadline <= self.now:
                 raise RuntimeError(f"replica {node.id}: timer due at {deadline} fired nothing at {self.now}")
 
-    def _deliver(self, m: Message) -> None:
+    def _deliver(self, m: Message, sent_at: int) -> None:
         if m.dest == ADMIN_ID:
             self._admin_response(m)
             return
         node = self.nodes[m.dest]
-        if node.replica is None or self.blocked.get((m.source, m.dest)):
+        replica = node.replica
+        if replica is None or self.blocked.get((m.source, m.dest)):
             self.stats.messages_dropped += 1
             return
         self.stats.messages_delivered += 1
+        if sent_at < node.changed_at and self.now - node.changed_at <= STALE_WINDOW_MS:
+            self.stats.old_after_change += 1
+            if m.epoch < replica.current_epoch:
+                self.stats.older_epoch_after_change += 1
         self._step(node, Deliver(m))
 
+    def _deliver_oldest(self) -> None:
+        """Fault ``oldest-first``: the oldest message in flight is delivered now."""
+        seq = next(iter(self.in_flight))
+        m, sent_at = self.in_flight.pop(seq)
+        self.stats.oldest_first_deliveries += 1
+        self._deliver(m, sent_at)
+
     def _step(self, node: _Node, inp: Input) -> Ready | None:
-        """Step a replica; an exception inside it is reported as a failure of the run."""
-        assert node.replica is not None
+        """Step a replica. An exception inside it stops the run: the input and the error are
+        traced as the last step and reported as the failure ``ReplicaError``."""
+        replica = node.replica
+        assert replica is not None
+        before = (replica.current_epoch, replica.leader_id, replica.role)
         try:
-            ready = node.replica.step(inp, self.now)
-        except (ValueError, AssertionError, KeyError, IndexError) as exc:
-            self._check(node.id, [Violation("ReplicaError", node.id, f"{type(exc).__name__}: {exc}")])
+            ready = replica.step(inp, self.now)
+        except Exception as exc:
+            self._raised(node, inp, exc)
             return None
         self._after_step(node, ready)
+        if node.replica is replica and (replica.current_epoch, replica.leader_id, replica.role) != before:
+            self._changed(node, epoch_changed=replica.current_epoch != before[0], sent=ready.messages)
         return ready
+
+    def _raised(self, node: _Node, inp: Input, exc: Exception) -> None:
+        """Trace the input that made the replica raise, with the error, and fail the run."""
+        error = f"{type(exc).__name__}: {exc}"
+        self.stats.events += 1
+        self.stats.replica_errors += 1
+        if self.writer is not None:
+            action, params = _input_action(node.id, inp)
+            if self.config.dynamic and isinstance(inp, Deliver):
+                encode_keyed_message(inp.message)
+            self.writer.error(self.now, node.id, type(inp).__name__, action, params, type(exc).__name__, str(exc))
+        self._check(node.id, [Violation("ReplicaError", node.id, error)])
+
+    def _changed(self, node: _Node, epoch_changed: bool, sent: Sequence[Message]) -> None:
+        """The replica changed epoch, leader or role, or restarted: aim old messages at it."""
+        node.changed_at = self.now
+        rng = self.stale_rng
+        recent = self.recent[node.id]
+        if self.stale and recent and rng.random() < _STALE_PROBABILITY:
+            types = sorted(recent)
+            for kind in rng.sample(types, min(len(types), rng.randint(1, _STALE_MAX))):
+                m, sent_at = rng.choice(recent[kind])
+                self.stats.stale_redeliveries += 1
+                self._enqueue(self.now + rng.randint(0, _STALE_LATENCY_MS), m, sent_at)
+        if self.epoch_duplicate and epoch_changed:
+            for m in sent:
+                if rng.random() < _EPOCH_DUPLICATE_PROBABILITY:
+                    self.stats.epoch_duplicates += 1
+                    self._enqueue(self.now + rng.randint(5, self.config.request_timeout_ms), m, self.now)
 
     def _client(self) -> None:
         cfg = self.config
@@ -533,9 +626,21 @@ class Simulation:
             self.link_last[link] = at
         if "delay" in faults and rng.random() < 0.01:
             at += rng.randint(100, 3 * self.config.fetch_timeout_ms)
-        self._push(at, _DELIVER, m.dest, m)
+        self._enqueue(at, m, self.now)
         if "duplicate" in faults and rng.random() < self.config.duplicate_probability:
-            self._push(at + rng.randint(0, 60), _DELIVER, m.dest, m)
+            self._enqueue(at + rng.randint(0, 60), m, self.now)
+        if self.stale and m.dest != ADMIN_ID:
+            recent = self.recent[m.dest]
+            kept = recent.get(m.type)
+            if kept is None:
+                kept = recent[m.type] = deque(maxlen=_RECENT_MESSAGES)
+            kept.append((m, self.now))
+
+    def _enqueue(self, at: int, m: Message, sent_at: int) -> None:
+        """Schedule one delivery of ``m`` (sent at ``sent_at``) at time ``at``."""
+        self._push(at, _DELIVER, m.dest, (m, sent_at))
+        if self.oldest_first:
+            self.in_flight[self.seq] = (m, sent_at)
 
     # -- faults ----------------------------------------------------------------------
 
@@ -719,6 +824,7 @@ class Simulation:
             state = self.last_state[node.id] = replica.trace_state()
             self._trace(self.now, node.id, action, {"i": node.id}, state, ())
         self._check(node.id, self.checker.reset_replica(node.id, replica.log.entries, replica.current_epoch, disk_lost))
+        self._changed(node, epoch_changed=False, sent=())
         self._schedule_tick(node)
 
 
@@ -806,6 +912,18 @@ class Simulation:
                 stats.updates_committed += 1
         if replica.role == RESIGNED:
             stats.self_removals += 1
+
+
+def _input_action(rid: int, inp: Input) -> tuple[str | None, dict[str, Any]]:
+    """The spec action an input stands for, with its parameters, when the input alone decides
+    it (a timer or an UpdateVoter input decides inside the replica: ``None``)."""
+    if isinstance(inp, Deliver):
+        return HANDLER_ACTION[inp.message.type], {"m": inp.message}
+    if isinstance(inp, ClientAppend):
+        return "ClientAppend", {"i": rid, "v": inp.value}
+    if isinstance(inp, Shutdown):
+        return "Resign", {"i": rid}
+    return None, {"i": rid}
 
 
 def run_seed(config: SimConfig, seed: int) -> RunResult:

@@ -98,6 +98,26 @@ class TraceWriter:
         if self._flush_plain and self.steps % FLUSH_EVERY == 0:
             self._out.flush()
 
+    def error(
+        self,
+        time_ms: int,
+        replica: int,
+        input_kind: str,
+        action: str | None,
+        params: Mapping[str, Any],
+        error_type: str,
+        message: str,
+    ) -> None:
+        """The step in which the replica raised: its input (the spec action it stands for,
+        when the input decides it) and the exception; the run stops after it."""
+        self.steps += 1
+        self._out.write(
+            f'{{"kind": "error", "step": {self.steps}, "time_ms": {time_ms}, "replica": {replica}, '
+            f'"input": {json.dumps(input_kind)}, "action": {json.dumps(action)}, '
+            f'"params": {encode_record(dict(params))}, '
+            f'"error": {{"type": {json.dumps(error_type)}, "message": {json.dumps(message)}}}}}\n'
+        )
+
     def end(self, reason: str) -> None:
         self._out.write(f'{{"kind": "end", "steps": {self.steps}, "reason": {json.dumps(reason)}}}\n')
 

@@ -29,25 +29,28 @@ def test_stages_run_in_order_with_their_arguments(tmp_path: Path) -> None:
     calls: list[list[str]] = []
     args = _args(tmp_path, "--seeds", "3-4", "--steps", "50", "--jobs", "1")
     assert args.func(args, main=_fake({}, calls)) == 0
-    assert [c[0] for c in calls] == ["lint", "check", "check", "simulate", "simulate", "simulate", "validate"]
+    assert [c[0] for c in calls] == ["lint", "check", "check", "simulate", "simulate", "simulate", "simulate", "simulate",
+                                     "validate"]
     assert calls[1][1:] == [str(SPEC / "MC_KRaft.tla"), "--config", str(SPEC / "MC_KRaft_small.cfg")]
     assert calls[2][1:] == [str(SPEC / "MC_KRaft.tla"), "--config", str(SPEC / "MC_KRaft_dynamic.cfg")]
-    assert [c[c.index("--quorum") + 1] for c in calls[3:5]] == ["static", "dynamic"]  # both campaigns
-    assert [c[c.index("--out") + 1] for c in calls[3:5]] == [str(tmp_path / "traces" / q) for q in ("static", "dynamic")]
-    assert all(c[c.index("--seeds") + 1] == "3-4" for c in calls[3:6])
-    on_files = calls[5]  # the dynamic campaign again, on file storage under the crash model
+    campaigns = [("static", "3", "1"), ("static", "5", "2"), ("dynamic", "3", "1"), ("dynamic", "5", "2")]
+    sims = calls[3:7]
+    assert [(c[c.index("--quorum") + 1], c[c.index("--voters") + 1], c[c.index("--observers") + 1]) for c in sims] == campaigns
+    assert [c[c.index("--out") + 1] for c in sims] == [str(tmp_path / "traces" / f"{q}-{v}") for q, v, _ in campaigns]
+    assert all(c[c.index("--seeds") + 1] == "3-4" for c in calls[3:8])
+    on_files = calls[7]  # the dynamic 3-voter campaign again, on file storage under the crash model
     assert on_files[on_files.index("--storage") + 1] == "file" and on_files[on_files.index("--quorum") + 1] == "dynamic"
-    assert on_files[on_files.index("--out") + 1] == str(tmp_path / "traces" / "file")
-    assert calls[6][1] == str(tmp_path / "traces")  # validates what every campaign wrote
+    assert on_files[on_files.index("--voters") + 1] == "3" and "--no-trace" in on_files and "--out" not in on_files
+    assert calls[8][1] == str(tmp_path / "traces")  # validates what every campaign wrote
 
 
 @pytest.mark.parametrize(
     ("codes", "expected", "stages"),
     [
-        ({"check": 12}, 1, 7),  # a violation is reported, later stages still run
-        ({"validate": 1}, 1, 7),
-        ({"check": 3}, 3, 7),  # a limit stopped exploration: incomplete
-        ({"check": 12, "validate": 3}, 1, 7),  # a violation outranks incompleteness
+        ({"check": 12}, 1, 9),  # a violation is reported, later stages still run
+        ({"validate": 1}, 1, 9),
+        ({"check": 3}, 3, 9),  # a limit stopped exploration: incomplete
+        ({"check": 12, "validate": 3}, 1, 9),  # a violation outranks incompleteness
         ({"lint": 2}, 2, 1),  # broken input stops the run
         ({"simulate": 2}, 2, 4),
     ],
@@ -63,7 +66,7 @@ def test_skip_leaves_a_stage_out(tmp_path: Path) -> None:
     calls: list[list[str]] = []
     args = _args(tmp_path, "--skip", "check", "--skip", "lint")
     assert args.func(args, main=_fake({}, calls)) == 0
-    assert [c[0] for c in calls] == ["simulate", "simulate", "simulate", "validate"]
+    assert [c[0] for c in calls] == ["simulate", "simulate", "simulate", "simulate", "simulate", "validate"]
 
 
 def _spec_folder(where: Path) -> Path:
@@ -112,8 +115,8 @@ def test_small_real_run_simulates_and_validates(tmp_path: Path) -> None:
     code = main(["verify", "--spec-dir", str(SPEC), "--out", str(tmp_path), "--skip", "check",
                  "--seeds", "1-3", "--steps", "200", "--jobs", "1"])
     report = json.loads((tmp_path / "validation.json").read_text())
-    for campaign in ("static", "dynamic", "file"):
+    for campaign in ("static-3", "static-5", "dynamic-3", "dynamic-5"):
         assert len(list((tmp_path / "traces" / campaign).iterdir())) == 3
     assert code == 0, report
-    assert len(report["traces"]) == 9 and {t["verdict"] for t in report["traces"]} == {"ACCEPT"}
+    assert len(report["traces"]) == 12 and {t["verdict"] for t in report["traces"]} == {"ACCEPT"}
     assert (tmp_path / "validation-junit.xml").is_file()

@@ -46,7 +46,7 @@ def test_simulation_campaign_equals_local_runs_even_when_first_attempts_fail(
         spark: Any, config: ValidatorConfig, tmp_path: Path) -> None:
     seeds = range(1, 7)
     want = local_run(config, seeds, None, tmp_path / "local")
-    settings = sim_settings(3, 1, "crash,shutdown,partition,loss,duplicate,reorder,delay,disk-loss", STEPS, None)
+    settings = sim_settings(3, 1, ",".join(DEFAULT_FAULTS), STEPS, None)
     result = run_simulate(spark, 1, 6, settings, str(tmp_path / "out"), config, partitions=3,
                           fail_first_attempt_of=frozenset({1}))
     rows = [r.asDict() for r in spark.read.parquet(str(tmp_path / "out" / "verdicts")).collect()]
