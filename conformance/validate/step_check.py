@@ -53,6 +53,7 @@ class StepChecker:
         self.init_replicas: Mapping[int, Mapping[str, Value]] = {}
         self._counted_until = 0
         self._files: tuple[str, ...] | None = None
+        self._durable_reads: dict[int, tuple[int, ...]] = {}  # replica -> variables its durable copy reads
         if self.model.has_definition("DurableFiles"):
             self._files = tuple(self.model.eval_constant("DurableFiles"))  # type: ignore[arg-type]
 
@@ -144,6 +145,11 @@ class StepChecker:
         if self._files is None:
             return None
         copy = f"<<DurableQuorumState({r}), DurableLog({r})>>"
+        deps = self._durable_reads.get(r)
+        if deps is None:
+            deps = self._durable_reads[r] = tuple(self.model.variables_read(copy))
+        if all(t[i] is s[i] for i in deps):
+            return ()  # the step left every variable the durable copy reads as it was
         before = self.model.eval_state(copy, s)
         after = self.model.eval_state(copy, t)
         assert isinstance(before, tuple) and isinstance(after, tuple)

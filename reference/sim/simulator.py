@@ -459,7 +459,7 @@ class Simulation:
             return
         if "respond-then-fsync" in self.options.bugs:
             # Bug: the writes are staged, the messages leave, the fsync comes later.
-            writes: list[str] = []
+            writes: tuple[str, ...] = ()
             staged = stage(node.storage, ready)
             if staged:
                 if not node.staged:

@@ -40,12 +40,16 @@ def _apply_log_ops(storage: Storage | _Writable, ready: Ready) -> None:
             raise ValueError(f"unknown log operation {op!r}")
 
 
-def durable_files(ready: Ready) -> list[str]:
+_FILES = {(False, False): (), (True, False): (QUORUM_STATE_FILE,), (False, True): (LOG_FILE,),
+          (True, True): (QUORUM_STATE_FILE, LOG_FILE)}
+
+
+def durable_files(ready: Ready) -> tuple[str, ...]:
     """The files a step writes, in the order ``persist`` writes them."""
-    return ([QUORUM_STATE_FILE] if ready.quorum_state is not None else []) + ([LOG_FILE] if ready.log_ops else [])
+    return _FILES[ready.quorum_state is not None, bool(ready.log_ops)]
 
 
-def persist(storage: Storage | _Writable, ready: Ready) -> list[str]:
+def persist(storage: Storage | _Writable, ready: Ready) -> tuple[str, ...]:
     """Make the step's durable effects durable; returns the files written, in order."""
     if ready.quorum_state is not None:
         storage.write_quorum_state(ready.quorum_state)
@@ -55,7 +59,7 @@ def persist(storage: Storage | _Writable, ready: Ready) -> list[str]:
     return durable_files(ready)
 
 
-def stage(storage: MemoryStorage, ready: Ready) -> list[str]:
+def stage(storage: MemoryStorage, ready: Ready) -> tuple[str, ...]:
     """The step's writes without their fsync (bug ``respond-then-fsync``): durable only at
     the storage's next ``flush``, lost by a crash before it. Returns the files staged."""
     if ready.quorum_state is not None:

@@ -147,7 +147,9 @@ def test_trace_lines_follow_the_schema(tmp_path: Path) -> None:
     misspelt file name in ``writes`` does not."""
     import jsonschema
 
-    schema = json.loads((ROOT / "traces" / "schemas" / "kraft-trace.schema.json").read_text())
+    from conformance.json_output import SCHEMAS
+
+    schema = json.loads(SCHEMAS["kraft-trace"].read_text())
     jsonschema.Draft202012Validator.check_schema(schema)
     check = jsonschema.Draft202012Validator(schema)
     paths = [FIXTURES / "before-writes-seed-1.ndjson.gz"]
