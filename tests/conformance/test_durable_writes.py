@@ -163,3 +163,19 @@ def test_trace_lines_follow_the_schema(tmp_path: Path) -> None:
     bad = next(x for x in read_lines(paths[1]) if x.get("kind") == "event")
     bad["writes"] = ["quorum-state"]
     assert not check.is_valid(bad)
+
+
+def test_cli_simulate_and_validate_catch_respond_then_fsync(tmp_path: Path) -> None:
+    """``kraftcheck simulate --inject-bug respond-then-fsync`` over seeds 1..8, then
+    ``kraftcheck validate``: every trace is rejected (exit 1), at a step whose writes differ."""
+    from conformance.cli import main
+
+    out = tmp_path / "bug"
+    assert main(["simulate", "--seeds", "1-8", "--steps", "300", "--out", str(out), "--jobs", "1",
+                 "--inject-bug", "respond-then-fsync"]) in (0, 1)
+    report = tmp_path / "report.json"
+    assert main(["validate", str(out), "--jobs", "1", "--no-progress", "--json", str(report)]) == 1
+    doc = json.loads(report.read_text())
+    assert doc["totals"]["traces"] == 8 and doc["totals"]["REJECT"] == 8
+    for trace in doc["traces"]:
+        assert any(m["variable"] == "writes" for m in trace["diagnostic"]["mismatches"])
