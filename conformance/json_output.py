@@ -2,8 +2,8 @@
 
 Outside ITF files a consumer should not need to know ITF's ``{"#bigint": "n"}`` wrapper:
 ``plain_integers`` turns every such wrapper into the integer itself (JSON has no size limit on
-integers). The JSON Schema of each ``--json`` output lives in ``traces/schemas/``; ``SCHEMAS``
-maps the output to its file.
+integers). The JSON Schema of each ``--json`` output, and of a trace's lines, lives in
+``traces/schemas/``; ``SCHEMAS`` maps the output to its file.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ SCHEMAS = {
     "validate": SCHEMA_DIR / "validate.schema.json",  # kraftcheck validate --json OUT
     "apalache": SCHEMA_DIR / "apalache.schema.json",  # kraftcheck apalache ... --json (stdout)
     "spec-suite": SCHEMA_DIR / "spec-suite.schema.json",  # python -m conformance.spec_suite --json
+    "kraft-trace": SCHEMA_DIR / "kraft-trace.schema.json",  # each line of a trace (traces/FORMAT.md)
 }
 
 

@@ -48,6 +48,20 @@ CONSTANT DurableVote
 CONSTANT TruncateOnDivergence
 \* @type: Bool;
 CONSTANT RejectConflictingLeader
+\* Persistence order.  KIP-595 makes every durable write of a step durable before the
+\* step's messages leave ("Once this state is persistent, the voter becomes a candidate
+\* and sends a VoteRequest"; "grant that vote by first updating the quorum-state file").
+\* Each element is a rule toggle that breaks one such order: the send no longer waits
+\* for the write, which stays pending (`unflushed`) until Flush, and a Restart before
+\* it finds the durable state of before.  {} is KIP-595.
+\*   "VoteRequest":  a candidate sends its VoteRequests before its epoch and self-vote
+\*                   are durable (breaks VoteOnce: after a crash it votes again).
+\*   "VoteResponse": a voter grants before its vote is durable (breaks VoteOnce).
+\*   "FetchRequest": a follower acknowledges, by its next Fetch offset, records it has
+\*                   appended but not flushed (breaks CommittedNeverTruncated: a crash
+\*                   loses a committed entry).
+\* @type: Set(Str);
+CONSTANT SendBeforePersist
 
 (***************************************************************************)
 (* Reconfiguration (KIP-853).  KRaftVersion = 0: a static quorum, Voters is *)
@@ -140,13 +154,23 @@ VARIABLE committed
 \* @type: Int;
 VARIABLE restarts
 
+(* Pending durable writes (only with a SendBeforePersist toggle; never in traces). *)
+
+\* Replica i's durable state where it lags the memory: the quorum-state file's
+\* <<epoch, votedId, leaderId>> (epoch = Nil: no write pending) and the length of the
+\* log prefix that is flushed (logLen = Nil: no write pending).  Only the steps a
+\* SendBeforePersist toggle names, Flush, Restart and LoseDisk change it, so it rides
+\* along with the history variables in UNCHANGED clauses.
+\* @type: Int -> { epoch: Int, votedId: Int, leaderId: Int, logLen: Int };
+VARIABLE unflushed
+
 serverVars == <<currentEpoch, votedId, leaderId, role>>
 logVars == <<log, highWatermark, dirId>>
 volatileVars == <<votesGranted, endorsers, replicaEndOffset, replicaDirectoryId, pendingVoterChange>>
-historyVars == <<elections, votes, committed, restarts>>
+historyVars == <<elections, votes, committed, restarts, unflushed>>
 vars == <<currentEpoch, votedId, leaderId, log, dirId, role, highWatermark, votesGranted,
           endorsers, replicaEndOffset, replicaDirectoryId, pendingVoterChange, messages,
-          elections, votes, committed, restarts>>
+          elections, votes, committed, restarts, unflushed>>
 
 -----------------------------------------------------------------------------
 (* Constants and helpers *)
@@ -174,6 +198,7 @@ ASSUME \A t \in {OneUncommittedChange, ChangeRequiresCurrentEpochCommit, VoteChe
         t \in BOOLEAN
 ASSUME ClusterId /= ""
 ASSUME ForeignRequests \subseteq {"VoteRequest", "BeginQuorumEpochRequest", "FetchRequest"}
+ASSUME SendBeforePersist \subseteq {"VoteRequest", "VoteResponse", "FetchRequest"}
 ASSUME \A t \in {CommitRequiresCurrentEpoch, VoteRequiresUpToDateLog, DurableVote,
                  TruncateOnDivergence, RejectConflictingLeader} : t \in BOOLEAN
 
@@ -235,6 +260,42 @@ SortedSuccessors(S, off) ==
          [] n = 6 -> <<At(1), At(2), At(3), At(4), At(5), At(6)>>
 
 ZeroOffsets == [r \in Replicas |-> 0]
+
+-----------------------------------------------------------------------------
+(* Durable writes *)
+
+\* Nothing pending: the disk holds what the memory holds.
+NoUnflushed == [epoch |-> Nil, votedId |-> Nil, leaderId |-> Nil, logLen |-> Nil]
+
+\* The quorum-state file of replica i (what a restart reads).
+\* @type: (Int) => <<Int, Int, Int>>;
+DurableQuorumState(i) ==
+    IF unflushed[i].epoch = Nil THEN <<currentEpoch[i], votedId[i], leaderId[i]>>
+    ELSE <<unflushed[i].epoch, unflushed[i].votedId, unflushed[i].leaderId>>
+
+\* The flushed log of replica i (what a restart reads).
+\* @type: (Int) => Seq($entry);
+DurableLog(i) == IF unflushed[i].logLen = Nil THEN log[i] ELSE SubSeq(log[i], 1, unflushed[i].logLen)
+
+\* The order in which one step's durable writes reach the disk, all before its first
+\* send: the quorum-state file, then the log (appends, truncations, one fsync).  The
+\* stored epoch then always covers the epoch of every flushed record, which recovery
+\* checks (a record of a later epoch than the quorum-state means a lost write).  The
+\* trace validator checks the writes a trace logs against this order.
+DurableFiles == <<"quorumState", "log">>
+
+\* A step of replica i tagged t that changes its quorum-state: with the toggle t, the
+\* step's sends go out before the write, which stays pending (a write already pending
+\* keeps the older durable value).  Stated after the step's other conjuncts.
+\* @type: (Int, Str) => Bool;
+QuorumStateWrite(i, t) ==
+    unflushed' =
+        IF /\ t \in SendBeforePersist
+           /\ unflushed[i].epoch = Nil
+           /\ <<currentEpoch'[i], votedId'[i], leaderId'[i]>> /= <<currentEpoch[i], votedId[i], leaderId[i]>>
+        THEN [unflushed EXCEPT ![i].epoch = currentEpoch[i], ![i].votedId = votedId[i],
+                               ![i].leaderId = leaderId[i]]
+        ELSE unflushed
 
 -----------------------------------------------------------------------------
 (* Log entries, replica keys and the voter set (KIP-853) *)
@@ -431,6 +492,7 @@ BecomeCandidate(i) ==
                /\ endorsers' = [endorsers EXCEPT ![i] = {}]
                /\ ResetLeaderState(i)
                /\ UNCHANGED <<log, elections>>
+    /\ QuorumStateWrite(i, "VoteRequest")
     /\ UNCHANGED <<highWatermark, dirId, committed, restarts>>
 
 \* Fetch timer: "sends fetches to the current expected leader"; an observer that
@@ -494,20 +556,35 @@ RestartRole(i, leader, voted) ==
     ELSE IF voted /= Nil THEN "Voted"
     ELSE "Unattached"
 
-\* Crash and restart: the log and quorum-state survive, the rest does not.  When
-\* votes are not durable (DurableVote = FALSE) the vote is lost.
+\* Crash and restart: the durable log and quorum-state survive (writes still pending
+\* are lost), the rest does not.  When votes are not durable (DurableVote = FALSE) the
+\* vote is lost.
 \* @type: (Int) => Bool;
 Restart(i) ==
     /\ i \in Replicas
-    /\ LET voted == IF DurableVote THEN votedId[i] ELSE Nil IN
+    /\ LET qs == DurableQuorumState(i)
+           voted == IF DurableVote THEN qs[2] ELSE Nil
+       IN
+       /\ currentEpoch' = [currentEpoch EXCEPT ![i] = qs[1]]
        /\ votedId' = [votedId EXCEPT ![i] = voted]
-       /\ role' = [role EXCEPT ![i] = RestartRole(i, leaderId[i], voted)]
+       /\ leaderId' = [leaderId EXCEPT ![i] = qs[3]]
+       /\ role' = [role EXCEPT ![i] = RestartRole(i, qs[3], voted)]
+    /\ log' = [log EXCEPT ![i] = DurableLog(i)]
+    /\ unflushed' = [unflushed EXCEPT ![i] = NoUnflushed]
     /\ highWatermark' = [highWatermark EXCEPT ![i] = 0]
     /\ votesGranted' = [votesGranted EXCEPT ![i] = {}]
     /\ endorsers' = [endorsers EXCEPT ![i] = {}]
     /\ ResetLeaderState(i)
     /\ restarts' = restarts + 1
-    /\ UNCHANGED <<currentEpoch, leaderId, log, dirId, messages, elections, votes, committed>>
+    /\ UNCHANGED <<dirId, messages, elections, votes, committed>>
+
+\* The pending writes of replica i reach the disk (the fsync a SendBeforePersist step
+\* postponed).  Never enabled in KIP-595, where nothing is pending after a step.
+\* @type: (Int) => Bool;
+Flush(i) ==
+    /\ unflushed[i] /= NoUnflushed
+    /\ unflushed' = [unflushed EXCEPT ![i] = NoUnflushed]
+    /\ UNCHANGED <<serverVars, logVars, volatileVars, messages, elections, votes, committed, restarts>>
 
 \* A replica restarts with an empty disk (same id).  KIP-595: observers only.
 \* KIP-853: any replica; its storage is formatted again, with a new directory id,
@@ -526,6 +603,7 @@ LoseDisk(i) ==
     /\ endorsers' = [endorsers EXCEPT ![i] = {}]
     /\ ResetLeaderState(i)
     /\ restarts' = restarts + 1
+    /\ unflushed' = [unflushed EXCEPT ![i] = NoUnflushed]
     /\ UNCHANGED <<messages, elections, votes, committed>>
 
 \* A misconfigured peer claiming id i sends j a request carrying ForeignClusterId
@@ -601,6 +679,7 @@ HandleVoteRequest(m) ==
                 ELSE UNCHANGED <<replicaEndOffset, replicaDirectoryId, pendingVoterChange>>
              /\ votes' = IF newVote THEN votes \cup {<<i, m.epoch, c>>} ELSE votes
              /\ Send([Response("VoteResponse", i, c, "", m.epoch, leader) EXCEPT !.voteGranted = grant])
+             /\ QuorumStateWrite(i, "VoteResponse")
              /\ UNCHANGED <<logVars, elections, committed, restarts>>
 
 \* Vote Response Handling.
@@ -622,7 +701,7 @@ HandleVoteResponse(m) ==
             THEN \* 2. "it can transit to the leader state"
                  /\ BecomeLeader(i, currentEpoch[i])
                  /\ UNCHANGED <<currentEpoch, votedId, highWatermark, dirId, messages, votes, committed,
-                                restarts>>
+                                restarts, unflushed>>
             ELSE IF ~m.voteGranted /\ Cardinality(VoterKeys(i)) = 2
             THEN \* Gridlocked elections: "if there are only two voters and a candidate
                  \* fails to get a vote from the other voter ... The candidate in this
@@ -818,7 +897,7 @@ AdvanceHighWatermark(i) ==
        /\ hw > highWatermark[i]
        /\ highWatermark' = [highWatermark EXCEPT ![i] = hw]
        /\ committed' = committed \cup NewlyCommitted(i, hw)
-    /\ UNCHANGED <<serverVars, log, dirId, volatileVars, messages, elections, votes, restarts>>
+    /\ UNCHANGED <<serverVars, log, dirId, volatileVars, messages, elections, votes, restarts, unflushed>>
 
 \* FetchRequest Handling, steps 1-4 of KIP-595.
 \* @type: ($msg) => Bool;
@@ -898,7 +977,7 @@ HandleFetchRequest(m) ==
                              !.divergingEndOffset = EndOffsetForEpoch(log[l], m.lastFetchedEpoch)])
                   /\ UNCHANGED <<highWatermark, replicaEndOffset, replicaDirectoryId, committed>>
           /\ UNCHANGED <<serverVars, log, dirId, votesGranted, pendingVoterChange, elections, votes,
-                         restarts>>
+                         restarts, unflushed>>
 
 \* FetchResponse Handling.
 \* @type: ($msg) => Bool;
@@ -943,7 +1022,16 @@ HandleFetchResponse(m) ==
             /\ log' = [log EXCEPT ![i] = newLog]
             /\ highWatermark' = [highWatermark EXCEPT ![i] =
                                    IF matched THEN Max(@, Min(m.highWatermark, Len(newLog))) ELSE @]
-            /\ UNCHANGED <<serverVars, dirId, volatileVars, messages, historyVars>>
+            \* Toggle "FetchRequest": the appended records are not flushed before the next
+            \* Fetch acknowledges them (a truncation is durable at once).
+            /\ unflushed' =
+                 IF "FetchRequest" \in SendBeforePersist /\ Len(newLog) > Len(log[i])
+                 THEN [unflushed EXCEPT ![i].logLen =
+                         IF @ = Nil THEN Len(log[i]) ELSE Min(@, Len(log[i]))]
+                 ELSE IF unflushed[i].logLen /= Nil /\ Len(newLog) < unflushed[i].logLen
+                 THEN [unflushed EXCEPT ![i].logLen = Len(newLog)]
+                 ELSE unflushed
+            /\ UNCHANGED <<serverVars, dirId, volatileVars, messages, elections, votes, committed, restarts>>
        ELSE UNCHANGED <<serverVars, logVars, volatileVars, messages, historyVars>>
 
 -----------------------------------------------------------------------------
@@ -1121,6 +1209,7 @@ Init ==
     /\ votes = {}
     /\ committed = {}
     /\ restarts = 0
+    /\ unflushed = [i \in Replicas |-> NoUnflushed]
 
 \* Delivery of one message (it stays in `messages`: duplicates are possible).
 \* @type: ($msg) => Bool;
@@ -1148,6 +1237,7 @@ Next ==
     \/ \E i \in Replicas, v \in Values : ClientAppend(i, v)
     \/ \E i \in Replicas : AdvanceHighWatermark(i)
     \/ \E i \in Replicas : Restart(i)
+    \/ \E i \in Replicas : Flush(i)
     \/ \E i \in Replicas : LoseDisk(i)
     \/ \E i, j \in Replicas, t \in ForeignRequests : SendForeignRequest(i, j, t)
     \/ \E i, v \in Replicas : SendAddVoterRequest(i, v)
@@ -1196,6 +1286,7 @@ TypeOK ==
         /\ m.errorCode \in ErrorCodes
         /\ m.epoch \in Nat \/ m.type \in {"AddVoterRequest", "RemoveVoterRequest"}
     /\ restarts \in Nat
+    /\ DOMAIN unflushed = Replicas
 
 \* Epochs of a log never decrease ("messages are unique by offset and epoch",
 \* "monotonically increasing epoch").

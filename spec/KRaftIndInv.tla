@@ -143,9 +143,14 @@ FetchResponsesSound ==
                     \E c \in committed : c[1] = m.fetchOffset + k - 1 /\ c[2] = m.records[k]
             /\ \A k \in DOMAIN m.records : m.records[k].epoch <= m.epoch
 
+\* With the KIP's persistence order no durable write is pending between steps.
+NothingUnflushed ==
+    SendBeforePersist = {} => \A i \in Replicas : unflushed[i] = NoUnflushed
+
 IndInv ==
     /\ Safety
     /\ DirIdsFormatted
+    /\ NothingUnflushed
     /\ EntriesFromElectedLeaders
     /\ ElectionsByMajority
     /\ VotesConsistent

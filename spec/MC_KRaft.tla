@@ -165,6 +165,7 @@ NoVolatile ==
     /\ votesGranted = [i \in Replicas |-> {}]
     /\ messages = {}
     /\ restarts = 0
+    /\ unflushed = [i \in Replicas |-> NoUnflushed]
     /\ dirId = [i \in Replicas |-> InitialDirId]
     /\ replicaDirectoryId = [i \in Replicas |-> ZeroOffsets]
     /\ pendingVoterChange = [i \in Replicas |-> {}]
@@ -206,6 +207,7 @@ FirstEntryCommitted ==
     /\ committed = {<<0, LC(1, 1), 1>>}
     /\ votesGranted = [i \in Replicas |-> {}]
     /\ restarts = 0
+    /\ unflushed = [i \in Replicas |-> NoUnflushed]
     /\ dirId = [i \in Replicas |-> InitialDirId]
     /\ replicaDirectoryId = [i \in Replicas |->
                                IF i = 1 THEN [ZeroOffsets EXCEPT ![2] = InitialDirId] ELSE ZeroOffsets]
@@ -301,6 +303,7 @@ StaleVoterChange ==
     /\ committed = {<<0, LC(1, 1), 1>>}
     /\ votesGranted = [i \in Replicas |-> {}]
     /\ restarts = 0
+    /\ unflushed = [i \in Replicas |-> NoUnflushed]
     /\ dirId = [i \in Replicas |-> InitialDirId]
     /\ pendingVoterChange = [i \in Replicas |-> {}]
 
@@ -335,6 +338,7 @@ ScenarioStandaloneCaughtUp ==
     /\ votesGranted = [i \in Replicas |-> {}]
     /\ messages = {}
     /\ restarts = 0
+    /\ unflushed = [i \in Replicas |-> NoUnflushed]
     /\ dirId = [i \in Replicas |-> InitialDirId]
     /\ pendingVoterChange = [i \in Replicas |-> {}]
 
@@ -366,6 +370,7 @@ ScenarioStableLeader ==
     /\ votesGranted = [i \in Replicas |-> {}]
     /\ messages = {}
     /\ restarts = 0
+    /\ unflushed = [i \in Replicas |-> NoUnflushed]
     /\ dirId = [i \in Replicas |-> InitialDirId]
     /\ pendingVoterChange = [i \in Replicas |-> {}]
 
@@ -377,6 +382,7 @@ KIPToggles ==
     /\ CommitRequiresCurrentEpoch = TRUE
     /\ VoteRequiresUpToDateLog = TRUE
     /\ DurableVote = TRUE
+    /\ SendBeforePersist = {}
     /\ TruncateOnDivergence = TRUE
     /\ RejectConflictingLeader = TRUE
     /\ OneUncommittedChange = TRUE
@@ -429,6 +435,7 @@ ConstInitDynamic ==
     /\ CommitRequiresCurrentEpoch = TRUE
     /\ VoteRequiresUpToDateLog = TRUE
     /\ DurableVote = TRUE
+    /\ SendBeforePersist = {}
     /\ TruncateOnDivergence = TRUE
     /\ RejectConflictingLeader = TRUE
     /\ OneUncommittedChange = TRUE

@@ -30,6 +30,7 @@ IndInit ==
     /\ votes = Gen(6)
     /\ committed = Gen(3)
     /\ restarts = Gen(1)
+    /\ unflushed = Gen(3)
     /\ StateBounds
     /\ IndInv
 

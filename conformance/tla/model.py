@@ -222,6 +222,13 @@ class Model:
         if c.vars or c.primed:
             raise EvalError(f"{what} must be constant-level but reads state variables", loc)
 
+    def variables_read(self, what: str | S.Expr) -> frozenset[int]:
+        """Indices of the state variables an expression reads (all of them when the compiler
+        cannot tell): a state whose variables at these indices are unchanged gives it the
+        same value."""
+        c = self._compiled(what)
+        return frozenset(range(len(self.variables))) if c.rec or c.primed else c.vars
+
     # evaluation -------------------------------------------------------------------------------
 
     def eval_constant(self, what: str | S.Expr) -> Value:

@@ -36,6 +36,11 @@ def with_static_constants(constants: dict[str, Any]) -> dict[str, Any]:
     return {**STATIC_CONSTANTS, **constants}
 
 
+def with_persistence_default(constants: dict[str, Any]) -> dict[str, Any]:
+    """A header written before the persistence-order toggle claims KIP-595's order too."""
+    return {"SendBeforePersist": {"#set": []}, **constants}
+
+
 class Upgrade:
     """Adds the reconfiguration fields to the entries and messages of a line, in place. On an
     event or init line it visits only where they occur (the states' ``log`` or the entries a

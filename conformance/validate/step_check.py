@@ -2,7 +2,11 @@
 
 The stepping replica's logged variables must equal the observed ones, the other replicas'
 logged variables must be unchanged, and the network must grow by exactly the ``sent``
-messages (``messages' = messages \\cup sent``, so a re-sent message is fine).
+messages (``messages' = messages \\cup sent``, so a re-sent message is fine). When the event
+logs its durable ``writes``, they must be the files whose durable copy the spec's step changes
+(``DurableQuorumState``, ``DurableLog``), in the spec's order ``DurableFiles``: a write the
+spec makes before the step's sends and the trace does not (or later), or two writes in
+another order, is a mismatch.
 """
 
 from __future__ import annotations
@@ -48,6 +52,10 @@ class StepChecker:
         self.logged: list[tuple[str, int]] = []
         self.init_replicas: Mapping[int, Mapping[str, Value]] = {}
         self._counted_until = 0
+        self._files: tuple[str, ...] | None = None
+        self._durable_reads: dict[int, tuple[int, ...]] = {}  # replica -> variables its durable copy reads
+        if self.model.has_definition("DurableFiles"):
+            self._files = tuple(self.model.eval_constant("DurableFiles"))  # type: ignore[arg-type]
 
     def prepare(self, logged: list[tuple[str, int]], init_replicas: Mapping[int, Mapping[str, Value]]) -> None:
         self.logged = logged
@@ -120,7 +128,8 @@ class StepChecker:
             if site is None:
                 continue
             for t in self.model.action_successors(action, args, s):
-                if self._agrees(s, t, r, observed) and (mi is None or _network_grew_by(s[mi], t[mi], sent)):
+                if (self._agrees(s, t, r, observed) and (mi is None or _network_grew_by(s[mi], t[mi], sent))
+                        and (event.writes is None or self.spec_writes(s, t, r) == event.writes)):
                     out.append(t)
                     hit = hit or site
         if hit is not None and event.step > self._counted_until:
@@ -129,6 +138,22 @@ class StepChecker:
         if len(out) > 1:
             out = list(dict.fromkeys(out))  # hashing whole states only when there is a choice
         return out
+
+    def spec_writes(self, s: State, t: State, r: int) -> tuple[str, ...] | None:
+        """The durable files of replica ``r`` the step from ``s`` to ``t`` writes, in the spec's
+        order (None when the spec does not describe its durable files)."""
+        if self._files is None:
+            return None
+        copy = f"<<DurableQuorumState({r}), DurableLog({r})>>"
+        deps = self._durable_reads.get(r)
+        if deps is None:
+            deps = self._durable_reads[r] = tuple(self.model.variables_read(copy))
+        if all(t[i] is s[i] for i in deps):
+            return ()  # the step left every variable the durable copy reads as it was
+        before = self.model.eval_state(copy, s)
+        after = self.model.eval_state(copy, t)
+        assert isinstance(before, tuple) and isinstance(after, tuple)
+        return tuple(f for f, b, a in zip(self._files, before, after, strict=True) if b != a)
 
     def replica_values(self, state: State, replica: int) -> dict[str, Value]:
         """The logged variables of one replica in a state."""
@@ -163,6 +188,11 @@ class StepChecker:
             observed_new = frozenset(event.sent) - before  # type: ignore[operator]
             if expected_new != observed_new:
                 out.append(_mismatch("sent", expected_new, observed_new))
+        if event.writes is not None:
+            expected_writes = self.spec_writes(s, t, r)
+            if expected_writes is not None and expected_writes != event.writes:
+                out.append(_mismatch("writes", expected_writes, event.writes,
+                                     note="the durable writes the step completes before its sends, in order"))
         return out
 
     def diagnose(self, file: str, event: TraceEvent, candidates: list[State], summary: EventSummary,

@@ -24,12 +24,21 @@ from typing import Any, TextIO
 from conformance.tla.itf import ItfError, decode
 from conformance.tla.values import Fn, Value, make_fn
 from conformance.validate.fast_decode import IncrementalDecoder, NeedsSlowPath, decode_fast
-from conformance.validate.legacy import Upgrade, is_legacy, with_static_constants
+from conformance.validate.legacy import (
+    Upgrade,
+    is_legacy,
+    with_persistence_default,
+    with_static_constants,
+)
 from conformance.validate.text_reuse import ArrayReuse, Reused
 
 TRACE_FORMAT = "kraft-trace"
 SUPPORTED_VERSIONS = (1, 2)
 MAX_TIME_MS = 2**63 - 1  # a Java long, as in Kafka's clocks
+
+
+# The durable files a trace's ``writes`` may name (spec/KRaft.tla's DurableFiles).
+DURABLE_FILES = ("quorumState", "log")
 
 
 class TraceFormatError(Exception):
@@ -70,6 +79,8 @@ class TraceEvent:
     sent: tuple[Value, ...]
     line: int
     time_ms: int | None = None
+    # The durable writes the step completed before its sends, in order (None: not logged).
+    writes: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -234,6 +245,8 @@ class TraceStream:
             self._upgrade = Upgrade()
             self._reuse.prepare = self._upgrade
             consts = with_static_constants(consts)
+        if spec == "KRaft" and "Voters" in consts:
+            consts = with_persistence_default(consts)
         constants = {k: self._decode(v, f"constants.{k}", line) for k, v in consts.items()}
         faults = obj.get("faults", [])
         bug = obj.get("bug")
@@ -350,7 +363,7 @@ class TraceStream:
         sent = tuple(self._decode(m, f"sent[{i}]", line) for i, m in enumerate(sent_obj))
         return TraceEvent(
             step=step, replica=replica, action=action, params=params, state=state, sent=sent,
-            line=line, time_ms=self._time_ms(obj, line),
+            line=line, time_ms=self._time_ms(obj, line), writes=self._writes(obj, line),
         )
 
     def _raised(self, obj: dict[str, Any], line: int, step: int) -> TraceRaised:
@@ -367,6 +380,18 @@ class TraceStream:
             step=step, replica=replica, input=self._field(obj, "input", str, line), action=action, params=params,
             error_type=error_type, message=message, line=line, time_ms=self._time_ms(obj, line),
         )
+
+    def _writes(self, obj: dict[str, Any], line: int) -> tuple[str, ...] | None:
+        """The optional ``writes`` field: distinct names of durable files, in order."""
+        if "writes" not in obj:
+            return None
+        writes = obj["writes"]
+        if type(writes) is not list or not all(type(w) is str for w in writes):
+            raise self.error(line, 'field "writes" must be a list of file names (strings)')
+        unknown = [w for w in writes if w not in DURABLE_FILES]
+        if unknown or len(set(writes)) != len(writes):
+            raise self.error(line, f'field "writes" must list distinct files among {list(DURABLE_FILES)}, got {writes}')
+        return tuple(writes)
 
     def _apply_delta(self, delta: dict[str, Any], replica: int, line: int) -> dict[str, Value]:
         """The replica's state after applying a format-2 ``delta`` to its previous values."""

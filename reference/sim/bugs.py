@@ -23,6 +23,8 @@ BUGS: dict[str, str] = {
     "observers grant votes like voters",
     "second-leader-same-epoch": "a voter whose election timer fires stands as candidate in "
     "its current epoch (overriding its earlier vote) instead of the next epoch",
+    "respond-then-fsync": "a step's messages leave before its durable writes are synced (the "
+    "quorum-state and log writes are fsynced a few ms later; a crash before that loses them)",
     # KIP-853 (dynamic quorum)
     "two-uncommitted-changes": "the leader accepts a voter change while the VotersRecord of "
     "the previous one is still uncommitted",

@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from reference.core.config import QuorumConfig
+from reference.core.log import ReplicatedLog
 from reference.core.messages import (
     ADD_VOTER_REQUEST,
     ADD_VOTER_RESPONSE,
@@ -77,12 +78,12 @@ from reference.sim.invariants import SafetyChecker, Violation
 from reference.sim.reassignment import draw_target, next_change
 from reference.sim.voter_invariants import VoterChangeChecker
 from reference.storage.base import MemoryStorage
-from reference.storage.persist import persist
+from reference.storage.persist import persist, stage
 from reference.trace.itf_encode import encode_keyed_message
 from reference.trace.spec_constants import FOREIGN_CLUSTER_ID, FOREIGN_REQUEST_TYPES, spec_constants
 from reference.trace.trace_writer import TraceWriter
 
-_DELIVER, _TICK, _CLIENT, _FAULT, _RESTART, _HEAL, _STOP, _ADMIN = range(8)
+_DELIVER, _TICK, _CLIENT, _FAULT, _RESTART, _HEAL, _STOP, _ADMIN, _FSYNC = range(9)
 
 QUORUMS = ("dynamic", "static")
 STORAGES = ("memory", "file")
@@ -109,6 +110,11 @@ _OLDEST_FIRST_PROBABILITY = 0.05
 # A message sent before the receiver's last change of epoch, leader or role and delivered
 # at most this long after it counts as "old message right after a change" (RunStats).
 STALE_WINDOW_MS = 100
+# Probability that a crash falls inside the crashing replica's next step, after the step's
+# durable writes and after a random number of its sends, instead of between steps.
+_CRASH_IN_STEP_PROBABILITY = 0.5
+# Bug respond-then-fsync: the fsync of a step's writes comes this many ms after its sends.
+_LATE_FSYNC_MS = (1, 30)
 
 
 @dataclass(frozen=True)
@@ -244,6 +250,7 @@ class RunStats:
     messages_delivered: int = 0
     messages_dropped: int = 0
     crashes: int = 0
+    crashes_in_step: int = 0  # of which inside a step's window (after its writes, amid its sends)
     shutdowns: int = 0
     disk_losses: int = 0
     partitions: int = 0
@@ -297,6 +304,10 @@ class _Node:
     membership: Membership = field(default_factory=Membership)
     # When the replica last changed epoch, leader or role, or restarted.
     changed_at: int = -1
+    # A crash is due inside the window of this node's next step (fault crash).
+    crash_in_step: bool = False
+    # Bug respond-then-fsync: the files written since the last fsync (durable at the next).
+    staged: list[str] = field(default_factory=list)
 
 
 class Simulation:
@@ -452,6 +463,8 @@ class Simulation:
                 self._stop(self.nodes[nid], payload)
             elif kind == _ADMIN:
                 self._admin(periodic=payload is None)
+            elif kind == _FSYNC:
+                self._fsync(self.nodes[nid], payload)
             if (self.oldest_first and self.in_flight and not self.failures and self.stats.events < cfg.steps
                     and self.stale_rng.random() < _OLDEST_FIRST_PROBABILITY):
                 self._deliver_oldest()
@@ -565,18 +578,35 @@ class Simulation:
         disk = node.storage if isinstance(node.storage, ReplicaDisk) else None
         if disk is not None:
             disk.begin_step(ready.log_ops, ready.quorum_state is not None)
-        persist(node.storage, ready)
+        if "respond-then-fsync" in self.options.bugs:
+            # Bug: the writes are staged, the messages leave, the fsync comes later.
+            writes: tuple[str, ...] = ()
+            staged = stage(node.storage, ready)
+            if staged:
+                if not node.staged:
+                    self._push(self.now + self.fault_rng.randint(*_LATE_FSYNC_MS), _FSYNC, node.id, replica)
+                node.staged += [f for f in staged if f not in node.staged]
+        else:
+            writes = persist(node.storage, ready)
         self.stats.events += 1
         if ready.action == "HandleVoteResponse" and replica.role == LEADER and ready.log_ops:
             self.stats.elections += 1
-        for m in ready.messages:
+        # A crash inside the step's window falls after its writes and after some of its sends;
+        # the trace lists every message of the step (the spec's step sends them all), the
+        # unsent ones being lost in the network.
+        crash_in_step = node.crash_in_step
+        sends = len(ready.messages)
+        if crash_in_step:
+            node.crash_in_step = False
+            sends = self.fault_rng.randint(0, sends)
+        for m in ready.messages[:sends]:
             self._send(m)
         if disk is not None:
             disk.after_step(ready.log_ops, ready.messages, replica.role, replica.high_watermark)
             self._check_disk(node.id, disk.explore_step())
         if self.writer is not None:
             state = self.last_state[node.id] = replica.trace_state()
-            self._trace(self.now, node.id, ready.action, ready.params, state, ready.messages)
+            self._trace(self.now, node.id, ready.action, ready.params, state, ready.messages, writes)
         self._check(
             node.id,
             self.checker.after_step(node.id, replica.role, replica.current_epoch, replica.high_watermark, ready.log_ops),
@@ -585,18 +615,34 @@ class Simulation:
             self._check(node.id, self.voter_checker.after_step(replica, ready))
             if ready.action == "CompleteVoterChange":
                 self._count_completion(replica, ready)
+        if crash_in_step:
+            self.stats.crashes_in_step += 1
+            self._crash(node, disk_lost=False)
+            return
         if node.resigned_epoch is not None and replica.current_epoch > node.resigned_epoch:
             self._push(self.now, _STOP, node.id, replica)
         self._schedule_tick(node)
 
+    def _fsync(self, node: _Node, replica: Replica) -> None:
+        """Bug respond-then-fsync: the late fsync of the staged writes of ``replica`` (nothing
+        when that replica crashed meanwhile: the crash dropped them). Traced as ``Flush``."""
+        if node.replica is not replica or not node.staged:
+            return
+        node.storage.flush()
+        writes = [f for f in ("quorumState", "log") if f in node.staged]
+        node.staged = []
+        self.stats.events += 1
+        if self.writer is not None:
+            self._trace(self.now, node.id, "Flush", {"i": node.id}, self.last_state[node.id], (), writes)
+
     def _trace(self, time_ms: int, replica: int, action: str, params: dict[str, Any],
-               state: dict[str, object], sent: Sequence[Message]) -> None:
+               state: dict[str, object], sent: Sequence[Message], writes: Sequence[str] = ()) -> None:
         """Write one event (a dynamic quorum's messages carry the KIP-853 fields)."""
         assert self.writer is not None
         if self.config.dynamic:
             for m in sent:
                 encode_keyed_message(m)
-        self.writer.event(time_ms, replica, action, params, state, sent)
+        self.writer.event(time_ms, replica, action, params, state, sent, writes)
 
     def _check_disk(self, rid: int, problems: list[Problem]) -> None:
         """Failures of the file storage under the crash model (``--storage file``)."""
@@ -671,10 +717,16 @@ class Simulation:
         if kind == "crash":
             up = [n for n in self.nodes.values() if n.replica is not None]
             changing = [n for n in up if n.replica is not None and n.replica.pending_voter_changes]
+            target = None
             if changing and rng.random() < _CRASH_LEADER_MID_CHANGE_PROBABILITY:
-                self._crash(rng.choice(changing), disk_lost=False)
+                target = rng.choice(changing)
             elif up:
-                self._crash(rng.choice(up), disk_lost=False)
+                target = rng.choice(up)
+            if target is not None:
+                if rng.random() < _CRASH_IN_STEP_PROBABILITY:
+                    target.crash_in_step = True
+                else:
+                    self._crash(target, disk_lost=False)
         elif kind == "shutdown":
             self._shutdown()
         elif kind == "disk-loss":
@@ -750,6 +802,8 @@ class Simulation:
             self._check_disk(node.id, node.storage.crash())
         else:
             node.storage.crash()
+        node.staged = []
+        node.crash_in_step = False
         self.stats.crashes += 1
         self._take_down(node, disk_lost)
 
@@ -795,6 +849,7 @@ class Simulation:
         running: it crashed or already stopped meanwhile)."""
         if node.replica is not replica:
             return
+        self._fsync(node, replica)  # a graceful stop syncs what a late fsync still holds
         if node.storage.has_unflushed():
             raise RuntimeError(f"replica {node.id}: unflushed writes at a graceful shutdown")
         if isinstance(node.storage, ReplicaDisk):
@@ -821,8 +876,9 @@ class Simulation:
         self.stats.events += 1
         action = "LoseDisk" if disk_lost else "Restart"
         if self.writer is not None:
+            previous = self.last_state[node.id]
             state = self.last_state[node.id] = replica.trace_state()
-            self._trace(self.now, node.id, action, {"i": node.id}, state, ())
+            self._trace(self.now, node.id, action, {"i": node.id}, state, (), _wiped(previous, state) if disk_lost else ())
         self._check(node.id, self.checker.reset_replica(node.id, replica.log.entries, replica.current_epoch, disk_lost))
         self._changed(node, epoch_changed=False, sent=())
         self._schedule_tick(node)
@@ -924,6 +980,19 @@ def _input_action(rid: int, inp: Input) -> tuple[str | None, dict[str, Any]]:
     if isinstance(inp, Shutdown):
         return "Resign", {"i": rid}
     return None, {"i": rid}
+
+
+def _wiped(before: dict[str, object], after: dict[str, object]) -> list[str]:
+    """The durable files a disk loss changed (a restart writes nothing): the quorum-state
+    file when its (epoch, vote, leader) differs from a fresh disk's, the log when it was
+    not empty.
+    ``before`` is the replica's last traced state: every write of it was flushed, since a
+    disk is lost only between steps."""
+    qs = ("currentEpoch", "votedId", "leaderId")
+    files = ["quorumState"] if any(before[k] != after[k] for k in qs) else []
+    log = before["log"]
+    assert isinstance(log, ReplicatedLog)
+    return files + (["log"] if log.end_offset > 0 else [])
 
 
 def run_seed(config: SimConfig, seed: int) -> RunResult:

@@ -43,7 +43,9 @@ class MemoryStorage:
     """Storage held in memory with the crash semantics of a disk.
 
     Log operations are queued until ``flush``; ``crash`` drops the queue. The flushed
-    log and the last quorum-state write survive a crash; ``lose_disk`` wipes both.
+    log and the last quorum-state write survive a crash; ``lose_disk`` wipes both. A
+    quorum-state write is durable at once, except one ``stage_quorum_state`` queues (a
+    write whose fsync the caller postpones): ``flush`` makes it durable, ``crash`` drops it.
     """
 
     def __init__(self, node_id: int, cluster_id: str) -> None:
@@ -52,6 +54,7 @@ class MemoryStorage:
         self._durable: list[Entry] = []
         self._pending: list[tuple[str, int | tuple[Entry, ...]]] = []
         self._quorum_state: QuorumState | None = None
+        self._staged_quorum_state: QuorumState | None = None
         self.flushes = 0
 
     def read_log(self) -> list[Entry]:
@@ -69,6 +72,8 @@ class MemoryStorage:
         self._pending.append(("truncate", end_offset))
 
     def flush(self) -> None:
+        if self._staged_quorum_state is not None:
+            self._quorum_state, self._staged_quorum_state = self._staged_quorum_state, None
         for _op, arg in self._pending:
             if isinstance(arg, int):
                 del self._durable[arg:]
@@ -82,16 +87,23 @@ class MemoryStorage:
 
     def write_quorum_state(self, state: QuorumState) -> None:
         self._quorum_state = state
+        self._staged_quorum_state = None
+
+    def stage_quorum_state(self, state: QuorumState) -> None:
+        """Write the quorum state without syncing it: durable at the next ``flush``."""
+        self._staged_quorum_state = state
 
     def has_unflushed(self) -> bool:
-        return bool(self._pending)
+        return bool(self._pending) or self._staged_quorum_state is not None
 
     def crash(self) -> None:
         """Lose every write that was not flushed."""
         self._pending.clear()
+        self._staged_quorum_state = None
 
     def lose_disk(self) -> None:
         """Replace the disk by an empty one (same node id and cluster id)."""
         self._pending.clear()
+        self._staged_quorum_state = None
         self._durable = []
         self._quorum_state = None

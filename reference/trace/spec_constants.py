@@ -48,4 +48,6 @@ def spec_constants(
         # Rule toggles: the reference implementation claims KIP-595 (all TRUE), also when a
         # bug switch is on -- the trace validator is meant to reject such traces.
         **dict.fromkeys(RULE_TOGGLES, True),
+        # Persistence order: every write durable before the step's sends (KIP-595).
+        "SendBeforePersist": frozenset(),
     }

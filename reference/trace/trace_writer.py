@@ -75,6 +75,7 @@ class TraceWriter:
         params: Mapping[str, Any],
         state: Mapping[str, Any],
         sent: Sequence[Message],
+        writes: Sequence[str] = (),
     ) -> None:
         self.steps += 1
         sent_text = ", ".join(encode_message(m) for m in sent)
@@ -93,7 +94,7 @@ class TraceWriter:
         self._out.write(
             f'{{"kind": "event", "step": {self.steps}, "time_ms": {time_ms}, "replica": {replica}, '
             f'"action": "{action}", "params": {encode_record(dict(params))}, '
-            f'{change}, "sent": [{sent_text}]}}\n'
+            f'{change}, "writes": {_writes_text(writes)}, "sent": [{sent_text}]}}\n'
         )
         if self._flush_plain and self.steps % FLUSH_EVERY == 0:
             self._out.flush()
@@ -123,6 +124,18 @@ class TraceWriter:
 
     def close(self) -> None:
         self._out.close()
+
+
+_WRITES_TEXT: dict[tuple[str, ...], str] = {}
+
+
+def _writes_text(writes: Sequence[str]) -> str:
+    """JSON text of an event's ``writes`` (a handful of distinct lists, each encoded once)."""
+    key = tuple(writes)
+    text = _WRITES_TEXT.get(key)
+    if text is None:
+        text = _WRITES_TEXT[key] = json.dumps(list(key))
+    return text
 
 
 def encode_value(v: Any) -> str:

@@ -18,7 +18,7 @@ from reference.sim.simulator import SimConfig, run_seed
 ROOT = Path(__file__).resolve().parents[2]
 SPEC = ROOT / "spec" / "KRaft.tla"
 FORMAT1 = ROOT / "tests" / "conformance" / "fixtures" / "kraft_format1.ndjson.gz"  # corpus valid/seed-1, format 1
-FORMAT2 = ROOT / "traces" / "corpus" / "valid" / "seed-1.ndjson.gz"  # the same run, format 2
+FORMAT2 = ROOT / "tests" / "conformance" / "fixtures" / "before-writes-seed-1.ndjson.gz"  # the same run, format 2
 
 
 @pytest.fixture(scope="module")
