@@ -153,6 +153,8 @@ class SimConfig:
     def __post_init__(self) -> None:
         if self.storage not in STORAGES:
             raise ValueError(f"unknown storage {self.storage!r}; known: {', '.join(STORAGES)}")
+        if self.bug == "respond-then-fsync" and self.storage != "memory":
+            raise ValueError("bug switch respond-then-fsync stages writes in memory storage: use --storage memory")
         if self.quorum not in QUORUMS:
             raise ValueError(f"unknown quorum {self.quorum!r}; known: {', '.join(QUORUMS)}")
         if self.bootstrap not in BOOTSTRAPS:
@@ -581,6 +583,7 @@ class Simulation:
         if "respond-then-fsync" in self.options.bugs:
             # Bug: the writes are staged, the messages leave, the fsync comes later.
             writes: tuple[str, ...] = ()
+            assert isinstance(node.storage, MemoryStorage)  # SimConfig refuses file storage with it
             staged = stage(node.storage, ready)
             if staged:
                 if not node.staged:
