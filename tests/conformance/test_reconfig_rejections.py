@@ -41,7 +41,7 @@ def test_add_voter_while_another_change_is_uncommitted_is_rejected_naming_step_a
 
 @pytest.mark.parametrize(("trace", "toggle"), [
     ("two-uncommitted-changes-seed-4", "OneUncommittedChange"),
-    ("change-before-epoch-commit-seed-3", "ChangeRequiresCurrentEpochCommit"),
+    ("change-before-epoch-commit-seed-15", "ChangeRequiresCurrentEpochCommit"),
 ])
 def test_with_the_toggle_off_the_spec_agrees_with_the_broken_step(trace: str, toggle: str) -> None:
     path = ROOT / "traces" / "corpus" / "bugs" / f"{trace}.ndjson.gz"
