@@ -107,13 +107,16 @@ LeadersKnownAreElected ==
 KeyHolds(c, k) == dirId[k[1]] /= k[2] \/ Holds(c, log[k[1]])
 
 \* A committed entry stays on a majority of voters: of Voters in a static quorum; in a
-\* dynamic one, of the voter set of every leader of its commit epoch or a later one
-\* (not of every replica's set: a replica that missed its own removal keeps an older one).
+\* dynamic one, every majority of the voter set of a leader of its commit epoch or a later
+\* one meets a key that holds it (not of every replica's set: a replica that missed its own
+\* removal keeps an older one). "Meets" and not "is held by a majority": a leader that
+\* removes itself from {1, 3, 4}, where 1 and 3 hold an entry, leads {3, 4}, where only 3
+\* holds it until 4 fetches; every majority of {3, 4} still contains 3.
 CommittedOnMajority ==
     /\ KRaftVersion = 0 => \A c \in committed : IsMajority({v \in Voters : Holds(c, log[v])})
     /\ \A c \in committed : \A l \in Replicas :
         (role[l] = "Leader" /\ c[3] <= currentEpoch[l]) =>
-            LET keys == VoterKeys(l) IN 2 * Cardinality({k \in keys : KeyHolds(c, k)}) > Cardinality(keys)
+            LET keys == VoterKeys(l) IN 2 * Cardinality({k \in keys : ~KeyHolds(c, k)}) <= Cardinality(keys)
 
 \* A leader's record of a replica's fetch offset (for the directory id it still has)
 \* is a lower bound of what that replica holds of the entries committed up to the
