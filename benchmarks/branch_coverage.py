@@ -24,6 +24,7 @@ import coverage
 
 ROOT = Path(__file__).resolve().parents[1]
 PROTOCOL = ROOT / "reference" / "core"
+sys.path.insert(0, str(ROOT))  # measure this checkout, whichever one is installed
 
 
 def campaigns(seeds: str | None, steps: int | None) -> list[list[str]]:
