@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # the unmutated checkout (its fault lists)
 
 
 @dataclass(frozen=True)
@@ -262,13 +263,12 @@ def apply(mutation: Mutation | None, dest: Path) -> None:
     target.write_text(text.replace(mutation.old, mutation.new))
 
 
-def faults(quorum: str, code_root: Path) -> str:
-    """The default faults of ``quorum`` (of the code under test) plus foreign requests."""
-    out = subprocess.run(
-        [sys.executable, "-c", "from reference.sim.faults import DEFAULT_FAULTS, DYNAMIC_DEFAULT_FAULTS as D;"
-         f"print(','.join({'D' if quorum == 'dynamic' else 'DEFAULT_FAULTS'}))"],
-        env=_env(code_root), cwd=code_root, capture_output=True, text=True, check=True)
-    return out.stdout.strip() + ",foreign"
+def faults(quorum: str) -> str:
+    """The default faults of ``quorum`` plus foreign requests (no mutation touches the fault
+    lists, so the unmutated module gives them for every copy)."""
+    from reference.sim.faults import DEFAULT_FAULTS, DYNAMIC_DEFAULT_FAULTS
+
+    return ",".join((*(DYNAMIC_DEFAULT_FAULTS if quorum == "dynamic" else DEFAULT_FAULTS), "foreign"))
 
 
 def _env(*paths: Path) -> dict[str, str]:
@@ -279,7 +279,7 @@ def simulate(code_root: Path, campaign: Campaign, args: argparse.Namespace, out:
     """Simulate with the reference under ``code_root``; the exit code (1: an invariant failed)."""
     cmd = [sys.executable, "-m", "conformance", "simulate", "--quorum", campaign.quorum,
            "--voters", str(campaign.voters), "--seeds", args.seeds, "--steps", str(args.steps),
-           "--faults", faults(campaign.quorum, code_root), "--out", str(out), "--jobs", str(args.jobs)]
+           "--faults", faults(campaign.quorum), "--out", str(out), "--jobs", str(args.jobs)]
     # cwd: ``python -m`` puts the working folder first on sys.path, before PYTHONPATH
     return subprocess.run(cmd, env=_env(code_root, ROOT), cwd=code_root, stdout=subprocess.DEVNULL,
                           stderr=subprocess.PIPE, text=True).returncode

@@ -30,7 +30,7 @@ def test_every_mutation_applies_once_and_compiles(mutation: ModuleType) -> None:
     for m in mutation.MUTATIONS:
         text = (ROOT / m.path).read_text()
         assert text.count(m.old) == 1, f"{m.name}: the text to replace is not found exactly once in {m.path}"
-        assert m.old != m.new
+        assert m.old != m.new and m.path != "reference/sim/faults.py"  # faults() reads the unmutated lists
         compile(text.replace(m.old, m.new), m.path, "exec")
 
 

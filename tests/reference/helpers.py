@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
+from pathlib import Path
 
 from reference.core.config import QuorumConfig
 from reference.core.messages import DATA, Entry, Message
 from reference.core.replica import Deliver, Ready, Replica, ReplicaOptions, Tick
 from reference.storage.base import QuorumState
+from reference.storage.file_log import FileLog
 
 CLUSTER = "test-cluster"
 VOTERS = frozenset({1, 2, 3})
@@ -74,3 +76,12 @@ def make_leader(node_id: int = 1, log: Iterable[tuple[int, int]] = ()) -> Replic
             break
     assert r.role == "Leader"
     return r
+
+
+def write_log(path: Path, entries: list[Entry]) -> bytes:
+    """A log file holding ``entries`` (appended, flushed, closed); its bytes."""
+    log = FileLog(path)
+    log.append(entries)
+    log.flush()
+    log.close()
+    return path.read_bytes()

@@ -17,21 +17,14 @@ from reference.storage.file_log import MAGIC, RECORD_SIZE, FileLog
 from reference.storage.file_storage import LOG_FILE, QUORUM_STATE_FILE, FileStorage
 from reference.storage.meta_properties import check_or_create_meta
 from reference.storage.quorum_state_file import read_quorum_state_file, write_quorum_state_file
+from tests.reference.helpers import write_log
 
 ENTRIES = [Entry(1, LEADER_CHANGE, 1), Entry(1, DATA, 10), Entry(2, LEADER_CHANGE, 3), Entry(2, DATA, 11)]
 
 
-def _write_log(path: Path, entries: list[Entry]) -> bytes:
-    log = FileLog(path)
-    log.append(entries)
-    log.flush()
-    log.close()
-    return path.read_bytes()
-
-
 def test_log_round_trip_and_epoch_cache(tmp_path: Path) -> None:
     path = tmp_path / "x.log"
-    _write_log(path, ENTRIES)
+    write_log(path, ENTRIES)
     log = FileLog(path)
     assert log.read() == ENTRIES
     rebuilt = ReplicatedLog(log.read())
@@ -45,7 +38,7 @@ def test_log_round_trip_and_epoch_cache(tmp_path: Path) -> None:
 
 
 def test_every_cut_of_an_unflushed_last_record_is_cut_off(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
-    full = _write_log(tmp_path / "full.log", ENTRIES)
+    full = write_log(tmp_path / "full.log", ENTRIES)
     last_start = len(full) - RECORD_SIZE
     for cut in range(last_start, len(full)):
         path = tmp_path / f"cut{cut}.log"
@@ -64,7 +57,7 @@ def test_every_cut_of_an_unflushed_last_record_is_cut_off(tmp_path: Path, caplog
 
 
 def test_every_corrupt_byte_of_an_unflushed_last_record_is_cut_off(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
-    full = _write_log(tmp_path / "full.log", ENTRIES)
+    full = write_log(tmp_path / "full.log", ENTRIES)
     last_start = len(full) - RECORD_SIZE
     for pos in range(last_start, len(full)):
         path = tmp_path / f"bad{pos}.log"
@@ -78,7 +71,7 @@ def test_every_corrupt_byte_of_an_unflushed_last_record_is_cut_off(tmp_path: Pat
 
 
 def test_a_corrupt_byte_of_a_flushed_last_record_is_an_error(tmp_path: Path) -> None:
-    full = _write_log(tmp_path / "full.log", ENTRIES)
+    full = write_log(tmp_path / "full.log", ENTRIES)
     last_start = len(full) - RECORD_SIZE
     for pos in range(last_start, len(full)):
         path = tmp_path / f"bad{pos}.log"
@@ -93,7 +86,7 @@ def test_a_corrupt_byte_of_a_flushed_last_record_is_an_error(tmp_path: Path) -> 
 
 
 def test_corruption_in_the_middle_is_an_error_naming_file_and_offset(tmp_path: Path) -> None:
-    full = _write_log(tmp_path / "full.log", ENTRIES)
+    full = write_log(tmp_path / "full.log", ENTRIES)
     for record in range(len(ENTRIES) - 1):
         start = len(MAGIC) + record * RECORD_SIZE
         for pos in (start, start + 5, start + RECORD_SIZE - 1):

@@ -17,6 +17,7 @@ from reference.storage.file_log import MAGIC, RECORD_SIZE, FileLog
 from reference.storage.file_records import encode_record
 from reference.storage.file_storage import LOG_FILE, META_FILE, FileStorage
 from reference.storage.quorum_state_file import write_quorum_state_file
+from tests.reference.helpers import write_log
 
 VOTERS = frozenset({(1, 1), (2, 1), (3, 1)})
 GROWN = VOTERS | {(4, 2)}
@@ -24,17 +25,9 @@ ENTRIES = [Entry(1, LEADER_CHANGE, 1), Entry(1, VOTERS_RECORD, -1, VOTERS), Entr
            Entry(2, VOTERS_RECORD, -1, GROWN), Entry(2, DATA, 11)]
 
 
-def _write_log(path: Path, entries: list[Entry]) -> bytes:
-    log = FileLog(path)
-    log.append(entries)
-    log.flush()
-    log.close()
-    return path.read_bytes()
-
-
 def test_voters_records_round_trip_and_truncate_between_variable_length_records(tmp_path: Path) -> None:
     path = tmp_path / "x.log"
-    data = _write_log(path, ENTRIES)
+    data = write_log(path, ENTRIES)
     assert len(data) == len(MAGIC) + 3 * RECORD_SIZE + 2 * (RECORD_SIZE + 5) + 16 * (3 + 4)
     log = FileLog(path)
     assert log.read() == ENTRIES and log.read()[3].voters == GROWN
@@ -46,8 +39,8 @@ def test_voters_records_round_trip_and_truncate_between_variable_length_records(
 
 
 def test_every_cut_of_an_unflushed_voters_record_is_cut_off(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
-    full = _write_log(tmp_path / "full.log", ENTRIES[:4])
-    start = len(_write_log(tmp_path / "head.log", ENTRIES[:3]))
+    full = write_log(tmp_path / "full.log", ENTRIES[:4])
+    start = len(write_log(tmp_path / "head.log", ENTRIES[:3]))
     for cut in range(start + 1, len(full)):
         path = tmp_path / f"cut{cut}.log"
         path.write_bytes(full[:cut])
@@ -62,7 +55,7 @@ def test_every_cut_of_an_unflushed_voters_record_is_cut_off(tmp_path: Path, capl
 
 def test_a_log_with_an_unknown_kraft_version_is_an_error_never_cut_off(tmp_path: Path) -> None:
     path = tmp_path / "x.log"
-    head = _write_log(path, ENTRIES[:1])
+    head = write_log(path, ENTRIES[:1])
     path.write_bytes(head + encode_record(Entry(1, VOTERS_RECORD, -1, VOTERS), kraft_version=7))
     before = path.read_bytes()
     for acknowledged in (0, 2):  # also where an unflushed torn tail would be cut
