@@ -7,6 +7,7 @@ from __future__ import annotations
 import gzip
 import shutil
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -54,7 +55,10 @@ def semantic(row: dict[str, Any]) -> tuple[Any, ...]:
 @pytest.fixture(scope="module")
 def corpus_run(spark: Any, config: ValidatorConfig, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Any]:
     out = tmp_path_factory.mktemp("corpus-run")
-    result = run_validate(spark, [str(CORPUS)], str(out), config, partitions=8)
+    # An extra (empty) search folder gives this run its own per-process cache key, so the Python
+    # workers that earlier tests left alive build it afresh and the build count below is this run's.
+    fresh = replace(config, search_path=(*config.search_path, tmp_path_factory.mktemp("empty-search")))
+    result = run_validate(spark, [str(CORPUS)], str(out), fresh, partitions=8)
     yield out, result
     result.release()
 
