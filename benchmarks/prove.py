@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from conformance.symbolic.bmc import bmc  # noqa: E402
-from conformance.symbolic.prove import ProofInput, prove  # noqa: E402
+from conformance.symbolic.prove import ObligationResult, ProofInput, prove  # noqa: E402
 from conformance.symbolic.shapes import Bounds  # noqa: E402
 from conformance.tla.cfg import read_config  # noqa: E402
 from conformance.tla.model import Model  # noqa: E402
@@ -53,9 +53,20 @@ def bench_prove(args: argparse.Namespace) -> None:
         cpu: dict[str, list[float]] = {}
         verdicts: dict[str, str] = {}
         totals = []
+
+        def progress(r: ObligationResult) -> None:
+            """One line per obligation as it completes (the table follows at the end)."""
+            split = ""
+            if r.conjuncts:
+                slow = [k for k, v in r.conjuncts.items() if v not in ("proved", "unchanged")]
+                split = f", conjuncts: {len(r.conjuncts) - len(slow)} proved/unchanged" + \
+                    (f", not: {', '.join(slow)}" if slow else "")
+            print(f"  .. {r.obligation.title('IndInv', 'Safety', 'Init')}: {r.verdict} in {r.seconds:.1f}s"
+                  f"{split}", flush=True)
+
         for _ in range(args.runs):
             t0 = time.monotonic()
-            for r in prove(inp, jobs=args.jobs):
+            for r in prove(inp, jobs=args.jobs, done=progress):
                 title = r.obligation.title("IndInv", "Safety", "Init")
                 per.setdefault(title, []).append(r.seconds)
                 cpu.setdefault(title, []).append(r.cpu_seconds)
