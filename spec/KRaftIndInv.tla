@@ -118,6 +118,45 @@ CommittedOnMajority ==
         (role[l] = "Leader" /\ c[3] <= currentEpoch[l]) =>
             LET keys == VoterKeys(l) IN 2 * Cardinality({k \in keys : ~KeyHolds(c, k)}) <= Cardinality(keys)
 
+\* A replica that lacks a committed entry cannot gather a majority of its own voter set:
+\* every majority of that set meets a key that refuses it, because that replica lost the
+\* disk of that key or its log is more up-to-date (vote rule 4.b) and it has not already
+\* granted its vote to it as the candidate of an epoch where the entry matters (its commit
+\* epoch or a later one).  In a dynamic quorum this is what bounds a candidate whose log
+\* holds an older voter set (a one-voter set wins at once); the blockers hold the commit
+\* epoch's entry.
+CommittedBlocksElection ==
+    \A c \in committed : \A i \in Replicas :
+        ~Holds(c, log[i]) =>
+            LET keys == VoterKeys(i)
+                Blocks(k) ==
+                    \/ dirId[k[1]] /= k[2]
+                    \/ /\ ~UpToDate(LastEpoch(log[i]), Len(log[i]), log[k[1]])
+                       /\ (role[i] = "Candidate" /\ c[3] <= currentEpoch[i]) =>
+                              <<k[1], currentEpoch[i], i>> \notin votes
+            IN 2 * Cardinality({k \in keys : ~Blocks(k)}) <= Cardinality(keys)
+
+\* A replica's VoteRequests are of its current epoch or an earlier one (while it keeps
+\* its disk), and a candidate's log does not change while it campaigns: its VoteRequests
+\* of the current epoch describe its log as it is.  (A misconfigured peer's requests,
+\* with the foreign cluster id, are not our replicas'.)
+VoteRequestsDescribeCandidate ==
+    \A m \in messages :
+        (/\ m.type = "VoteRequest"
+         /\ m.clusterId /= ForeignClusterId
+         /\ m.sourceDirectoryId = dirId[m.source]) =>
+            /\ m.epoch <= currentEpoch[m.source]
+            /\ (role[m.source] = "Candidate" /\ currentEpoch[m.source] = m.epoch) =>
+                   /\ m.lastOffsetEpoch = LastEpoch(log[m.source])
+                   /\ m.lastOffset = Len(log[m.source])
+
+\* One voter change at a time (KIP-853): a VotersRecord followed by another in a log was
+\* committed before the leader appended the next one.
+VoterChangesCommittedInTurn ==
+    \A i \in Replicas : \A k1, k2 \in DOMAIN log[i] :
+        (k1 < k2 /\ log[i][k1].kind = "voters" /\ log[i][k2].kind = "voters") =>
+            \E c \in committed : c[1] = k1 - 1 /\ c[2] = log[i][k1]
+
 \* A leader's record of a replica's fetch offset (for the directory id it still has)
 \* is a lower bound of what that replica holds of the entries committed up to the
 \* leader's epoch: KIP-853's catch-up check (AddVoter) relies on it.  In a static
@@ -130,6 +169,33 @@ FetchOffsetsHeld ==
          /\ replicaDirectoryId[l][j] = dirId[j]
          /\ c[3] <= currentEpoch[l]
          /\ c[1] < replicaEndOffset[l][j]) => Holds(c, log[j])
+
+\* A FetchRequest in flight that the leader of its epoch would accept (its position is
+\* valid in the leader's log) speaks for its sender while the sender stays in that epoch
+\* on the disk it fetched with: the sender's log starts with the leader's log up to the
+\* fetch offset (the leader takes that offset as the sender's progress, FetchOffsetsHeld).
+\* In a static quorum for voters only: an observer that lost its disk keeps its id 0.
+FetchRequestsHeld ==
+    \A m \in messages : \A l \in Replicas :
+        (/\ m.type = "FetchRequest"
+         /\ role[l] = "Leader"
+         /\ currentEpoch[l] = m.epoch
+         /\ currentEpoch[m.source] = m.epoch
+         /\ KRaftVersion > 0 \/ m.source \in Voters
+         /\ m.sourceDirectoryId = dirId[m.source]
+         /\ m.fetchOffset >= 0 /\ m.lastFetchedEpoch >= 0
+         /\ ValidFetch(log[l], m.fetchOffset, m.lastFetchedEpoch)) =>
+            /\ m.fetchOffset <= Len(log[m.source])
+            /\ SubSeq(log[m.source], 1, m.fetchOffset) = SubSeq(log[l], 1, m.fetchOffset)
+
+\* A FetchRequest whose last fetched epoch is the epoch it is sent in asks for a position
+\* within the log of that epoch's leader (the entries of its epoch came from that leader).
+FetchRequestsBehindLeader ==
+    \A m \in messages : \A l \in Replicas :
+        (/\ m.type = "FetchRequest"
+         /\ role[l] = "Leader"
+         /\ currentEpoch[l] = m.epoch
+         /\ m.lastFetchedEpoch = m.epoch) => m.fetchOffset <= Len(log[l])
 
 \* Committed entries are from elected epochs no later than their commit epoch.
 CommittedEpochs ==
@@ -146,12 +212,42 @@ FetchResponsesSound ==
                     \E c \in committed : c[1] = m.fetchOffset + k - 1 /\ c[2] = m.records[k]
             /\ \A k \in DOMAIN m.records : m.records[k].epoch <= m.epoch
 
+\* A successful FetchResponse (not a divergence) of a leader that still leads its epoch
+\* carries a piece of that leader's log, at the offset it names (a leader only appends).
+FetchResponsesFromLeaderLog ==
+    \A m \in messages :
+        (/\ m.type = "FetchResponse" /\ m.errorCode = "" /\ m.divergingEpoch = Nil
+         /\ role[m.source] = "Leader" /\ currentEpoch[m.source] = m.epoch) =>
+            /\ m.fetchOffset + Len(m.records) <= Len(log[m.source])
+            /\ \A k \in DOMAIN m.records : log[m.source][m.fetchOffset + k] = m.records[k]
+
+\* The high watermark a FetchResponse carries covers committed entries only: when its
+\* follower still stands where it fetched from (same epoch, leader and log position), every
+\* entry of the log it keeps (all of it, or the prefix a divergence leaves when that prefix
+\* ends in the diverging epoch) below that high watermark is committed.
+FetchResponsesCommitPrefix ==
+    \A m \in messages :
+        LET j == m.dest
+            kept == IF m.divergingEpoch = Nil THEN Len(log[j])
+                    ELSE Min(m.divergingEndOffset, EndOffsetForEpoch(log[j], m.divergingEpoch))
+        IN
+        (/\ m.type = "FetchResponse" /\ m.errorCode = ""
+         /\ j \in Replicas
+         /\ currentEpoch[j] = m.epoch /\ role[j] = "Follower" /\ leaderId[j] = m.source
+         /\ m.fetchOffset = Len(log[j]) /\ m.lastFetchedEpoch = LastEpoch(log[j])
+         /\ \/ m.divergingEpoch = Nil
+            \/ kept = 0
+            \/ log[j][kept].epoch = m.divergingEpoch) =>
+            \A k \in 1..Min(m.highWatermark, kept) :
+                \E c \in committed : c[1] = k - 1 /\ c[2] = log[j][k]
+
 \* With the KIP's persistence order no durable write is pending between steps.
 NothingUnflushed ==
     SendBeforePersist = {} => \A i \in Replicas : unflushed[i] = NoUnflushed
 
 IndInv ==
     /\ Safety
+    /\ ReconfigSafety
     /\ DirIdsFormatted
     /\ NothingUnflushed
     /\ EntriesFromElectedLeaders
@@ -162,8 +258,15 @@ IndInv ==
     /\ EpochEntriesAtLeader
     /\ LeadersKnownAreElected
     /\ CommittedOnMajority
+    /\ CommittedBlocksElection
+    /\ VoteRequestsDescribeCandidate
+    /\ VoterChangesCommittedInTurn
     /\ FetchOffsetsHeld
+    /\ FetchRequestsHeld
+    /\ FetchRequestsBehindLeader
     /\ CommittedEpochs
     /\ FetchResponsesSound
+    /\ FetchResponsesFromLeaderLog
+    /\ FetchResponsesCommitPrefix
 
 =============================================================================

@@ -16,15 +16,18 @@ import pytest
 
 from conformance.tla.cfg import read_config
 from conformance.tla.model import Model, State
+from conformance.tla.syntax import Expr
 from conformance.tla.values import Fn, Value, fn_apply, fn_items, make_fn, make_record, sort_key
 
 SPEC = Path(__file__).resolve().parents[2] / "spec"
 REPLICAS = (1, 2, 3)
 ROLES = ("Unattached", "Voted", "Candidate", "Leader", "Follower", "Resigned")
-LEMMAS = ("Safety", "DirIdsFormatted", "NothingUnflushed", "EntriesFromElectedLeaders", "ElectionsByMajority",
-          "VotesConsistent",
-          "GrantsRecorded", "LeadersElected", "EpochEntriesAtLeader", "LeadersKnownAreElected",
-          "CommittedOnMajority", "FetchOffsetsHeld", "CommittedEpochs", "FetchResponsesSound")
+LEMMAS = ("Safety", "ReconfigSafety", "DirIdsFormatted", "NothingUnflushed", "EntriesFromElectedLeaders",
+          "ElectionsByMajority", "VotesConsistent", "GrantsRecorded", "LeadersElected", "EpochEntriesAtLeader",
+          "LeadersKnownAreElected", "CommittedOnMajority", "CommittedBlocksElection", "VoteRequestsDescribeCandidate",
+          "VoterChangesCommittedInTurn",
+          "FetchOffsetsHeld", "FetchRequestsHeld", "FetchRequestsBehindLeader", "CommittedEpochs",
+          "FetchResponsesSound", "FetchResponsesFromLeaderLog", "FetchResponsesCommitPrefix")
 
 
 @pytest.fixture(scope="module")
@@ -114,24 +117,50 @@ def perturb(model: Model, state: State, rng: random.Random, replicas: tuple[int,
     return tuple(s)
 
 
-def search_consecution(model: Model, states: list[State], rng: random.Random, tries: int,
-                       replicas: tuple[int, ...] = REPLICAS, dynamic: bool = False) -> int:
-    """Perturb ``tries`` random states (one or two changes each); fail the test at the first
-    perturbed state satisfying IndInv with a successor that does not. The number of perturbed
-    states that satisfied IndInv."""
+def find_counterexample(model: Model, states: list[State], rng: random.Random, tries: int,
+                        replicas: tuple[int, ...] = REPLICAS, dynamic: bool = False,
+                        inv: str | Expr = "IndInv") -> tuple[int, str | None]:
+    """Perturb ``tries`` random states (one or two changes each) and look for a perturbed
+    state satisfying ``inv`` with a successor that does not. The number of perturbed states
+    that satisfied ``inv``, and the first counterexample to induction found (action and the
+    lemmas of IndInv its successor breaks), or None."""
     checked = 0
     for _ in range(tries):
         s = rng.choice(states)
         for _ in range(rng.randint(1, 2)):
             s = perturb(model, s, rng, replicas, dynamic)
-        if model.eval_state("IndInv", s) is not True:
+        if model.eval_state(inv, s) is not True:
             continue
         checked += 1
         for label, t in model.successors(s):
-            if model.eval_state("IndInv", t) is not True:
+            if model.eval_state(inv, t) is not True:
                 broken = [name for name in LEMMAS if model.eval_state(name, t) is not True]
-                pytest.fail(f"IndInv is not preserved by {label.name}{dict(label.params)}: {broken}")
+                return checked, f"{label.name}{dict(label.params)}: {broken}"
+    return checked, None
+
+
+def search_consecution(model: Model, states: list[State], rng: random.Random, tries: int,
+                       replicas: tuple[int, ...] = REPLICAS, dynamic: bool = False) -> int:
+    """``find_counterexample`` for IndInv, failing the test at the first counterexample."""
+    checked, cti = find_counterexample(model, states, rng, tries, replicas, dynamic)
+    if cti is not None:
+        pytest.fail(f"IndInv is not preserved by {cti}")
     return checked
+
+
+def walk_states(model: Model, init: str, rng: random.Random, walks: int, depth: int) -> list[State]:
+    """The states of ``walks`` random walks of at most ``depth`` steps within StateBounds."""
+    starts = sorted(model.init_states(init), key=sort_key)
+    out: list[State] = []
+    for _ in range(walks):
+        s = rng.choice(starts)
+        for _ in range(depth):
+            succ = [t for _, t in model.successors(s) if model.eval_state("StateBounds", t) is True]
+            if not succ:
+                break
+            s = rng.choice(succ)
+            out.append(s)
+    return out
 
 
 def test_no_counterexample_to_induction_among_perturbed_states(model: Model) -> None:
@@ -141,12 +170,6 @@ def test_no_counterexample_to_induction_among_perturbed_states(model: Model) -> 
     assert checked >= 1000, f"only {checked} perturbed states satisfied IndInv"
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: IndInv is not inductive for a dynamic quorum. The search finds a replica whose own "
-    "log makes it a one-voter quorum, lacking an entry committed by the others; it wins at once "
-    "(BecomeCandidate) and LeaderCompleteness fails. CommittedOnMajority is stated for leaders' "
-    "voter sets only; the lemma relating committed entries to every voter set a candidate may "
-    "hold (with the up-to-date rule) is missing."))
 def test_no_counterexample_to_induction_in_a_dynamic_quorum() -> None:
     """The lemmas over voter sets read from the logs (KIP-853): perturbed states of the dynamic
     model (standalone start, a voter added and removed), VotersRecords and directory ids
@@ -211,3 +234,34 @@ def test_a_static_voter_with_another_directory_id_is_not_an_indinv_state(model: 
     assert model.eval_state(without, cti) is True
     broken = [t for _, t in model.successors(cti) if model.eval_state("VoteOnce", t) is not True]
     assert broken, "the state should be a counterexample to induction of IndInv without DirIdsFormatted"
+
+
+def test_the_dynamic_search_needs_committed_blocks_election() -> None:
+    """Without CommittedBlocksElection the search finds the counterexample to induction that
+    lemma closes: a replica whose own log makes it a one-voter quorum, lacking an entry
+    committed by the others, wins at once."""
+    from conformance.tla.loader import parse_expression
+
+    cfg = read_config(SPEC / "MC_KRaft_dynamic_indinv.cfg")
+    model = Model.load(SPEC / "MC_KRaft.tla", constants=cfg.constants, overrides=cfg.overrides)
+    assert cfg.init is not None
+    weak = parse_expression(" /\\ ".join(n for n in LEMMAS if n != "CommittedBlocksElection"))
+    _, cti = find_counterexample(model, reachable(model, 1500, cfg.init), random.Random(20261124), 3000, (1, 2),
+                                 dynamic=True, inv=weak)
+    assert cti is not None, "the weakened invariant should not be inductive"
+    assert cti.startswith("BecomeCandidate") and "'Safety'" in cti, cti  # LeaderCompleteness fails
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("config,seed", [("MC_KRaft_reassign_3to5.cfg", 3), ("MC_KRaft_reassign_5to3.cfg", 4)])
+def test_no_counterexample_to_induction_on_reassignment_walks(config: str, seed: int) -> None:
+    """Five replicas: perturbed states of random walks of the KIP-642 reassignment models
+    (observers promoted, voters removed, restarts and disk losses) that satisfy IndInv have
+    only successors that satisfy it."""
+    cfg = read_config(SPEC / config)
+    model = Model.load(SPEC / "MC_KRaft.tla", constants=cfg.constants, overrides=cfg.overrides)
+    assert cfg.init is not None
+    rng = random.Random(seed)
+    states = walk_states(model, cfg.init, rng, walks=12, depth=60)
+    checked = search_consecution(model, states, rng, 2500, (1, 2, 3, 4, 5), dynamic=True)
+    assert checked >= 500, f"only {checked} perturbed states satisfied IndInv"
