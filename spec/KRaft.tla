@@ -452,10 +452,13 @@ ArmedDeadline(i) ==
 SetTimers(i, deadline, eq, fetched, due) ==
     IF TimedRules = {} THEN UNCHANGED timerVars
     ELSE /\ now' = now
-         /\ electionDeadline' = [electionDeadline EXCEPT ![i] = deadline]
-         /\ endQuorum' = [endQuorum EXCEPT ![i] = eq]
-         /\ lastFetchTime' = [lastFetchTime EXCEPT ![i] = fetched]
-         /\ beginEpochDue' = [beginEpochDue EXCEPT ![i] = due]
+         \* (a function that does not change is kept as it is: cheaper to evaluate)
+         /\ electionDeadline' = IF deadline = electionDeadline[i] THEN electionDeadline
+                                ELSE [electionDeadline EXCEPT ![i] = deadline]
+         /\ endQuorum' = IF eq = endQuorum[i] THEN endQuorum ELSE [endQuorum EXCEPT ![i] = eq]
+         /\ lastFetchTime' = IF fetched = lastFetchTime[i] THEN lastFetchTime
+                             ELSE [lastFetchTime EXCEPT ![i] = fetched]
+         /\ beginEpochDue' = IF due = beginEpochDue[i] THEN beginEpochDue ELSE [beginEpochDue EXCEPT ![i] = due]
 
 \* @type: (Int) => Int;
 NextDeadline(i) == IF NewEpochState(i) THEN ArmedDeadline(i) ELSE electionDeadline[i]

@@ -190,8 +190,6 @@ def test_every_timer_rule_has_a_toggle_config() -> None:
 @pytest.mark.parametrize("name", sorted(TIMER_TOGGLES))
 def test_timer_toggle_config_fails_with_its_property(name: str) -> None:
     entry = ENTRIES[name]
-    if name == "no_check_quorum":
-        pytest.skip("about 2 minutes: run by the spec suite (tox -e spec)")
     assert entry.expect == "violation" and entry.property == TIMER_TOGGLES[name]
     result = run_api(entry, traces=None, depth=None, time_limit=120)
     assert result.verdict == "violation", result.message
