@@ -49,8 +49,6 @@ class Mutation:
     if_missed: str = ""
 
 
-TIME = "the spec's time is abstract (any timer may fire in any state), so only timing changes"
-
 MUTATIONS: tuple[Mutation, ...] = (
     # -- Vote ---------------------------------------------------------------
     Mutation("vote-no-cluster-check", "reference/core/rpc_vote.py",
@@ -115,10 +113,9 @@ MUTATIONS: tuple[Mutation, ...] = (
              "    if m.epoch < r.current_epoch - 1:\n        _respond(r, m, END_QUORUM_EPOCH_RESPONSE, FENCED_LEADER_EPOCH)",
              "an EndQuorumEpoch one epoch old is not fenced"),
     Mutation("end-epoch-no-successor-backoff", "reference/core/rpc_epoch.py",
-             "        position = m.preferredSuccessors.index(r.id)",
-             "        position = 0",
-             "every preferred successor starts its election at once (no back-off by position)",
-             TIME),
+             " else m.preferredSuccessors.index(r.id)",
+             " else 0",
+             "every preferred successor starts its election at once (no back-off by position)"),
     # -- Fetch (leader side) ----------------------------------------------------
     Mutation("fetch-stale-epoch-served", "reference/core/rpc_fetch.py",
              "    if m.epoch < r.current_epoch:\n        _error_response(r, m, FENCED_LEADER_EPOCH)\n        return\n",
@@ -200,13 +197,23 @@ MUTATIONS: tuple[Mutation, ...] = (
              "key=lambda v: (self.replica_end_offset.get(v, 0), v)",
              "a resigning leader prefers its least caught-up voters as successors"),
     Mutation("check-quorum-counts-observers", "reference/core/replica.py",
-             "if v in self.voters and v != self.id and t > window_start",
+             "if v in counted and v != self.id and t > window_start",
              "if v != self.id and t > window_start",
-             "check-quorum counts observers' fetches", TIME),
+             "check-quorum counts observers' fetches",
+             "equivalent: the leader records only its voters' fetches (last_fetch_ms), so there is no "
+             "observer fetch to count (bug switch check-quorum-counts-observers records them too)"),
     Mutation("begin-epoch-never-resent", "reference/core/replica.py",
              "        state.begin_epoch_due[voter] = self.now + self.config.request_timeout_ms\n",
              "        del state.begin_epoch_due[voter]\n",
-             "BeginQuorumEpoch is sent once, never again after a loss", TIME),
+             "BeginQuorumEpoch is sent once, never again after a loss"),
+    Mutation("election-timeout-no-base", "reference/core/replica.py",
+             "        return self.config.election_timeout_ms + self.rng.randint(0, self.config.election_backoff_max_ms)",
+             "        return self.rng.randint(0, self.config.election_backoff_max_ms)",
+             "an election timer waits only the random backoff, not the election timeout before it"),
+    Mutation("check-quorum-half-window", "reference/core/replica.py",
+             " else self.config.fetch_timeout_ms\n        window_start",
+             " else self.config.fetch_timeout_ms // 2\n        window_start",
+             "check-quorum looks back half the fetch timeout: the leader resigns while a majority fetched"),
     Mutation("vote-change-not-persisted", "reference/core/replica.py",
              "        current = (self.current_epoch, self.voted_id, self.leader_id)",
              "        current = (self.current_epoch, self.leader_id)",

@@ -14,7 +14,9 @@
 (* Every action changes the variables of exactly one replica, plus         *)
 (* `messages` and the spec-only history variables.  The network loses,     *)
 (* duplicates and reorders: a message joins `messages` and stays there.    *)
-(* Timing is abstract: any timer may fire whenever its state allows.       *)
+(* Timing is abstract unless TimedRules names timer rules: then a clock    *)
+(* (`now`, advanced by AdvanceClock) and per-replica deadlines guard the   *)
+(* timer-driven steps.                                                     *)
 (* Nothing in this module bounds behaviours; MC_KRaft.tla adds the bounds  *)
 (* as state constraints.                                                   *)
 (***************************************************************************)
@@ -62,6 +64,34 @@ CONSTANT RejectConflictingLeader
 \*                   loses a committed entry).
 \* @type: Set(Str);
 CONSTANT SendBeforePersist
+\* Time (KIP-595's timers).  Each element is a timer rule the spec enforces; {} is the
+\* untimed spec, where any timer may fire whenever its state allows and the clock never
+\* moves.  Removing one rule from the full set lets its timer fire early (or late):
+\*   "ElectionTimeout":  an unattached, voted, candidate or resigned voter stands only
+\*                       once quorum.election.timeout.ms passed since it entered that
+\*                       state (a two-voter candidate refused steps down with a backoff
+\*                       of 0 .. quorum.election.backoff.max.ms instead);
+\*   "FetchTimeout":     a follower stands only after quorum.fetch.timeout.ms without a
+\*                       successful Fetch from its leader;
+\*   "SuccessorBackoff": the preferred successor at position N > 0 of an EndQuorumEpoch
+\*                       stands no earlier than MIN(retry.backoff.max, retry.backoff *
+\*                       2^(N-1)) after it (without the rule: at once);
+\*   "CheckQuorum":      a leader resigns only when no majority of its voters fetched
+\*                       within quorum.fetch.timeout.ms, and then before any other step
+\*                       (a graceful shutdown is the step Shutdown);
+\*   "BeginQuorumEpochResend": the leader sends BeginQuorumEpoch to a voter that has not
+\*                       endorsed it at once, then again every quorum.request.timeout.ms,
+\*                       each before any other step once due.
+\* Deadlines are lower bounds, exact where Kafka's timer is exact (fetch timeout,
+\* successor backoff, check-quorum, resend), the start of the random range of an election
+\* timer (its random part, quorum.election.backoff.max.ms, is not modelled).
+\* @type: Set(Str);
+CONSTANT TimedRules
+\* The timer settings, in the spec's time unit (ms in traces, small ticks in models):
+\* quorum.election.timeout.ms, quorum.fetch.timeout.ms, quorum.request.timeout.ms,
+\* quorum.retry.backoff.ms, quorum.retry.backoff.max.ms.
+\* @type: { electionTimeout: Int, fetchTimeout: Int, requestTimeout: Int, retryBackoff: Int, retryBackoffMax: Int };
+CONSTANT Timing
 
 (***************************************************************************)
 (* Reconfiguration (KIP-853).  KRaftVersion = 0: a static quorum, Voters is *)
@@ -164,13 +194,37 @@ VARIABLE restarts
 \* @type: Int -> { epoch: Int, votedId: Int, leaderId: Int, logLen: Int };
 VARIABLE unflushed
 
+(* Time (only with TimedRules /= {}; never in traces: the validator advances `now` to *)
+(* each event's time_ms and the deadlines follow from the steps).                    *)
+
+\* The clock.
+\* @type: Int;
+VARIABLE now
+\* The earliest time replica i may stand (BecomeCandidate) on a timeout: the election
+\* timeout or, for a follower, the fetch timeout.
+\* @type: Int -> Int;
+VARIABLE electionDeadline
+\* The EndQuorumEpoch that made replica i a preferred successor in its current state:
+\* <<time received, 0-based position>> (<<Nil, Nil>>: none).
+\* @type: Int -> <<Int, Int>>;
+VARIABLE endQuorum
+\* Leader l: the time of each voter's last Fetch with a valid position (its own entry:
+\* the time it became leader).
+\* @type: Int -> (Int -> Int);
+VARIABLE lastFetchTime
+\* Leader l: when BeginQuorumEpoch to voter j is due (again).
+\* @type: Int -> (Int -> Int);
+VARIABLE beginEpochDue
+
 serverVars == <<currentEpoch, votedId, leaderId, role>>
 logVars == <<log, highWatermark, dirId>>
 volatileVars == <<votesGranted, endorsers, replicaEndOffset, replicaDirectoryId, pendingVoterChange>>
 historyVars == <<elections, votes, committed, restarts, unflushed>>
+timerVars == <<now, electionDeadline, endQuorum, lastFetchTime, beginEpochDue>>
 vars == <<currentEpoch, votedId, leaderId, log, dirId, role, highWatermark, votesGranted,
           endorsers, replicaEndOffset, replicaDirectoryId, pendingVoterChange, messages,
-          elections, votes, committed, restarts, unflushed>>
+          elections, votes, committed, restarts, unflushed,
+          now, electionDeadline, endQuorum, lastFetchTime, beginEpochDue>>
 
 -----------------------------------------------------------------------------
 (* Constants and helpers *)
@@ -199,6 +253,10 @@ ASSUME \A t \in {OneUncommittedChange, ChangeRequiresCurrentEpochCommit, VoteChe
 ASSUME ClusterId /= ""
 ASSUME ForeignRequests \subseteq {"VoteRequest", "BeginQuorumEpochRequest", "FetchRequest"}
 ASSUME SendBeforePersist \subseteq {"VoteRequest", "VoteResponse", "FetchRequest"}
+ASSUME TimedRules \subseteq {"ElectionTimeout", "FetchTimeout", "SuccessorBackoff", "CheckQuorum",
+                             "BeginQuorumEpochResend"}
+ASSUME \A f \in {"electionTimeout", "fetchTimeout", "requestTimeout", "retryBackoff", "retryBackoffMax"} :
+        Timing[f] \in Nat
 ASSUME \A t \in {CommitRequiresCurrentEpoch, VoteRequiresUpToDateLog, DurableVote,
                  TruncateOnDivergence, RejectConflictingLeader} : t \in BOOLEAN
 
@@ -362,6 +420,132 @@ ResetLeaderState(i) ==
     /\ pendingVoterChange' = [pendingVoterChange EXCEPT ![i] = {}]
 
 -----------------------------------------------------------------------------
+(* Timers (KIP-595).  Every step of replica i ends with Timers(i) (or one of its  *)
+(* variants): the timers of a state i enters are armed, those of a state it      *)
+(* leaves are dropped.  With TimedRules = {} none of the timer variables changes. *)
+
+NoTimes == [r \in Replicas |-> Nil]
+NoEndQuorum == <<Nil, Nil>>
+
+\* "quorum.retry.backoff.max.ms ... MIN(retry.backoff.max.ms, retry.backoff.ms *
+\* 2^(N-1))": the delay of the preferred successor at 0-based position p.
+\* @type: (Int) => Int;
+SuccessorBackoff(p) ==
+    IF p <= 0 THEN 0 ELSE Min(Timing.retryBackoffMax, Timing.retryBackoff * 2^(p - 1))
+
+\* Replica i enters another state in this step (role, epoch, leader or vote changes).
+\* @type: (Int) => Bool;
+NewEpochState(i) ==
+    <<role'[i], currentEpoch'[i], leaderId'[i], votedId'[i]>> /= <<role[i], currentEpoch[i], leaderId[i], votedId[i]>>
+
+\* The election deadline a state armed now starts with.
+\* @type: (Int) => Int;
+ArmedDeadline(i) ==
+    CASE role'[i] = "Follower" -> now + Timing.fetchTimeout
+      \* Gridlocked elections: "immediately step down and backoff"
+      [] role[i] = "Candidate" /\ role'[i] = "Voted" /\ currentEpoch'[i] = currentEpoch[i] -> now
+      [] OTHER -> now + Timing.electionTimeout
+
+\* The timers of replica i after its step: deadline, successor schedule, and (leader)
+\* fetch times and BeginQuorumEpoch due times, as given.
+\* @type: (Int, Int, <<Int, Int>>, Int -> Int, Int -> Int) => Bool;
+SetTimers(i, deadline, eq, fetched, due) ==
+    IF TimedRules = {} THEN UNCHANGED timerVars
+    ELSE /\ now' = now
+         \* (a function that does not change is kept as it is: cheaper to evaluate)
+         /\ electionDeadline' = IF deadline = electionDeadline[i] THEN electionDeadline
+                                ELSE [electionDeadline EXCEPT ![i] = deadline]
+         /\ endQuorum' = IF eq = endQuorum[i] THEN endQuorum ELSE [endQuorum EXCEPT ![i] = eq]
+         /\ lastFetchTime' = IF fetched = lastFetchTime[i] THEN lastFetchTime
+                             ELSE [lastFetchTime EXCEPT ![i] = fetched]
+         /\ beginEpochDue' = IF due = beginEpochDue[i] THEN beginEpochDue ELSE [beginEpochDue EXCEPT ![i] = due]
+
+\* @type: (Int) => Int;
+NextDeadline(i) == IF NewEpochState(i) THEN ArmedDeadline(i) ELSE electionDeadline[i]
+\* @type: (Int) => <<Int, Int>>;
+NextEndQuorum(i) == IF NewEpochState(i) THEN NoEndQuorum ELSE endQuorum[i]
+\* A new leader counts itself as fetched when elected; BeginQuorumEpoch is due at once.
+\* @type: (Int) => (Int -> Int);
+NextFetchTimes(i) ==
+    CASE role'[i] /= "Leader" -> NoTimes
+      [] role[i] /= "Leader" -> [NoTimes EXCEPT ![i] = now]
+      [] OTHER -> lastFetchTime[i]
+\* @type: (Int) => (Int -> Int);
+NextDue(i) ==
+    CASE role'[i] /= "Leader" -> NoTimes
+      [] role[i] /= "Leader" -> [r \in Replicas |-> now]
+      [] OTHER -> beginEpochDue[i]
+
+\* The timers after a step of replica i (stated after the step's other conjuncts).
+\* @type: (Int) => Bool;
+Timers(i) == SetTimers(i, NextDeadline(i), NextEndQuorum(i), NextFetchTimes(i), NextDue(i))
+
+\* Leader i's check-quorum is tracked: its own entry of lastFetchTime is the time it became
+\* leader; Nil once it appended a voter change.  Kafka's check-quorum timer keeps the deadline
+\* it armed with the previous voter set, so after a change the spec no longer says when the
+\* check fires (it lets the leader resign, or not, from then on).
+\* @type: (Int) => Bool;
+CheckQuorumTracked(i) == lastFetchTime[i][i] /= Nil
+
+\* Check-quorum: at time t, leader i has not heard from a majority of its voters within
+\* the fetch timeout (itself counts; the window starts when it became leader).
+\* @type: (Int, Int) => Bool;
+QuorumLostBy(i, t) ==
+    /\ CheckQuorumTracked(i)
+    /\ t >= lastFetchTime[i][i] + Timing.fetchTimeout
+    /\ ~IsMajorityOf((IF IsVoter(i) THEN {i} ELSE {}) \cup
+                     {j \in VoterIds(i) \ {i} : lastFetchTime[i][j] > t - Timing.fetchTimeout},
+                     VoterKeys(i))
+
+\* At time t, leader i owes a voter a BeginQuorumEpoch.
+\* @type: (Int, Int) => Bool;
+BeginQuorumEpochOverdue(i, t) ==
+    \E j \in VoterIds(i) \ ({i} \cup endorsers[i]) : beginEpochDue[i][j] <= t
+
+\* A leader's timers fire when due, before its other steps: none of them was due
+\* before now (at the same time the order is free).  The check-quorum part and the
+\* BeginQuorumEpoch part.
+\* @type: (Int) => Bool;
+CheckQuorumOnTime(i) ==
+    role[i] = "Leader" /\ "CheckQuorum" \in TimedRules => ~QuorumLostBy(i, now - 1)
+\* @type: (Int) => Bool;
+BeginQuorumEpochOnTime(i) ==
+    role[i] = "Leader" /\ "BeginQuorumEpochResend" \in TimedRules => ~BeginQuorumEpochOverdue(i, now - 1)
+\* @type: (Int) => Bool;
+OnTime(i) ==
+    \/ TimedRules = {}
+    \/ role[i] /= "Leader"
+    \/ CheckQuorumOnTime(i) /\ BeginQuorumEpochOnTime(i)
+
+\* The EndQuorumEpoch that made i a preferred successor allows it to stand now.
+\* @type: (Int) => Bool;
+SuccessorDue(i) ==
+    /\ endQuorum[i][1] /= Nil
+    /\ now >= endQuorum[i][1] + IF "SuccessorBackoff" \in TimedRules THEN SuccessorBackoff(endQuorum[i][2]) ELSE 0
+
+\* Replica i may stand now: its election (or fetch) timeout passed, or it is a preferred
+\* successor whose backoff passed.
+\* @type: (Int) => Bool;
+MayStand(i) ==
+    \/ (IF role[i] = "Follower" THEN "FetchTimeout" ELSE "ElectionTimeout") \notin TimedRules
+    \/ now >= electionDeadline[i]
+    \/ SuccessorDue(i)
+
+\* The clock advances to `time` (the trace validator applies it when an event's time_ms
+\* grows; the models tick by one).  Never in the untimed spec.
+\* @type: (Int) => Bool;
+AdvanceClock(time) ==
+    /\ TimedRules /= {}
+    /\ time > now
+    /\ now' = time
+    /\ UNCHANGED <<serverVars, logVars, volatileVars, messages, historyVars,
+                   electionDeadline, endQuorum, lastFetchTime, beginEpochDue>>
+
+\* The models' clock advances one tick at a time.
+\* @type: Set(Int);
+NextTick == {now + 1}
+
+-----------------------------------------------------------------------------
 (* Messages: one record type, unused fields at their defaults. *)
 
 \* @type: (Str, Int, Int) => $msg;
@@ -473,6 +657,7 @@ BecomeLeader(i, e) ==
 BecomeCandidate(i) ==
     /\ IsVoter(i)
     /\ role[i] \in {"Unattached", "Voted", "Follower", "Candidate", "Resigned"}
+    /\ MayStand(i)
     /\ LET e == currentEpoch[i] + 1
            keys == VoterKeys(i)
        IN
@@ -494,6 +679,7 @@ BecomeCandidate(i) ==
                /\ UNCHANGED <<log, elections>>
     /\ QuorumStateWrite(i, "VoteRequest")
     /\ UNCHANGED <<highWatermark, dirId, committed, restarts>>
+    /\ Timers(i)
 
 \* Fetch timer: "sends fetches to the current expected leader"; an observer that
 \* knows no leader "will send a Fetch request to any of the voters at random".
@@ -509,7 +695,7 @@ SendFetchRequest(i, j) ==
        \/ ~IsVoter(i) /\ role[i] = "Follower" /\ j \in VoterIds(i)
     /\ Send([FetchRequest(i, j, ClusterId, currentEpoch[i], Len(log[i]), LastEpoch(log[i])) EXCEPT
                !.sourceDirectoryId = dirId[i]])
-    /\ UNCHANGED <<serverVars, logVars, volatileVars, historyVars>>
+    /\ UNCHANGED <<serverVars, logVars, volatileVars, historyVars, timerVars>>
 
 \* "The leader will continue sending BeginQuorumEpoch to each known voter until it
 \* has received its endorsement."
@@ -517,9 +703,14 @@ SendFetchRequest(i, j) ==
 SendBeginQuorumEpoch(i, j) ==
     /\ role[i] = "Leader"
     /\ j \in VoterIds(i) \ ({i} \cup endorsers[i])
+    /\ "BeginQuorumEpochResend" \in TimedRules => now >= beginEpochDue[i][j]
+    /\ CheckQuorumOnTime(i)
     /\ Send([BeginQuorumEpochRequest(i, j, ClusterId, currentEpoch[i]) EXCEPT
                !.sourceDirectoryId = dirId[i], !.voterDirectoryId = DirOf(VoterKeys(i), j)])
     /\ UNCHANGED <<serverVars, logVars, volatileVars, historyVars>>
+    \* "resend ... after quorum.request.timeout.ms"
+    /\ SetTimers(i, electionDeadline[i], endQuorum[i], lastFetchTime[i],
+                 [beginEpochDue[i] EXCEPT ![j] = now + Timing.requestTimeout])
 
 \* Graceful shutdown, or the leader has not heard from a majority within the fetch
 \* timeout (Leader Progress Timeout): it resigns and sends EndQuorumEpoch.
@@ -532,21 +723,44 @@ EndQuorumEpochRequests(i) ==
         : j \in others}
 
 \* @type: (Int) => Bool;
-Resign(i) ==
+StepDown(i) ==
     /\ role[i] = "Leader"
     /\ messages' = messages \cup EndQuorumEpochRequests(i)
     /\ role' = [role EXCEPT ![i] = "Resigned"]
     /\ endorsers' = [endorsers EXCEPT ![i] = {}]
     /\ ResetLeaderState(i)
     /\ UNCHANGED <<currentEpoch, votedId, leaderId, logVars, votesGranted, historyVars>>
+    /\ Timers(i)
+
+\* Check-quorum (or, untimed, also a graceful shutdown).
+\* @type: (Int) => Bool;
+Resign(i) ==
+    /\ "CheckQuorum" \in TimedRules => (QuorumLostBy(i, now) \/ ~CheckQuorumTracked(i))
+    /\ BeginQuorumEpochOnTime(i)
+    /\ StepDown(i)
+
+\* Graceful shutdown of a leader, at any time (its own step only when check-quorum is
+\* timed; else it is a Resign).
+\* @type: (Int) => Bool;
+Shutdown(i) ==
+    /\ "CheckQuorum" \in TimedRules
+    /\ OnTime(i)
+    /\ StepDown(i)
 
 \* A client record appended by the leader.
 \* @type: (Int, Int) => Bool;
 ClientAppend(i, v) ==
     /\ role[i] = "Leader"
     /\ v \in Values
+    /\ OnTime(i)
     /\ log' = [log EXCEPT ![i] = Append(@, Entry(currentEpoch[i], "data", v))]
-    /\ UNCHANGED <<serverVars, highWatermark, dirId, volatileVars, messages, historyVars>>
+    /\ UNCHANGED <<serverVars, highWatermark, dirId, volatileVars, messages, historyVars, timerVars>>
+
+\* A restarted replica arms the timers of the state it restarts in.
+\* @type: (Int) => Bool;
+RestartTimers(i) ==
+    SetTimers(i, IF role'[i] = "Follower" THEN now + Timing.fetchTimeout ELSE now + Timing.electionTimeout,
+              NoEndQuorum, NoTimes, NoTimes)
 
 \* Role after a restart, from the durable quorum-state.
 \* @type: (Int, Int, Int) => Str;
@@ -577,6 +791,7 @@ Restart(i) ==
     /\ ResetLeaderState(i)
     /\ restarts' = restarts + 1
     /\ UNCHANGED <<dirId, messages, elections, votes, committed>>
+    /\ RestartTimers(i)
 
 \* The pending writes of replica i reach the disk (the fsync a SendBeforePersist step
 \* postponed).  Never enabled in KIP-595, where nothing is pending after a step.
@@ -584,7 +799,8 @@ Restart(i) ==
 Flush(i) ==
     /\ unflushed[i] /= NoUnflushed
     /\ unflushed' = [unflushed EXCEPT ![i] = NoUnflushed]
-    /\ UNCHANGED <<serverVars, logVars, volatileVars, messages, elections, votes, committed, restarts>>
+    /\ UNCHANGED <<serverVars, logVars, volatileVars, messages, elections, votes, committed, restarts,
+                   timerVars>>
 
 \* A replica restarts with an empty disk (same id).  KIP-595: observers only.
 \* KIP-853: any replica; its storage is formatted again, with a new directory id,
@@ -605,6 +821,7 @@ LoseDisk(i) ==
     /\ restarts' = restarts + 1
     /\ unflushed' = [unflushed EXCEPT ![i] = NoUnflushed]
     /\ UNCHANGED <<messages, elections, votes, committed>>
+    /\ RestartTimers(i)
 
 \* A misconfigured peer claiming id i sends j a request carrying ForeignClusterId
 \* (and j's current epoch, so that only the cluster id is wrong).
@@ -617,7 +834,7 @@ SendForeignRequest(i, j, t) ==
                    [] t = "FetchRequest" -> FetchRequest(i, j, ForeignClusterId, currentEpoch[j], 0, 0)
        IN Send(IF t = "FetchRequest" THEN [m EXCEPT !.sourceDirectoryId = dirId[i]]
                ELSE [m EXCEPT !.sourceDirectoryId = dirId[i], !.voterDirectoryId = dirId[j]])
-    /\ UNCHANGED <<serverVars, logVars, volatileVars, historyVars>>
+    /\ UNCHANGED <<serverVars, logVars, volatileVars, historyVars, timerVars>>
 
 -----------------------------------------------------------------------------
 (* Vote *)
@@ -627,6 +844,7 @@ SendForeignRequest(i, j, t) ==
 HandleVoteRequest(m) ==
     /\ m.type = "VoteRequest"
     /\ m.dest \in Replicas
+    /\ OnTime(m.dest)
     /\ LET i == m.dest
            c == m.source
        IN
@@ -681,12 +899,14 @@ HandleVoteRequest(m) ==
              /\ Send([Response("VoteResponse", i, c, "", m.epoch, leader) EXCEPT !.voteGranted = grant])
              /\ QuorumStateWrite(i, "VoteResponse")
              /\ UNCHANGED <<logVars, elections, committed, restarts>>
+    /\ Timers(m.dest)
 
 \* Vote Response Handling.
 \* @type: ($msg) => Bool;
 HandleVoteResponse(m) ==
     /\ m.type = "VoteResponse"
     /\ m.dest \in Replicas
+    /\ OnTime(m.dest)
     /\ LET i == m.dest IN
        IF m.epoch > currentEpoch[i] \/ TeachesLeader(i, m)
        THEN /\ LearnFromResponse(i, m)
@@ -715,6 +935,7 @@ HandleVoteResponse(m) ==
                  /\ UNCHANGED <<serverVars, logVars, endorsers, replicaEndOffset, replicaDirectoryId,
                                 pendingVoterChange, messages, historyVars>>
        ELSE UNCHANGED <<serverVars, logVars, volatileVars, messages, historyVars>>
+    /\ Timers(m.dest)
 
 -----------------------------------------------------------------------------
 (* BeginQuorumEpoch *)
@@ -727,6 +948,7 @@ HandleVoteResponse(m) ==
 HandleBeginQuorumEpochRequest(m) ==
     /\ m.type = "BeginQuorumEpochRequest"
     /\ m.dest \in Replicas
+    /\ OnTime(m.dest)
     /\ LET i == m.dest
            l == m.source
            Reply(err, epoch, leader) ==
@@ -768,6 +990,7 @@ HandleBeginQuorumEpochRequest(m) ==
              ELSE /\ Reply("INVALID_QUORUM_STATE", currentEpoch[i], leaderId[i])
                   /\ UNCHANGED <<serverVars, volatileVars>>
           /\ UNCHANGED <<logVars, historyVars>>
+    /\ Timers(m.dest)
 
 \* "If the response contains no errors, then the leader will record the follower
 \* in memory as having endorsed the election."
@@ -775,6 +998,7 @@ HandleBeginQuorumEpochRequest(m) ==
 HandleBeginQuorumEpochResponse(m) ==
     /\ m.type = "BeginQuorumEpochResponse"
     /\ m.dest \in Replicas
+    /\ OnTime(m.dest)
     /\ LET i == m.dest IN
        IF m.errorCode = "INVALID_CLUSTER_ID"
        THEN UNCHANGED <<serverVars, logVars, volatileVars, messages, historyVars>>
@@ -791,6 +1015,7 @@ HandleBeginQuorumEpochResponse(m) ==
             /\ UNCHANGED <<serverVars, logVars, votesGranted, replicaEndOffset, replicaDirectoryId,
                            pendingVoterChange, messages, historyVars>>
        ELSE UNCHANGED <<serverVars, logVars, volatileVars, messages, historyVars>>
+    /\ Timers(m.dest)
 
 -----------------------------------------------------------------------------
 (* EndQuorumEpoch *)
@@ -805,6 +1030,7 @@ HandleBeginQuorumEpochResponse(m) ==
 HandleEndQuorumEpochRequest(m) ==
     /\ m.type = "EndQuorumEpochRequest"
     /\ m.dest \in Replicas
+    /\ OnTime(m.dest)
     /\ LET i == m.dest
            Reply(err, epoch, leader) ==
                Send(Response("EndQuorumEpochResponse", i, m.source, err, epoch, leader))
@@ -829,6 +1055,23 @@ HandleEndQuorumEpochRequest(m) ==
           /\ Reply(IF leaderId[i] /= m.leaderId THEN "INVALID_QUORUM_STATE" ELSE successorError,
                    currentEpoch[i], leaderId[i])
           /\ UNCHANGED <<serverVars, logVars, volatileVars, historyVars>>
+    \* "the voter will check whether it is inside the given preferred successors"; an
+    \* unattached, voted or following successor schedules its election (the earliest
+    \* schedule stays when one is known already)
+    /\ LET i == m.dest
+           eq == NextEndQuorum(i)
+           new == <<now, CHOOSE k \in DOMAIN m.preferredSuccessors : m.preferredSuccessors[k] = i>>
+           accepted == /\ ClusterIdAccepted(m)
+                       /\ m.epoch >= currentEpoch[i]
+                       /\ m.epoch = currentEpoch[i] => leaderId[i] = m.leaderId
+                       /\ i \in Range(m.preferredSuccessors)
+                       /\ role'[i] \in {"Follower", "Unattached", "Voted"}
+           Due(x) == x[1] + IF "SuccessorBackoff" \in TimedRules THEN SuccessorBackoff(x[2]) ELSE 0
+           pos0 == <<new[1], new[2] - 1>>
+       IN IF TimedRules /= {} /\ accepted
+          THEN SetTimers(i, NextDeadline(i), IF eq /= NoEndQuorum /\ Due(eq) <= Due(pos0) THEN eq ELSE pos0,
+                         NextFetchTimes(i), NextDue(i))
+          ELSE Timers(i)
 
 \* "If there's no error code, then do nothing. Otherwise if the error code indicates
 \* there's already higher epoch leader already ... transiting to follower state."
@@ -836,11 +1079,13 @@ HandleEndQuorumEpochRequest(m) ==
 HandleEndQuorumEpochResponse(m) ==
     /\ m.type = "EndQuorumEpochResponse"
     /\ m.dest \in Replicas
+    /\ OnTime(m.dest)
     /\ LET i == m.dest IN
        IF m.errorCode /= "INVALID_CLUSTER_ID" /\ (m.epoch > currentEpoch[i] \/ TeachesLeader(i, m))
        THEN /\ LearnFromResponse(i, m)
             /\ UNCHANGED <<logVars, messages, historyVars>>
        ELSE UNCHANGED <<serverVars, logVars, volatileVars, messages, historyVars>>
+    /\ Timers(m.dest)
 
 -----------------------------------------------------------------------------
 (* Fetch *)
@@ -897,13 +1142,16 @@ AdvanceHighWatermark(i) ==
        /\ hw > highWatermark[i]
        /\ highWatermark' = [highWatermark EXCEPT ![i] = hw]
        /\ committed' = committed \cup NewlyCommitted(i, hw)
-    /\ UNCHANGED <<serverVars, log, dirId, volatileVars, messages, elections, votes, restarts, unflushed>>
+    /\ OnTime(i)
+    /\ UNCHANGED <<serverVars, log, dirId, volatileVars, messages, elections, votes, restarts, unflushed,
+                   timerVars>>
 
 \* FetchRequest Handling, steps 1-4 of KIP-595.
 \* @type: ($msg) => Bool;
 HandleFetchRequest(m) ==
     /\ m.type = "FetchRequest"
     /\ m.dest \in Replicas
+    /\ OnTime(m.dest)
     /\ LET l == m.dest
            j == m.source
            ReplyError(err) == Send(FetchResponseTo(m, err, currentEpoch[l], leaderId[l]))
@@ -978,12 +1226,22 @@ HandleFetchRequest(m) ==
                   /\ UNCHANGED <<highWatermark, replicaEndOffset, replicaDirectoryId, committed>>
           /\ UNCHANGED <<serverVars, log, dirId, votesGranted, pendingVoterChange, elections, votes,
                          restarts, unflushed>>
+    \* a voter's Fetch at a valid position counts for the leader's check-quorum
+    /\ LET l == m.dest IN
+       IF /\ TimedRules /= {}
+          /\ ClusterIdAccepted(m) /\ m.epoch = currentEpoch[l] /\ role[l] = "Leader" /\ ~MalformedFetch(m)
+          /\ ValidFetch(log[l], m.fetchOffset, m.lastFetchedEpoch)
+          /\ <<m.source, m.sourceDirectoryId>> \in VoterKeys(l)
+       THEN SetTimers(l, electionDeadline[l], endQuorum[l], [lastFetchTime[l] EXCEPT ![m.source] = now],
+                      beginEpochDue[l])
+       ELSE Timers(l)
 
 \* FetchResponse Handling.
 \* @type: ($msg) => Bool;
 HandleFetchResponse(m) ==
     /\ m.type = "FetchResponse"
     /\ m.dest \in Replicas
+    /\ OnTime(m.dest)
     /\ LET i == m.dest IN
        \* INVALID_CLUSTER_ID answers a misconfigured peer's request ("the broker will
        \* shutdown"); our replicas never send a foreign cluster id and ignore it.
@@ -1033,6 +1291,15 @@ HandleFetchResponse(m) ==
                  ELSE unflushed
             /\ UNCHANGED <<serverVars, dirId, volatileVars, messages, elections, votes, committed, restarts>>
        ELSE UNCHANGED <<serverVars, logVars, volatileVars, messages, historyVars>>
+    \* a follower's successful Fetch restarts its fetch timeout
+    /\ LET i == m.dest IN
+       IF /\ TimedRules /= {}
+          /\ m.errorCode /= "INVALID_CLUSTER_ID"
+          /\ ~(m.epoch > currentEpoch[i] \/ TeachesLeader(i, m))
+          /\ m.errorCode = "" /\ m.epoch = currentEpoch[i] /\ role[i] = "Follower" /\ leaderId[i] = m.source
+          /\ m.fetchOffset = Len(log[i]) /\ m.lastFetchedEpoch = LastEpoch(log[i])
+       THEN SetTimers(i, now + Timing.fetchTimeout, endQuorum[i], lastFetchTime[i], beginEpochDue[i])
+       ELSE Timers(i)
 
 -----------------------------------------------------------------------------
 (* Voter changes (KIP-853): AddVoter, RemoveVoter, UpdateVoter *)
@@ -1050,7 +1317,7 @@ SendAddVoterRequest(i, v) ==
     /\ "AddVoterRequest" \in VoterChangeRequests
     /\ i \in Replicas /\ v \in Replicas
     /\ Send(VoterChangeRequest("AddVoterRequest", i, v, dirId[v]))
-    /\ UNCHANGED <<serverVars, logVars, volatileVars, historyVars>>
+    /\ UNCHANGED <<serverVars, logVars, volatileVars, historyVars, timerVars>>
 
 \* The replica keys the admin client may name to replica i (DescribeQuorum lists
 \* the voters of i's set and the current key of every replica).
@@ -1068,7 +1335,7 @@ SendRemoveVoterRequest(i, v, d) ==
     /\ i \in Replicas /\ v \in Replicas
     /\ <<v, d>> \in KnownKeys(i)
     /\ Send(VoterChangeRequest("RemoveVoterRequest", i, v, d))
-    /\ UNCHANGED <<serverVars, logVars, volatileVars, historyVars>>
+    /\ UNCHANGED <<serverVars, logVars, volatileVars, historyVars, timerVars>>
 
 \* A voter asks its leader to update its registration (endpoints and supported
 \* kraft.version: abstracted away, so the record repeats the voter set).
@@ -1079,7 +1346,7 @@ SendUpdateVoterRequest(i, j) ==
     /\ role[i] = "Follower" /\ j = leaderId[i]
     /\ Send([VoterChangeRequest("UpdateVoterRequest", j, i, dirId[i]) EXCEPT
                !.source = i, !.epoch = currentEpoch[i]])
-    /\ UNCHANGED <<serverVars, logVars, volatileVars, historyVars>>
+    /\ UNCHANGED <<serverVars, logVars, volatileVars, historyVars, timerVars>>
 
 \* Shipped KIP-853: the leader has committed an offset of its own epoch (its
 \* leaderChange record at least), which fences the voter changes of older leaders.
@@ -1118,6 +1385,7 @@ VoterChangeResponse(i, r, err) ==
 \* @type: ($msg) => Bool;
 HandleVoterChangeRequest(m) ==
     /\ m.dest \in Replicas
+    /\ OnTime(m.dest)
     /\ m.voterId \in Replicas
     /\ LET l == m.dest
            keys == VoterKeys(l)
@@ -1146,6 +1414,14 @@ HandleVoterChangeRequest(m) ==
             /\ pendingVoterChange' = [pendingVoterChange EXCEPT ![l] = @ \cup {m}]
             /\ UNCHANGED <<serverVars, highWatermark, dirId, votesGranted, endorsers, replicaEndOffset,
                            replicaDirectoryId, messages, historyVars>>
+    \* a voter the leader adds is due a BeginQuorumEpoch at once; after a change the
+    \* check-quorum is no longer tracked (CheckQuorumTracked)
+    /\ LET l == m.dest IN
+       IF TimedRules /= {} /\ log'[l] /= log[l]
+       THEN SetTimers(l, electionDeadline[l], endQuorum[l], [lastFetchTime[l] EXCEPT ![l] = Nil],
+                      IF m.type = "AddVoterRequest" THEN [beginEpochDue[l] EXCEPT ![m.voterId] = now]
+                      ELSE beginEpochDue[l])
+       ELSE Timers(l)
 
 \* @type: ($msg) => Bool;
 HandleAddVoterRequest(m) == m.type = "AddVoterRequest" /\ HandleVoterChangeRequest(m)
@@ -1161,11 +1437,13 @@ HandleUpdateVoterRequest(m) == m.type = "UpdateVoterRequest" /\ HandleVoterChang
 HandleUpdateVoterResponse(m) ==
     /\ m.type = "UpdateVoterResponse"
     /\ m.dest \in Replicas
+    /\ OnTime(m.dest)
     /\ LET i == m.dest IN
        IF m.errorCode /= "INVALID_CLUSTER_ID" /\ (m.epoch > currentEpoch[i] \/ TeachesLeader(i, m))
        THEN /\ LearnFromResponse(i, m)
             /\ UNCHANGED <<logVars, messages, historyVars>>
        ELSE UNCHANGED <<serverVars, logVars, volatileVars, messages, historyVars>>
+    /\ Timers(m.dest)
 
 \* "Once the AddVoterRecord operation has been committed by the majority of the new
 \* voter set, the leader can respond to the AddVoter RPC and process new voter change
@@ -1174,6 +1452,7 @@ HandleUpdateVoterResponse(m) ==
 \* @type: (Int) => Bool;
 CompleteVoterChange(i) ==
     /\ role[i] = "Leader"
+    /\ OnTime(i)
     /\ pendingVoterChange[i] /= {}
     /\ ~HasUncommittedVoterChange(i)
     /\ LET answers == {VoterChangeResponse(i, r, "") : r \in pendingVoterChange[i]} IN
@@ -1187,9 +1466,18 @@ CompleteVoterChange(i) ==
             /\ endorsers' = [endorsers EXCEPT ![i] = {}]
             /\ ResetLeaderState(i)
             /\ UNCHANGED <<currentEpoch, votedId, leaderId, logVars, votesGranted, historyVars>>
+    /\ Timers(i)
 
 -----------------------------------------------------------------------------
 (* The specification *)
+
+\* The clock at 0; every replica starts unattached (election timeout armed).
+TimersInit ==
+    /\ now = 0
+    /\ electionDeadline = [i \in Replicas |-> Timing.electionTimeout]
+    /\ endQuorum = [i \in Replicas |-> NoEndQuorum]
+    /\ lastFetchTime = [i \in Replicas |-> NoTimes]
+    /\ beginEpochDue = [i \in Replicas |-> NoTimes]
 
 Init ==
     /\ currentEpoch = [i \in Replicas |-> 0]
@@ -1210,6 +1498,7 @@ Init ==
     /\ committed = {}
     /\ restarts = 0
     /\ unflushed = [i \in Replicas |-> NoUnflushed]
+    /\ TimersInit
 
 \* Delivery of one message (it stays in `messages`: duplicates are possible).
 \* @type: ($msg) => Bool;
@@ -1234,6 +1523,7 @@ Next ==
     \/ \E i, j \in Replicas : SendFetchRequest(i, j)
     \/ \E i, j \in Replicas : SendBeginQuorumEpoch(i, j)
     \/ \E i \in Replicas : Resign(i)
+    \/ \E i \in Replicas : Shutdown(i)
     \/ \E i \in Replicas, v \in Values : ClientAppend(i, v)
     \/ \E i \in Replicas : AdvanceHighWatermark(i)
     \/ \E i \in Replicas : Restart(i)
@@ -1245,6 +1535,7 @@ Next ==
     \/ \E i, j \in Replicas : SendUpdateVoterRequest(i, j)
     \/ \E i \in Replicas : CompleteVoterChange(i)
     \/ \E m \in messages : Receive(m)
+    \/ \E time \in NextTick : AdvanceClock(time)
 
 Spec == Init /\ [][Next]_vars
 
@@ -1287,6 +1578,7 @@ TypeOK ==
         /\ m.epoch \in Nat \/ m.type \in {"AddVoterRequest", "RemoveVoterRequest"}
     /\ restarts \in Nat
     /\ DOMAIN unflushed = Replicas
+    /\ now \in Nat
 
 \* Epochs of a log never decrease ("messages are unique by offset and epoch",
 \* "monotonically increasing epoch").

@@ -15,14 +15,67 @@ CONSTANT MaxLogLen
 CONSTANT MaxMessages
 \* @type: Int;
 CONSTANT MaxRestarts
+\* The clock's bound (0 for the untimed models, whose clock stands still).
+\* @type: Int;
+CONSTANT MaxTime
 
-ASSUME MaxEpoch \in Nat /\ MaxLogLen \in Nat /\ MaxMessages \in Nat /\ MaxRestarts \in Nat
+ASSUME MaxEpoch \in Nat /\ MaxLogLen \in Nat /\ MaxMessages \in Nat /\ MaxRestarts \in Nat /\ MaxTime \in Nat
 
 \* The bounds of the finite model (a CONSTRAINT: states beyond them are not explored).
 StateBounds ==
     /\ \A i \in Replicas : currentEpoch[i] <= MaxEpoch /\ Len(log[i]) <= MaxLogLen
     /\ Cardinality(messages) <= MaxMessages
     /\ restarts <= MaxRestarts
+    /\ now <= MaxTime
+
+(***************************************************************************)
+(* Timer rules (TimedRules): each property is a KIP-595 timer rule as seen  *)
+(* in behaviours; it holds with its rule in TimedRules and its config shows *)
+(* a counterexample without it.                                             *)
+(***************************************************************************)
+
+\* Replica i stands for election in this step (BecomeCandidate: a larger epoch, its own vote).
+\* @type: (Int) => Bool;
+Stands(i) == currentEpoch'[i] > currentEpoch[i] /\ votedId'[i] = i /\ role'[i] \in {"Candidate", "Leader"}
+
+\* The preferred-successor schedule of i, with the KIP's backoff by position.
+\* @type: (Int) => Bool;
+SuccessorScheduleDue(i) == endQuorum[i][1] /= Nil /\ now >= endQuorum[i][1] + SuccessorBackoff(endQuorum[i][2])
+
+\* "If the election timeout is reached ... the voter becomes a candidate": not before.
+ElectionTimeoutRespected ==
+    [][\A i \in Replicas : (Stands(i) /\ role[i] /= "Follower") =>
+          now >= electionDeadline[i] \/ SuccessorScheduleDue(i)]_vars
+
+\* "if it does not receive a successful FetchResponse within quorum.fetch.timeout.ms, it
+\* becomes a candidate": a follower stands only after its fetch timeout.
+FetchTimeoutRespected ==
+    [][\A i \in Replicas : (Stands(i) /\ role[i] = "Follower") =>
+          now >= electionDeadline[i] \/ SuccessorScheduleDue(i)]_vars
+
+\* A voter that stands before its timeout does so as a preferred successor, not before
+\* the backoff of its position.
+SuccessorBackoffRespected ==
+    [][\A i \in Replicas : (Stands(i) /\ now < electionDeadline[i]) => SuccessorScheduleDue(i)]_vars
+
+\* A leader whose check-quorum failed sends nothing but its EndQuorumEpoch.
+CheckQuorumRespected ==
+    [][\A i \in Replicas :
+          (role[i] = "Leader" /\ \E m \in messages' \ messages : m.source = i /\ m.type /= "EndQuorumEpochRequest")
+             => ~QuorumLostBy(i, now - 1)]_vars
+
+\* A leader that owes a voter a BeginQuorumEpoch sends nothing else.
+BeginQuorumEpochResent ==
+    [][\A i \in Replicas :
+          (role[i] = "Leader" /\ \E m \in messages' \ messages : m.source = i /\ m.type /= "BeginQuorumEpochRequest")
+             => ~BeginQuorumEpochOverdue(i, now - 1)]_vars
+
+\* Witness (expected VIOLATED by a timed walk without PatientVoters): a voter stands
+\* while a leader of its epoch or a later one still has its quorum (a disruptive
+\* election; KIP-595 has no pre-vote).
+NoDisruptiveElection ==
+    [][\A i \in Voters : Stands(i) =>
+          ~\E l \in Replicas : role[l] = "Leader" /\ currentEpoch[l] >= currentEpoch[i] /\ ~QuorumLostBy(l, now)]_vars
 
 \* Optional narrowing for focused configs: no graceful resignation.
 NoResignation == \A i \in Replicas : role[i] /= "Resigned"
@@ -166,6 +219,7 @@ NoVolatile ==
     /\ messages = {}
     /\ restarts = 0
     /\ unflushed = [i \in Replicas |-> NoUnflushed]
+    /\ TimersInit
     /\ dirId = [i \in Replicas |-> InitialDirId]
     /\ replicaDirectoryId = [i \in Replicas |-> ZeroOffsets]
     /\ pendingVoterChange = [i \in Replicas |-> {}]
@@ -208,6 +262,7 @@ FirstEntryCommitted ==
     /\ votesGranted = [i \in Replicas |-> {}]
     /\ restarts = 0
     /\ unflushed = [i \in Replicas |-> NoUnflushed]
+    /\ TimersInit
     /\ dirId = [i \in Replicas |-> InitialDirId]
     /\ replicaDirectoryId = [i \in Replicas |->
                                IF i = 1 THEN [ZeroOffsets EXCEPT ![2] = InitialDirId] ELSE ZeroOffsets]
@@ -304,6 +359,7 @@ StaleVoterChange ==
     /\ votesGranted = [i \in Replicas |-> {}]
     /\ restarts = 0
     /\ unflushed = [i \in Replicas |-> NoUnflushed]
+    /\ TimersInit
     /\ dirId = [i \in Replicas |-> InitialDirId]
     /\ pendingVoterChange = [i \in Replicas |-> {}]
 
@@ -339,6 +395,7 @@ ScenarioStandaloneCaughtUp ==
     /\ messages = {}
     /\ restarts = 0
     /\ unflushed = [i \in Replicas |-> NoUnflushed]
+    /\ TimersInit
     /\ dirId = [i \in Replicas |-> InitialDirId]
     /\ pendingVoterChange = [i \in Replicas |-> {}]
 
@@ -371,12 +428,20 @@ ScenarioStableLeader ==
     /\ messages = {}
     /\ restarts = 0
     /\ unflushed = [i \in Replicas |-> NoUnflushed]
+    /\ TimersInit
     /\ dirId = [i \in Replicas |-> InitialDirId]
     /\ pendingVoterChange = [i \in Replicas |-> {}]
 
 (***************************************************************************)
 (* Constant initialisations for Apalache (--cinit).  Each matches one .cfg. *)
 (***************************************************************************)
+
+\* No timer rule (the clock stands still); the timings are Kafka's defaults in ms.
+Untimed ==
+    /\ TimedRules = {}
+    /\ Timing = [electionTimeout |-> 1000, fetchTimeout |-> 2000, requestTimeout |-> 2000,
+                 retryBackoff |-> 20, retryBackoffMax |-> 1000]
+    /\ MaxTime = 0
 
 KIPToggles ==
     /\ CommitRequiresCurrentEpoch = TRUE
@@ -388,6 +453,7 @@ KIPToggles ==
     /\ OneUncommittedChange = TRUE
     /\ ChangeRequiresCurrentEpochCommit = TRUE
     /\ VoteChecksDirectoryId = TRUE
+    /\ Untimed
 
 \* A static quorum (controller.quorum.voters, kraft.version 0).
 StaticQuorum ==
@@ -441,6 +507,7 @@ ConstInitDynamic ==
     /\ OneUncommittedChange = TRUE
     /\ ChangeRequiresCurrentEpochCommit = TRUE
     /\ VoteChecksDirectoryId = TRUE
+    /\ Untimed
     /\ KRaftVersion = 1
     /\ VoterChangeRequests = {"AddVoterRequest", "RemoveVoterRequest"}
     /\ MaxEpoch = 2

@@ -9,7 +9,8 @@ The corpus holds, with a ``manifest.json`` saying what the validator must answer
   bug changes the run, cut a few events after that point (the KIP-853 switches with a dynamic
   quorum). The run with the bug and the run
   without it (same seed) are identical up to the first step where the bug acts, so that step
-  is where the trace must be rejected;
+  is where the trace must be rejected; a bug that leaves out a timer's step (``OMISSION_BUGS``)
+  is rejected at the next step of the replica that should have taken it, once it was due;
 * ``mutated/``: valid traces with an event dropped, duplicated, swapped with its neighbour, or
   a value edited (``conformance.validate.mutations``), each with its forced rejection step;
 * ``malformed/``: bad input (truncated JSON, unknown action, wrong value encoding, a trace for
@@ -118,16 +119,39 @@ def first_divergence(clean: Sequence[Line], buggy: Sequence[Line]) -> int | None
     return None
 
 
-def bug_trace(bug: str, workdir: Path, dynamic: bool = False) -> tuple[list[Line], int, int]:
-    """(lines cut after the divergence, step of the divergence, seed) for the first seed where the bug acts."""
+def next_step_after_due(clean: Sequence[Line], buggy: Sequence[Line], step: int) -> int | None:
+    """For a left-out timer step (the clean run's event ``step``): the first later event of the
+    bug run by the same replica at a later time (when the missing step was overdue)."""
+    missing = next(e for e in clean if e["kind"] == "event" and e["step"] == step)
+    for e in buggy:
+        if (e["kind"] == "event" and e["step"] >= step and e["replica"] == missing["replica"]
+                and e["time_ms"] > missing["time_ms"]):
+            return int(e["step"])
+    return None
+
+
+def bug_trace(bug: str, workdir: Path, dynamic: bool = False) -> tuple[list[Line], int, int, str]:
+    """(lines cut after the rejected step, the step, seed, why that step) for the first seed
+    where the bug acts (and, for a left-out timer step, the replica acts again)."""
+    from reference.sim.bugs import OMISSION_BUGS
+
     for seed in range(1, BUG_SEARCH_SEEDS + 1):
         clean = simulate(seed, BUG_STEPS, None, workdir, dynamic)
         buggy = simulate(seed, BUG_STEPS, bug, workdir, dynamic)
         step = first_divergence(clean, buggy)
-        if step is not None:
-            kept = [line for line in buggy if line["kind"] in ("header", "init")
-                    or (line["kind"] == "event" and line["step"] <= step + TAIL)]
-            return kept, step, seed
+        if step is None:
+            continue
+        why = f"first step where the run differs from the run without the bug: {step}"
+        if bug in OMISSION_BUGS:
+            late = next_step_after_due(clean, buggy, step)
+            if late is None:
+                continue
+            why = (f"the run without the bug takes a timer step at step {step}; the next step of that "
+                   f"replica once it was due: {late}")
+            step = late
+        kept = [line for line in buggy if line["kind"] in ("header", "init")
+                or (line["kind"] == "event" and line["step"] <= step + TAIL)]
+        return kept, step, seed, why
     raise RuntimeError(f"bug {bug!r} never changed a run in seeds 1..{BUG_SEARCH_SEEDS}")
 
 
@@ -174,12 +198,12 @@ def build(out_dir: Path) -> list[Entry]:
 
         for bug in sorted(BUGS):
             dynamic = bug in DYNAMIC_BUGS
-            lines, step, seed = bug_trace(bug, work, dynamic)
+            lines, step, seed, why = bug_trace(bug, work, dynamic)
             name = f"bugs/{bug}-seed-{seed}.ndjson.gz"
             _write(out_dir / name, lines)
             quorum = " --quorum dynamic" if dynamic else ""
             entries.append(Entry(name, "REJECT", step, None, f"reference seed {seed}{quorum} with --inject-bug {bug}",
-                                 f"first step where the run differs from the run without the bug: {step}"))
+                                 why))
         for seed in MUTATION_SEEDS:
             for kind in KINDS:
                 got = mutate(valid[seed], kind, random.Random(f"{seed}-{kind}"), GROWING_ACTIONS)

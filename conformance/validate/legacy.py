@@ -36,9 +36,16 @@ def with_static_constants(constants: dict[str, Any]) -> dict[str, Any]:
     return {**STATIC_CONSTANTS, **constants}
 
 
+# Kafka's default timer settings (reference/core/config.py), for headers without ``Timing``.
+DEFAULT_TIMING: dict[str, Any] = {
+    "electionTimeout": 1000, "fetchTimeout": 2000, "requestTimeout": 2000, "retryBackoff": 20, "retryBackoffMax": 1000,
+}
+
+
 def with_persistence_default(constants: dict[str, Any]) -> dict[str, Any]:
-    """A header written before the persistence-order toggle claims KIP-595's order too."""
-    return {"SendBeforePersist": {"#set": []}, **constants}
+    """A header written before the persistence-order toggle claims KIP-595's order too; one
+    written before the timer rules is untimed (``TimedRules`` empty: the clock is not checked)."""
+    return {"SendBeforePersist": {"#set": []}, "TimedRules": {"#set": []}, "Timing": dict(DEFAULT_TIMING), **constants}
 
 
 class Upgrade:

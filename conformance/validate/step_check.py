@@ -7,6 +7,11 @@ logs its durable ``writes``, they must be the files whose durable copy the spec'
 (``DurableQuorumState``, ``DurableLog``), in the spec's order ``DurableFiles``: a write the
 spec makes before the step's sends and the trace does not (or later), or two writes in
 another order, is a mismatch.
+
+Time: when the spec is timed (it defines ``AdvanceClock`` and its constant ``TimedRules`` is
+not empty) and an event carries ``time_ms`` later than a candidate's clock, the candidate first
+takes the spec's step ``AdvanceClock(time_ms)``; the event's action is then evaluated at that
+time, so the spec's timer guards see the trace's clock.
 """
 
 from __future__ import annotations
@@ -23,6 +28,9 @@ from conformance.validate.value_diff import abbreviate, first_difference, is_lar
 from conformance.validate.verdict import Diagnostic, DisabledGuard, EventSummary, VariableMismatch
 
 DIAGNOSE_CANDIDATES = 20  # candidate states examined when explaining a rejection
+CLOCK_ACTION = "AdvanceClock"  # the spec's step that moves its clock to a given time
+CLOCK_VARIABLE = "now"
+TIMED_RULES = "TimedRules"  # the spec's set of enforced timer rules ({}: untimed)
 
 
 def _others_equal(f: Any, g: Any, r: int) -> bool:
@@ -56,6 +64,15 @@ class StepChecker:
         self._durable_reads: dict[int, tuple[int, ...]] = {}  # replica -> variables its durable copy reads
         if self.model.has_definition("DurableFiles"):
             self._files = tuple(self.model.eval_constant("DurableFiles"))  # type: ignore[arg-type]
+        # The clock's variable index when the spec is timed (None: time is not checked).
+        self.clock: int | None = None
+        if self.model.has_definition(CLOCK_ACTION) and CLOCK_VARIABLE in binding.var_index:
+            try:
+                timed = bool(self.model.eval_constant(TIMED_RULES))
+            except TlaError:  # a spec without the constant
+                timed = False
+            if timed:
+                self.clock = binding.var_index[CLOCK_VARIABLE]
 
     def prepare(self, logged: list[tuple[str, int]], init_replicas: Mapping[int, Mapping[str, Value]]) -> None:
         self.logged = logged
@@ -113,8 +130,24 @@ class StepChecker:
                 return False
         return True
 
+    def at_event_time(self, candidates: list[State], event: TraceEvent) -> list[State]:
+        """The candidates with their clock advanced to the event's ``time_ms`` by the spec's
+        ``AdvanceClock`` (unchanged when the spec is untimed or the event carries no time)."""
+        idx, t = self.clock, event.time_ms
+        if idx is None or t is None:
+            return candidates
+        out: list[State] = []
+        arg = (t,)
+        for s in candidates:
+            if s[idx] == t:
+                out.append(s)
+            else:
+                out.extend(self.model.action_successors(CLOCK_ACTION, arg, s))
+        return out
+
     def step(self, candidates: list[State], event: TraceEvent, coverage: Coverage) -> list[State]:
         """The deduplicated successors of ``candidates`` that agree with ``event``."""
+        candidates = self.at_event_time(candidates, event)
         action = event.action
         args = self.binding.args(action, event.params)
         r = event.replica
@@ -198,6 +231,7 @@ class StepChecker:
     def diagnose(self, file: str, event: TraceEvent, candidates: list[State], summary: EventSummary,
                  preceding: tuple[EventSummary, ...]) -> Diagnostic:
         """Why no candidate state has a successor that agrees with ``event``."""
+        candidates = self.at_event_time(candidates, event)
         action = event.action
         args = self.binding.args(action, event.params)
         call = f"{action}({', '.join(summary_params(event))})"

@@ -58,6 +58,16 @@ class QuorumConfig:
             return 0
         return min(self.retry_backoff_max_ms, self.retry_backoff_ms * 2 ** (position - 1))
 
+    def timing(self) -> dict[str, int]:
+        """The timer settings as the spec's constant ``Timing`` (field -> ms)."""
+        return {
+            "electionTimeout": self.election_timeout_ms,
+            "fetchTimeout": self.fetch_timeout_ms,
+            "requestTimeout": self.request_timeout_ms,
+            "retryBackoff": self.retry_backoff_ms,
+            "retryBackoffMax": self.retry_backoff_max_ms,
+        }
+
     def as_properties(self) -> dict[str, str]:
         """The configuration as KIP-595 property strings."""
         return {

@@ -212,7 +212,7 @@ class Replica:
             self._client_append(inp.value)
         elif isinstance(inp, Shutdown):
             if self.role == LEADER:
-                self.resign()
+                self.resign("Shutdown")
         elif isinstance(inp, UpdateVoter):
             self._send_update_voter()
         else:  # pragma: no cover - the Input union is closed
@@ -352,6 +352,8 @@ class Replica:
     # -- timers ---------------------------------------------------------------
 
     def _random_election_timeout(self) -> int:
+        if "early-election" in self.bugs:  # the random backoff without the timeout under it
+            return self.rng.randint(0, self.config.election_timeout_ms + self.config.election_backoff_max_ms)
         return self.config.election_timeout_ms + self.rng.randint(0, self.config.election_backoff_max_ms)
 
     def _arm_election(self, state: EpochState, delay: int | None = None) -> None:
@@ -584,9 +586,10 @@ class Replica:
         self.state = state
         self.append_entries([Entry(self.current_epoch, LEADER_CHANGE, self.id)])
 
-    def resign(self) -> None:
-        """``Resign``: EndQuorumEpoch to the other voters, preferred successors first."""
-        self._ready.action = "Resign"
+    def resign(self, action: str = "Resign") -> None:
+        """``Resign`` (check-quorum failed) or ``Shutdown`` (graceful): EndQuorumEpoch to the
+        other voters, preferred successors first."""
+        self._ready.action = action
         self._ready.params = {"i": self.id}
         self.step_down()
 
@@ -615,9 +618,11 @@ class Replica:
     # -- leader timers -------------------------------------------------------
 
     def _check_quorum(self, state: Leader) -> None:
-        window_start = self.now - self.config.fetch_timeout_ms
+        window = self.config.fetch_timeout_ms // 2 if "early-resign" in self.bugs else self.config.fetch_timeout_ms
+        window_start = self.now - window
+        counted = self.voters if "check-quorum-counts-observers" not in self.bugs else frozenset(self.replicas)
         recent = sorted(
-            (t for v, t in state.last_fetch_ms.items() if v in self.voters and v != self.id and t > window_start),
+            (t for v, t in state.last_fetch_ms.items() if v in counted and v != self.id and t > window_start),
             reverse=True,
         )
         needed = self.majority - (1 if self.is_voter else 0)
@@ -635,7 +640,10 @@ class Replica:
             return
         self._ready.action = "SendBeginQuorumEpoch"
         self._ready.params = {"i": self.id, "j": voter}
-        state.begin_epoch_due[voter] = self.now + self.config.request_timeout_ms
+        if "begin-epoch-once" in self.bugs:
+            del state.begin_epoch_due[voter]
+        else:
+            state.begin_epoch_due[voter] = self.now + self.config.request_timeout_ms
         dynamic = self.kraft_version == DYNAMIC
         self.send(
             Message(

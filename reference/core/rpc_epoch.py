@@ -74,7 +74,7 @@ def handle_end_quorum_epoch_request(r: HandlerContext, m: Message) -> None:
         _respond(r, m, END_QUORUM_EPOCH_RESPONSE, INCONSISTENT_VOTER_SET)
         return
     if r.role in (FOLLOWER, UNATTACHED, VOTED):
-        position = m.preferredSuccessors.index(r.id)
+        position = 0 if "no-successor-backoff" in r.bugs else m.preferredSuccessors.index(r.id)
         r.schedule_election(r.config.successor_backoff_ms(position))
     _respond(r, m, END_QUORUM_EPOCH_RESPONSE)
 

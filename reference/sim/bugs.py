@@ -34,7 +34,23 @@ BUGS: dict[str, str] = {
     "id of its id (a voter that lost its disk votes as the old voter)",
     "majority-from-committed-voters": "candidates and leaders count majorities in the committed "
     "voter set instead of the latest one of their log",
+    # timers (the spec's TimedRules)
+    "early-election": "an election timer draws its deadline from 0 .. election timeout + backoff "
+    "max instead of adding the random backoff to the election timeout",
+    "no-successor-backoff": "every preferred successor of an EndQuorumEpoch stands at once, "
+    "without the backoff of its position",
+    "early-resign": "check-quorum looks back half the fetch timeout only, so the leader resigns "
+    "while a majority fetched within the fetch timeout",
+    "check-quorum-counts-observers": "check-quorum counts observers' fetches, so a leader that lost "
+    "its voters keeps leading",
+    "begin-epoch-once": "the leader sends BeginQuorumEpoch to each voter once, never again when "
+    "it is lost",
 }
+
+# Bug switches that leave out a timer's step (a leader's check-quorum or BeginQuorumEpoch
+# resend): the run differs where the step is missing, and a trace shows the omission at the
+# replica's next step after the timer was due.
+OMISSION_BUGS = frozenset({"begin-epoch-once", "check-quorum-counts-observers"})
 
 # Bug switches that act only in a dynamic quorum (kraft.version 1).
 DYNAMIC_BUGS = frozenset(

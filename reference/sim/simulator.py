@@ -424,7 +424,8 @@ class Simulation:
         if self.writer is not None:
             initial = cfg.initial_voter_ids
             observers = tuple(r for r in self.ids if r not in initial)
-            constants = spec_constants(initial, observers, cfg.values, cfg.cluster_id, "foreign" in cfg.faults, cfg.dynamic)
+            constants = spec_constants(initial, observers, cfg.values, cfg.cluster_id, "foreign" in cfg.faults, cfg.dynamic,
+                                       timing=self.quorum.timing())
             self.writer.header(constants, self.seed, sorted(cfg.faults), cfg.bug)
             self.last_state = {rid: n.replica.trace_state() for rid, n in self.nodes.items() if n.replica}
             self.writer.init(self.last_state)
@@ -981,7 +982,7 @@ def _input_action(rid: int, inp: Input) -> tuple[str | None, dict[str, Any]]:
     if isinstance(inp, ClientAppend):
         return "ClientAppend", {"i": rid, "v": inp.value}
     if isinstance(inp, Shutdown):
-        return "Resign", {"i": rid}
+        return "Shutdown", {"i": rid}
     return None, {"i": rid}
 
 

@@ -95,6 +95,8 @@ def encode(v: Any) -> str:
         if v and type(next(iter(v))) is Message:
             return '{"#set": [' + ", ".join(sorted(encode_message(x) for x in v)) + "]}"
         return '{"#set": [' + ", ".join(encode(x) for x in sorted(v)) + "]}"
+    if t is Record:
+        return encode_record(v)
     if t is dict:
         return '{"#map": [' + ", ".join(
             "[" + encode(k) + ", " + encode(v[k]) + "]" for k in sorted(v)
@@ -102,6 +104,10 @@ def encode(v: Any) -> str:
     if v is None:
         return "null"
     raise TypeError(f"cannot ITF-encode a {t.__name__}: {v!r}")
+
+
+class Record(dict[str, Any]):
+    """A TLA+ record (a JSON object in ITF), not a function (``dict`` is ``#map``)."""
 
 
 def encode_record(fields: dict[str, Any]) -> str:

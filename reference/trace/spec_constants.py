@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
+
+from reference.trace.itf_encode import Record
 
 FOREIGN_CLUSTER_ID = "foreign-cluster"
 FOREIGN_REQUEST_TYPES = ("VoteRequest", "BeginQuorumEpochRequest", "FetchRequest")
@@ -17,6 +19,8 @@ RULE_TOGGLES = (
 # KIP-853 (a dynamic quorum's trace header only; a static trace keeps the KIP-595 header).
 RECONFIG_TOGGLES = ("OneUncommittedChange", "ChangeRequiresCurrentEpochCommit", "VoteChecksDirectoryId")
 VOTER_CHANGE_REQUESTS = ("AddVoterRequest", "RemoveVoterRequest", "UpdateVoterRequest")
+# The spec's timer rules (TimedRules): the implementation claims all of them.
+TIMER_RULES = ("ElectionTimeout", "FetchTimeout", "SuccessorBackoff", "CheckQuorum", "BeginQuorumEpochResend")
 
 
 def spec_constants(
@@ -26,14 +30,18 @@ def spec_constants(
     cluster_id: str,
     foreign_requests: bool,
     dynamic: bool = False,
+    timing: Mapping[str, int] | None = None,
 ) -> dict[str, Any]:
     """Constant name -> value (Python values, ITF-encoded by the trace writer) for a cluster
     of these voters and observers, client values ``1..values``, and foreign-cluster requests
     when ``foreign_requests``. ``dynamic``: a KIP-853 quorum (``KRaftVersion = 1``, voter
-    changes on); ``voter_ids`` are then the bootstrap voters (the initial controllers)."""
+    changes on); ``voter_ids`` are then the bootstrap voters (the initial controllers).
+    ``timing``: the timer settings (``QuorumConfig.timing``); given, the header claims every
+    timer rule (``TimedRules``), so the validator checks the events' times; omitted, the header
+    has neither constant (an untimed trace, as before the timer rules)."""
     if dynamic:
         return {
-            **spec_constants(voter_ids, observer_ids, values, cluster_id, foreign_requests),
+            **spec_constants(voter_ids, observer_ids, values, cluster_id, foreign_requests, timing=timing),
             "KRaftVersion": 1,
             "VoterChangeRequests": frozenset(VOTER_CHANGE_REQUESTS),
             **dict.fromkeys(RECONFIG_TOGGLES, True),
@@ -50,4 +58,5 @@ def spec_constants(
         **dict.fromkeys(RULE_TOGGLES, True),
         # Persistence order: every write durable before the step's sends (KIP-595).
         "SendBeforePersist": frozenset(),
+        **({} if timing is None else {"TimedRules": frozenset(TIMER_RULES), "Timing": Record(timing)}),
     }

@@ -177,7 +177,7 @@ def test_resign_sends_end_quorum_epoch_with_successors_by_progress() -> None:
     r = make_leader(1)
     r.replica_end_offset[3] = 1
     ready = r.step(Shutdown(), r.now)
-    assert ready.action == "Resign" and r.role == "Resigned"
+    assert ready.action == "Shutdown" and r.role == "Resigned"
     assert {m.dest for m in ready.messages} == {2, 3}
     assert all(m.preferredSuccessors == (3, 2) for m in ready.messages)
 

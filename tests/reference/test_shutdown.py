@@ -27,7 +27,7 @@ def _events(tmp_path: Path, seed: int, steps: int = 1500, faults: frozenset[str]
 
 
 def _resignations(events: list[Event]) -> list[int]:
-    return [k for k, e in enumerate(events) if e["action"] == "Resign"]
+    return [k for k, e in enumerate(events) if e["action"] == "Shutdown"]
 
 
 def _offsets(state: dict[str, Any]) -> dict[int, int]:
@@ -111,14 +111,14 @@ def test_shutdown_loses_nothing(tmp_path: Path) -> None:
 
 
 def test_non_leader_shutdown_has_no_spec_step(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Non-leaders just stop: the spec's Resign needs a leader; the node comes back with Restart."""
+    """Non-leaders just stop: the spec's Shutdown needs a leader; the node comes back with Restart."""
     monkeypatch.setattr(simulator, "_SHUTDOWN_LEADER_PROBABILITY", 0.0)
     result = run_seed(SimConfig(voters=5, observers=1, steps=1500, out_dir=tmp_path, faults=SHUTDOWN_ONLY), 4)
     assert result.ok and result.trace_path is not None and result.stats.shutdowns >= 3
     with open(result.trace_path) as f:
         events = [e for e in map(json.loads, f) if e["kind"] == "event"]
     restarts = [e for e in events if e["action"] == "Restart"]
-    resigns = [e for e in events if e["action"] == "Resign"]
+    resigns = [e for e in events if e["action"] == "Shutdown"]
     assert len(restarts) >= 2
     assert len(resigns) < len(restarts)
 
@@ -128,6 +128,6 @@ def test_validator_accepts_shutdown_traces(tmp_path: Path, capsys: pytest.Captur
         assert run_seed(SimConfig(steps=600, out_dir=tmp_path, faults=SHUTDOWN_ONLY | {"loss", "reorder"}), seed).ok
     assert kraftcheck(["validate", "--no-progress", str(tmp_path)]) == 0
     out = capsys.readouterr().out
-    for action in ("Resign", "HandleEndQuorumEpochRequest", "HandleEndQuorumEpochResponse"):
+    for action in ("Shutdown", "HandleEndQuorumEpochRequest", "HandleEndQuorumEpochResponse"):
         line = next(line for line in out.splitlines() if f" {action} " in line)
         assert int(line.split()[-2]) > 0, line

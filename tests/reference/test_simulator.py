@@ -21,7 +21,7 @@ from reference.trace.spec_constants import RULE_TOGGLES
 
 SPEC_VARS = {"currentEpoch", "votedId", "leaderId", "log", "role", "highWatermark",
              "votesGranted", "endorsers", "replicaEndOffset"}
-ACTIONS = {"BecomeCandidate", "SendFetchRequest", "SendBeginQuorumEpoch", "Resign", "ClientAppend",
+ACTIONS = {"BecomeCandidate", "SendFetchRequest", "SendBeginQuorumEpoch", "Resign", "Shutdown", "ClientAppend",
            "Restart", "LoseDisk", "SendForeignRequest", "HandleVoteRequest", "HandleVoteResponse",
            "HandleBeginQuorumEpochRequest", "HandleBeginQuorumEpochResponse",
            "HandleEndQuorumEpochRequest", "HandleEndQuorumEpochResponse", "HandleFetchRequest",
