@@ -264,11 +264,12 @@ def apply(mutation: Mutation | None, dest: Path) -> None:
 
 
 def faults(quorum: str) -> str:
-    """The default faults of ``quorum`` plus foreign requests (no mutation touches the fault
-    lists, so the unmutated module gives them for every copy)."""
+    """The default faults of ``quorum`` plus foreign requests (a default fault now; kept for
+    older checkouts). No mutation touches the fault lists, so the unmutated module gives them
+    for every copy."""
     from reference.sim.faults import DEFAULT_FAULTS, DYNAMIC_DEFAULT_FAULTS
 
-    return ",".join((*(DYNAMIC_DEFAULT_FAULTS if quorum == "dynamic" else DEFAULT_FAULTS), "foreign"))
+    return ",".join(dict.fromkeys((*(DYNAMIC_DEFAULT_FAULTS if quorum == "dynamic" else DEFAULT_FAULTS), "foreign")))
 
 
 def _env(*paths: Path) -> dict[str, str]:
