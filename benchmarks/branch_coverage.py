@@ -52,6 +52,10 @@ EXCLUDED: dict[tuple[str, str, str, str], str] = {
         "the fetch handler truncates to min(DivergingEpoch end offset, its own end of that epoch), "
         "always below its log end: its last epoch is the fetched one, above the diverging epoch, or "
         "equal to it with the fetch offset beyond the leader's end of it",
+    ("replica.py", "_check_quorum", "if state.check_quorum_deadline <= self.now:",
+     "state.check_quorum_deadline = self.now + self.config.fetch_timeout_ms"):
+        "the recomputed check-quorum deadline is always after now: every fetch it counts is later "
+        "than now minus the fetch timeout (or none is needed: now plus the timeout)",
     ("replica.py", "_voters_changed", "if voter != self.id:", "for voter in sorted(self.voters - previous.ids):"):
         "a leader's VotersRecord never adds the leader: it leads only as a voter and, once it "
         "removed itself, takes no other change before it resigns",
@@ -105,6 +109,18 @@ EXPLAINED: dict[tuple[str, str, str, str], str] = {
         "kraft.version 0)",
     ("rpc_voters.py", "handle_update_voter_response", "if m.errorCode != INVALID_CLUSTER_ID:", "exit"):
         "INVALID_CLUSTER_ID answers a foreign request; the spec has no foreign UpdateVoter request",
+    ("replica.py", "_initial_state", "if not self.is_voter and self.kraft_version == DYNAMIC:  # removed: looks for the leader",
+     "voted.next_fetch_at = self.now"):
+        "a replica outside its voter set that granted a vote (KIP-853 lets it) and restarted before "
+        "it learned that epoch's leader: reachable, rare, not reached by verify's seeds",
+    ("replica.py", "_fire_timer", "if timed_out or (s.fetch_sent_at is None and s.next_fetch_at is not None and s.next_fetch_at <= now):",
+     "exit"):
+        "a replica outside its voter set without a leader, ticked with no fetch due: the simulator "
+        "ticks a replica at its earliest deadline and drops outdated ticks",
+    ("replica.py", "_fire_timer", "if targets:", "s.fetch_sent_at = None"):
+        "a replica without a leader whose voter set holds nobody else: the only voter of a one-voter "
+        "quorum that lost its disk (the standalone-bootstrap runs of the tests reach it); the cluster "
+        "cannot recover from it",
     ("log.py", "itf", "if text is None:", "return text"):
         "the cached ITF text of a log is reused only when a full state is written again "
         "(simulate --full-state-every); verify's traces carry deltas",
