@@ -3,7 +3,7 @@
 Each mutation is a one-place source edit of the reference implementation (not one of the
 ``--inject-bug`` switches): a check dropped, a comparison off by one, a field taken from the
 wrong place. For each, a copy of ``reference/`` with the edit applied is simulated over the
-same seeds as the unmutated code (the campaigns below, default faults plus foreign requests),
+same seeds as the unmutated code (the campaigns below, default faults, foreign requests included),
 and the traces are validated against the spec with the unmutated checker. The outcome:
 
 - ``caught``: the simulator's own invariants failed, or the validator REJECTed a trace;
