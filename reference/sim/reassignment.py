@@ -19,7 +19,7 @@ voter (``INVALID_REQUEST``).
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass
 
 from reference.core.messages import (
@@ -76,12 +76,14 @@ def next_change(
 
 
 def refused_change(voters: frozenset[ReplicaKey], directory_of: Mapping[int, int],
-                   rng: random.Random) -> VoterChange:
+                   rng: random.Random, readded: Set[ReplicaKey] = frozenset()) -> VoterChange:
     """A request the leader of ``voters`` must refuse (the module's docstring): while a voter's
-    replica runs with a new directory id (it lost its disk), an AddVoter of that replica; else
+    replica runs with a new directory id (it lost its disk), an AddVoter of that replica (unless
+    that key is in ``readded``); else
     a duplicate AddVoter, a RemoveVoter of a replica's current key that is not a voter, or a
     RemoveVoter of the only voter."""
-    stale = sorted(k[0] for k in voters if directory_of.get(k[0], k[1]) != k[1])
+    stale = sorted(k[0] for k in voters if directory_of.get(k[0], k[1]) != k[1]
+                   and (k[0], directory_of[k[0]]) not in readded)
     if stale:  # the operator adds a rebuilt controller again before removing its old key
         return VoterChange(ADD_VOTER_REQUEST, (stale[0], directory_of[stale[0]]))
     vid = rng.choice(sorted(k[0] for k in voters))

@@ -49,19 +49,21 @@ from reference.core.log import ReplicatedLog
 from reference.core.messages import (
     ADD_VOTER_REQUEST,
     ADD_VOTER_RESPONSE,
+    DUPLICATE_VOTER,
     FETCH_REQUEST,
     FETCH_RESPONSE,
     HANDLER_ACTION,
+    INVALID_CLUSTER_ID,
+    INVALID_REQUEST,
     NIL,
     NONE,
-    NOT_LEADER_FOR_PARTITION,
     REMOVE_VOTER_REQUEST,
     REMOVE_VOTER_RESPONSE,
-    REQUEST_TIMED_OUT,
     UPDATE_VOTER_REQUEST,
     UPDATE_VOTER_RESPONSE,
     VOTE_REQUEST,
     VOTER_CHANGE_RESPONSE,
+    VOTER_NOT_FOUND,
     Message,
 )
 from reference.core.replica import (
@@ -132,14 +134,17 @@ _ISOLATE_LEADER_PROBABILITY = 0.2
 # The operator: the chance that a request it sends to a leader ready for a change is one the
 # leader must refuse (reassignment.refused_change), that a new target is a single voter, and
 # that it leaves out the current leader.
-_REFUSED_CHANGE_PROBABILITY = 0.15
+_REFUSED_CHANGE_PROBABILITY = 0.1
 # ... and, while a voter's replica runs with a new directory id (it lost its disk), the chance
-# that the operator first tries to add that replica again (refused: its id is a voter).
+# that the operator first tries to add that replica again (refused: its id is a voter; once
+# per new directory id).
 _READD_REBUILT_VOTER_PROBABILITY = 0.5
 _SINGLE_VOTER_TARGET_PROBABILITY = 0.1
 _MOVE_LEADER_PROBABILITY = 0.3
-# DescribeQuorum: how many times the operator follows a "not the leader, ask that one" answer.
+# DescribeQuorum: how many times the operator follows a "not the leader, ask that one" answer,
+# and how many replicas it asks first when the answers lead nowhere.
 _DESCRIBE_REDIRECTS = 2
+_DESCRIBE_ATTEMPTS = 3
 
 
 @dataclass(frozen=True)
@@ -367,6 +372,10 @@ class Simulation:
         self.voter_checker = VoterChangeChecker() if config.dynamic else None
         self.target: frozenset[int] = frozenset(config.initial_voter_ids)
         self.admin_waiting: Message | None = None
+        # The operator was told its last request was a mistake: its next one is not.
+        self.admin_corrects = False
+        # The keys of rebuilt voters the operator tried to add again (once each).
+        self.readded: set[tuple[int, int]] = set()
         self.disks = FileDisks(config.cluster_id, seed, config.crash_state_path(seed)) if config.storage == "file" else None
         self.stale_rng = random.Random(f"stale-{seed}")
         self.stale = "stale" in config.faults
@@ -988,9 +997,9 @@ class Simulation:
         """The operator: one request toward the target voter set (KIP-642 single steps), at
         most one outstanding; a new target once the quorum is there. It finds the leader and
         the new voter's progress with DescribeQuorum. Now and then, when the leader would take
-        a change, it errs instead: a request the leader must refuse (``refused_change``). A
-        non-periodic call is the quick retry of an AddVoter that waited for the new voter to
-        catch up."""
+        a change, it errs instead: a request the leader must refuse (``refused_change``; not in
+        a quick retry, nor right after a refusal of a mistake). A non-periodic call is the quick
+        retry after a refusal or of an AddVoter that waited for the new voter to catch up."""
         rng = self.admin_rng
         if periodic:
             self._push(self._admin_gap(), _ADMIN, 0)
@@ -1002,11 +1011,14 @@ class Simulation:
             return  # waiting for the answer (it may be lost; an impatient operator sends the next)
         directory_of = {n.id: n.membership.directory_id for n in self.nodes.values()}
         voters = leader.voter_set.keys
-        rebuilt = any(directory_of.get(v, d) != d for v, d in voters)
+        rebuilt = {(v, directory_of[v]) for v, d in voters if directory_of.get(v, d) != d} - self.readded
         err = _READD_REBUILT_VOTER_PROBABILITY if rebuilt else _REFUSED_CHANGE_PROBABILITY
         change: VoterChange | None
-        if own_epoch_committed(leader) and not change_uncommitted(leader) and rng.random() < err:
-            change = refused_change(voters, directory_of, rng)
+        corrects, self.admin_corrects = self.admin_corrects, False
+        if (periodic and not corrects and own_epoch_committed(leader) and not change_uncommitted(leader)
+                and rng.random() < err):
+            change = refused_change(voters, directory_of, rng, self.readded)
+            self.readded.add(change.key)
             self.stats.refused_change_requests += 1
         else:
             change = next_change(self.target, voters, directory_of, rng)
@@ -1040,27 +1052,30 @@ class Simulation:
     def _describe_quorum(self) -> tuple[Replica, DescribeQuorumResult] | None:
         """DescribeQuorum as an operator sends it: to a running replica at random; one that
         does not lead answers NOT_LEADER_FOR_PARTITION naming the leader it knows, which is
-        asked next. The leader and its answer, or ``None`` (no leader found)."""
+        asked next (when it knows none, or that one is down, another replica is asked). The
+        leader and its answer, or ``None`` (no leader found)."""
         up = [n.replica for n in self.nodes.values() if n.replica is not None]
-        if not up:
-            return None
-        replica = self.admin_rng.choice(up)
-        for _ in range(_DESCRIBE_REDIRECTS + 1):
-            answer = replica.describe_quorum()
-            if answer.error_code == NONE:
-                return replica, answer
-            named = self.nodes.get(answer.leader_id)
-            if named is None or named.replica is None or named.replica is replica:
-                return None
-            replica = named.replica
+        for first in self.admin_rng.sample(up, min(len(up), _DESCRIBE_ATTEMPTS)):
+            replica = first
+            for _ in range(_DESCRIBE_REDIRECTS + 1):
+                answer = replica.describe_quorum()
+                if answer.error_code == NONE:
+                    return replica, answer
+                named = self.nodes.get(answer.leader_id)
+                if named is None or named.replica is None or named.replica is replica:
+                    break
+                replica = named.replica
         return None
 
     def _admin_response(self, m: Message) -> None:
-        """The operator retries soon after a refusal (another leader, or a change under way)."""
+        """The operator retries soon after a refusal (another leader, a change under way, or
+        its own mistake, which it does not repeat at once)."""
         self.stats.messages_delivered += 1
         if self.admin_waiting is not None and m.type == VOTER_CHANGE_RESPONSE[self.admin_waiting.type]:
             self.admin_waiting = None
-        if m.errorCode in (NOT_LEADER_FOR_PARTITION, REQUEST_TIMED_OUT):
+        if m.errorCode in (DUPLICATE_VOTER, VOTER_NOT_FOUND, INVALID_REQUEST):
+            self.admin_corrects = True
+        if m.errorCode not in (NONE, INVALID_CLUSTER_ID):
             self._push(self.now + self.admin_rng.randint(20, 200), _ADMIN, 0, "retry")
 
     def _count_completion(self, replica: Replica, ready: Ready) -> None:
