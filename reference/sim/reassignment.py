@@ -79,18 +79,17 @@ def refused_change(voters: frozenset[ReplicaKey], directory_of: Mapping[int, int
                    rng: random.Random, readded: Set[ReplicaKey] = frozenset()) -> VoterChange:
     """A request the leader of ``voters`` must refuse (the module's docstring): while a voter's
     replica runs with a new directory id (it lost its disk), an AddVoter of that replica (unless
-    that key is in ``readded``); else
-    a duplicate AddVoter, a RemoveVoter of a replica's current key that is not a voter, or a
-    RemoveVoter of the only voter."""
+    that key is in ``readded``); else, with a single voter, a RemoveVoter of it; else a
+    duplicate AddVoter or a RemoveVoter of a replica's current key that is not a voter."""
     stale = sorted(k[0] for k in voters if directory_of.get(k[0], k[1]) != k[1]
                    and (k[0], directory_of[k[0]]) not in readded)
     if stale:  # the operator adds a rebuilt controller again before removing its old key
         return VoterChange(ADD_VOTER_REQUEST, (stale[0], directory_of[stale[0]]))
+    if len(voters) == 1:  # shrunk to one voter, the operator goes one step too far
+        return VoterChange(REMOVE_VOTER_REQUEST, next(iter(voters)))
     vid = rng.choice(sorted(k[0] for k in voters))
     choices = [VoterChange(ADD_VOTER_REQUEST, (vid, directory_of[vid]))]
     outside = sorted((r, d) for r, d in directory_of.items() if (r, d) not in voters)
     if outside:
         choices.append(VoterChange(REMOVE_VOTER_REQUEST, rng.choice(outside)))
-    if len(voters) == 1:
-        choices.append(VoterChange(REMOVE_VOTER_REQUEST, next(iter(voters))))
     return rng.choice(choices)

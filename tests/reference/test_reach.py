@@ -58,11 +58,15 @@ def test_refused_change_re_adds_a_rebuilt_voter_first() -> None:
 def test_refused_change_kinds_are_refusals_the_spec_allows() -> None:
     """A duplicate AddVoter (a voter id under its current key), a RemoveVoter of a current key
     outside the voter set (SendRemoveVoterRequest's KnownKeys), a RemoveVoter of the only voter."""
-    single = frozenset({(1, 1)})
+    voters = frozenset({(1, 1), (2, 1)})
     directory_of = {1: 1, 2: 1, 3: 1}
-    seen = {refused_change(single, directory_of, random.Random(s)) for s in range(50)}
-    assert seen == {VoterChange(ADD_VOTER_REQUEST, (1, 1)), VoterChange(REMOVE_VOTER_REQUEST, (1, 1)),
-                    VoterChange(REMOVE_VOTER_REQUEST, (2, 1)), VoterChange(REMOVE_VOTER_REQUEST, (3, 1))}
+    seen = {refused_change(voters, directory_of, random.Random(s)) for s in range(50)}
+    assert seen == {VoterChange(ADD_VOTER_REQUEST, (1, 1)), VoterChange(ADD_VOTER_REQUEST, (2, 1)),
+                    VoterChange(REMOVE_VOTER_REQUEST, (3, 1))}
+    assert refused_change(frozenset({(1, 1)}), directory_of, random.Random(0)) == VoterChange(REMOVE_VOTER_REQUEST, (1, 1))
+    rebuilt = {1: 2, 2: 1, 3: 1}  # the rebuilt voter goes first, once
+    assert refused_change(voters, rebuilt, random.Random(0)) == VoterChange(ADD_VOTER_REQUEST, (1, 2))
+    assert refused_change(voters, rebuilt, random.Random(0), {(1, 2)}) != VoterChange(ADD_VOTER_REQUEST, (1, 2))
 
 
 def test_operator_sends_refused_changes_and_the_traces_are_accepted(tmp_path: Path) -> None:
