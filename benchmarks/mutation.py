@@ -3,7 +3,7 @@
 Each mutation is a one-place source edit of the reference implementation (not one of the
 ``--inject-bug`` switches): a check dropped, a comparison off by one, a field taken from the
 wrong place. For each, a copy of ``reference/`` with the edit applied is simulated over the
-same seeds as the unmutated code (the campaigns below, default faults plus foreign requests),
+same seeds as the unmutated code (the campaigns below, default faults, foreign requests included),
 and the traces are validated against the spec with the unmutated checker. The outcome:
 
 - ``caught``: the simulator's own invariants failed, or the validator REJECTed a trace;
@@ -271,11 +271,12 @@ def apply(mutation: Mutation | None, dest: Path) -> None:
 
 
 def faults(quorum: str) -> str:
-    """The default faults of ``quorum`` plus foreign requests (no mutation touches the fault
-    lists, so the unmutated module gives them for every copy)."""
+    """The default faults of ``quorum`` plus foreign requests (a default fault now; kept for
+    older checkouts). No mutation touches the fault lists, so the unmutated module gives them
+    for every copy."""
     from reference.sim.faults import DEFAULT_FAULTS, DYNAMIC_DEFAULT_FAULTS
 
-    return ",".join((*(DYNAMIC_DEFAULT_FAULTS if quorum == "dynamic" else DEFAULT_FAULTS), "foreign"))
+    return ",".join(dict.fromkeys((*(DYNAMIC_DEFAULT_FAULTS if quorum == "dynamic" else DEFAULT_FAULTS), "foreign")))
 
 
 def _env(*paths: Path) -> dict[str, str]:

@@ -14,9 +14,11 @@ with ``PYTHONPATH=<that checkout>`` and ``--quorum static``: it falls back to th
 faults and voter changes) in the same process and prints dynamic / static.
 
 ``--compare-faults`` measures, with the chosen quorum(s), the default fault set before the
-stale-message faults (``PREVIOUS_DEFAULT_FAULTS``) and the current one alternately in the
-same process, and prints new / previous (throughput with tracing on and off) and, per fault
-set, the old messages handled right after a change of epoch, leader or role (``RunStats``).
+stale-message faults (``PREVIOUS_DEFAULT_FAULTS``), the one before the faults that reach more
+of the spec (``foreign``, ``isolate-leader``, ``stale-position``: "before-reach") and the current
+one alternately in the same process, and prints new / previous and new / before-reach
+(throughput with tracing on and off) and, per fault set, the old messages handled right after a
+change of epoch, leader or role (``RunStats``).
 """
 
 from __future__ import annotations
@@ -41,6 +43,11 @@ try:
 except ImportError:  # a checkout from before the stale-message faults
     PREVIOUS_DEFAULT_FAULTS = DEFAULT_FAULTS = ()  # type: ignore[assignment]
 
+try:
+    from reference.sim.faults import REACH_FAULTS
+except ImportError:  # a checkout from before the faults that reach more of the spec
+    REACH_FAULTS = ()
+
 
 def measure(config: SimConfig, seeds: range, clock: Callable[[], float]) -> tuple[float, float]:
     """(events per second, runs per second) of one pass over ``seeds``."""
@@ -61,6 +68,8 @@ def compare_faults(args: argparse.Namespace, quorums: tuple[str, ...], clock: Ca
         raise SystemExit("--compare-faults needs a checkout with the stale-message faults")
     seeds = range(1, args.seeds + 1)
     sets = {"previous": PREVIOUS_DEFAULT_FAULTS, "new": DEFAULT_FAULTS}
+    if REACH_FAULTS:
+        sets["before-reach"] = tuple(f for f in DEFAULT_FAULTS if f not in REACH_FAULTS)
     with tempfile.TemporaryDirectory() as tmp:
         for quorum in quorums:
             extra = {"dynamic": ("voter-disk-loss",)}.get(quorum, ())
@@ -74,9 +83,12 @@ def compare_faults(args: argparse.Namespace, quorums: tuple[str, ...], clock: Ca
                 label = "tracing on " if tracing else "tracing off"
                 medians = {name: statistics.median(v) for name, v in samples.items()}
                 for name, eps in medians.items():
-                    print(f"{quorum} {label} {name:>8} faults: {eps:,.0f} simulated events/{unit} s "
+                    print(f"{quorum} {label} {name:>12} faults: {eps:,.0f} simulated events/{unit} s "
                           f"(median of {args.repeat}; {args.seeds} seeds x {args.steps} steps, 1 process)")
                 print(f"{quorum} {label}: new / previous default faults: {medians['new'] / medians['previous']:.2f}")
+                if "before-reach" in medians:
+                    print(f"{quorum} {label}: new / before-reach default faults: "
+                          f"{medians['new'] / medians['before-reach']:.2f}")
             for name, faults in sets.items():
                 totals = {"old_after_change": 0, "older_epoch_after_change": 0, "events": 0}
                 for seed in seeds:
@@ -84,7 +96,7 @@ def compare_faults(args: argparse.Namespace, quorums: tuple[str, ...], clock: Ca
                                                trace=False), seed).stats
                     for key in totals:
                         totals[key] += getattr(stats, key)
-                print(f"{quorum} {name:>8} faults: {totals['old_after_change']} messages sent before the receiver's "
+                print(f"{quorum} {name:>12} faults: {totals['old_after_change']} messages sent before the receiver's "
                       f"change of epoch, leader or role handled right after it, {totals['older_epoch_after_change']} "
                       f"of them of an older epoch ({totals['events']} events)")
 

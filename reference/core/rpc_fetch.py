@@ -12,6 +12,7 @@ from reference.core.messages import (
     INVALID_CLUSTER_ID,
     INVALID_REQUEST,
     NIL,
+    NO_DIRECTORY,
     NONE,
     NOT_LEADER_FOR_PARTITION,
     UNKNOWN_LEADER_EPOCH,
@@ -108,14 +109,17 @@ def handle_fetch_response(r: HandlerContext, m: Message) -> None:
 
 @dataclass(frozen=True)
 class DescribeQuorumResult:
-    """A DescribeQuorum response: the leader's view of replication progress."""
+    """A DescribeQuorum response: the leader's view of replication progress. Each replica is
+    ``(id, directory id, log end offset)`` (KIP-853's DescribeQuorum adds the directory id):
+    a voter's directory id is the one of its key, an observer's the one its last accepted
+    Fetch came from; a voter's end offset counts only a Fetch from that directory."""
 
     error_code: str
     leader_id: int
     leader_epoch: int
     high_watermark: int
-    current_voters: tuple[tuple[int, int], ...]
-    observers: tuple[tuple[int, int], ...]
+    current_voters: tuple[tuple[int, int, int], ...]
+    observers: tuple[tuple[int, int, int], ...]
 
 
 def describe_quorum(r: HandlerContext) -> DescribeQuorumResult:
@@ -123,9 +127,15 @@ def describe_quorum(r: HandlerContext) -> DescribeQuorumResult:
     if r.role != LEADER:
         return DescribeQuorumResult(NOT_LEADER_FOR_PARTITION, r.leader_id, r.current_epoch, -1, (), ())
 
-    def end(v: int) -> int:
-        return r.log.end_offset if v == r.id else r.replica_end_offset.get(v, 0)
+    def replica(v: int, directory: int | None = None) -> tuple[int, int, int]:
+        if v == r.id:
+            return v, r.directory_id, r.log.end_offset
+        fetched_from = r.replica_directory_id.get(v, NO_DIRECTORY)
+        end = r.replica_end_offset.get(v, 0)
+        if directory is None:
+            return v, fetched_from, end
+        return v, directory, end if fetched_from == directory else 0
 
-    voters = tuple((v, end(v)) for v in sorted(r.voters))
-    observers = tuple((o, end(o)) for o in r.replicas if o not in r.voters)
+    voters = tuple(replica(v, d) for v, d in sorted(r.voter_set.keys))
+    observers = tuple(replica(o) for o in r.replicas if o not in r.voters)
     return DescribeQuorumResult(NONE, r.id, r.current_epoch, r.high_watermark, voters, observers)

@@ -4,7 +4,8 @@ Every fault acts on the network or on whole replicas, never inside a step, so a 
 is still a behaviour of ``spec/KRaft.tla``: its network keeps every message ever sent and may
 deliver any of them again at any time, which is what the stale-message faults (``stale``,
 ``epoch-duplicate``, ``oldest-first``) use to aim old messages at the moments when the
-handlers' staleness checks matter.
+handlers' staleness checks matter, and ``stale-position`` aims an old FetchResponse at a
+follower whose log is back at that response's fetch offset but ends in another epoch.
 """
 
 from __future__ import annotations
@@ -29,8 +30,14 @@ FAULTS: dict[str, str] = {
     "oldest-first": "now and then the scheduler delivers the oldest message in flight next, "
     "ahead of its latency",
     "disk-loss": "an observer restarts with an empty disk (same id)",
-    "foreign": "OPT-IN: a misconfigured peer (claiming the id of a replica) sends requests "
-    "carrying another cluster id; they must be refused with INVALID_CLUSTER_ID",
+    "foreign": "a misconfigured peer (claiming the id of a replica) sends requests carrying "
+    "another cluster id; they must be refused with INVALID_CLUSTER_ID",
+    "isolate-leader": "right after a replica becomes leader, it is now and then cut off from every "
+    "other replica for a while (both directions), so the entries of its epoch stay on it and the "
+    "others elect another leader: divergent logs of several epochs",
+    "stale-position": "when a replica's log end comes back to the fetch offset of a FetchResponse "
+    "it was sent earlier, with another last epoch (it truncated, then fetched its log back), that "
+    "response is delivered to it again",
     "voter-disk-loss": "a voter restarts with an empty disk. With a dynamic quorum (default there) "
     "it comes back with a new directory id, so it is no longer that voter (KIP-853); with a static "
     "quorum it is OPT-IN and NOT SAFE: KIP-595 assumes voters never lose their disk, so it is "
@@ -50,7 +57,14 @@ PREVIOUS_DEFAULT_FAULTS: tuple[str, ...] = (
     "disk-loss",
 )
 
-DEFAULT_FAULTS: tuple[str, ...] = (*PREVIOUS_DEFAULT_FAULTS, "stale", "epoch-duplicate", "oldest-first")
+# The stale-message faults (default since they were added).
+STALE_FAULTS: tuple[str, ...] = ("stale", "epoch-duplicate", "oldest-first")
+
+# Faults added to the defaults so that the default campaigns reach more of what the spec
+# allows: foreign-cluster requests, divergent logs of several epochs, stale fetch positions.
+REACH_FAULTS: tuple[str, ...] = ("foreign", "isolate-leader", "stale-position")
+
+DEFAULT_FAULTS: tuple[str, ...] = (*PREVIOUS_DEFAULT_FAULTS, *STALE_FAULTS, *REACH_FAULTS)
 
 
 # A dynamic quorum survives a voter's disk loss (the replica gets a new directory id).

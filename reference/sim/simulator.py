@@ -7,8 +7,12 @@ reorder and delay messages and be partitioned. The stale-message faults aim old 
 the moments when they matter: right after a replica changes epoch, leader or role (or
 restarts) some messages it was sent earlier arrive again (``stale``), the messages of a step
 that changes the sender's epoch are often delivered twice (``epoch-duplicate``), and now and
-then the oldest message in flight is delivered next (``oldest-first``); the spec's network
-keeps every message sent, so each of these deliveries is a spec step. A replica whose step
+then the oldest message in flight is delivered next (``oldest-first``); when a replica's log
+end comes back to the fetch offset of an old FetchResponse with another last epoch, that
+response arrives again (``stale-position``); the spec's network keeps every message sent, so
+each of these deliveries is a spec step. A client appends to the replica it wrote to last
+until that one refuses (a deposed leader cut off from the quorum keeps taking appends, as
+with a real client), then to the leader of the latest epoch. A replica whose step
 raises stops the run: the input and the exception are traced as the last step (an ``error``
 line), so that the validator reports that step. After every protocol step
 the safety invariants (``reference.sim.invariants``) are checked; a failing seed is
@@ -18,7 +22,8 @@ With ``quorum="dynamic"`` (KIP-853, kraft.version 1) the voter set lives in the 
 voters are formatted as initial controllers (or the first one standalone), every other replica
 is formatted to join later, a disk loss gives a replica a new directory id, and the
 reassignment driver (``reference.sim.reassignment``) sends AddVoter / RemoveVoter /
-UpdateVoter requests to the leader at random times; the voter-change rules are checked after
+UpdateVoter requests to the leader at random times (it finds the leader and the new voters'
+progress with DescribeQuorum, and now and then sends a request the leader must refuse); the voter-change rules are checked after
 every step too (``reference.sim.voter_invariants``). ``quorum="static"`` is KIP-595 as before.
 
 With ``storage="file"`` every replica keeps its state in real files (a temporary folder each)
@@ -44,17 +49,21 @@ from reference.core.log import ReplicatedLog
 from reference.core.messages import (
     ADD_VOTER_REQUEST,
     ADD_VOTER_RESPONSE,
+    DUPLICATE_VOTER,
     FETCH_REQUEST,
+    FETCH_RESPONSE,
     HANDLER_ACTION,
+    INVALID_CLUSTER_ID,
+    INVALID_REQUEST,
     NIL,
-    NOT_LEADER_FOR_PARTITION,
+    NONE,
     REMOVE_VOTER_REQUEST,
     REMOVE_VOTER_RESPONSE,
-    REQUEST_TIMED_OUT,
     UPDATE_VOTER_REQUEST,
     UPDATE_VOTER_RESPONSE,
     VOTE_REQUEST,
     VOTER_CHANGE_RESPONSE,
+    VOTER_NOT_FOUND,
     Message,
 )
 from reference.core.replica import (
@@ -69,13 +78,15 @@ from reference.core.replica import (
     Tick,
     UpdateVoter,
 )
+from reference.core.rpc_fetch import DescribeQuorumResult
+from reference.core.rpc_voters import change_uncommitted, own_epoch_committed
 from reference.core.states import LEADER, RESIGNED
 from reference.core.voter_set import DYNAMIC
 from reference.crashfs.file_disk import FileDisks, Problem, ReplicaDisk
 from reference.sim.bugs import parse_bug
 from reference.sim.faults import DEFAULT_FAULTS, parse_faults
 from reference.sim.invariants import SafetyChecker, Violation
-from reference.sim.reassignment import draw_target, next_change
+from reference.sim.reassignment import VoterChange, draw_target, next_change, refused_change
 from reference.sim.voter_invariants import VoterChangeChecker
 from reference.storage.base import MemoryStorage
 from reference.storage.persist import persist, stage
@@ -115,6 +126,25 @@ STALE_WINDOW_MS = 100
 _CRASH_IN_STEP_PROBABILITY = 0.5
 # Bug respond-then-fsync: the fsync of a step's writes comes this many ms after its sends.
 _LATE_FSYNC_MS = (1, 30)
+# Fault stale-position: the chance that an old FetchResponse at a replica's new log end (with
+# another last epoch) is delivered again.
+_STALE_POSITION_PROBABILITY = 0.5
+# Fault isolate-leader: the chance that a new leader is cut off right after its election.
+_ISOLATE_LEADER_PROBABILITY = 0.2
+# The operator: the chance that a request it sends to a leader ready for a change is one the
+# leader must refuse (reassignment.refused_change), that a new target is a single voter, and
+# that it leaves out the current leader.
+_REFUSED_CHANGE_PROBABILITY = 0.1
+# ... and, while a voter's replica runs with a new directory id (it lost its disk), the chance
+# that the operator first tries to add that replica again (refused: its id is a voter; once
+# per new directory id).
+_READD_REBUILT_VOTER_PROBABILITY = 0.5
+_SINGLE_VOTER_TARGET_PROBABILITY = 0.1
+_MOVE_LEADER_PROBABILITY = 0.3
+# DescribeQuorum: how many times the operator follows a "not the leader, ask that one" answer,
+# and how many replicas it asks first when the answers lead nowhere.
+_DESCRIBE_REDIRECTS = 2
+_DESCRIBE_ATTEMPTS = 3
 
 
 @dataclass(frozen=True)
@@ -263,6 +293,9 @@ class RunStats:
     updates_committed: int = 0
     self_removals: int = 0
     rejoins_committed: int = 0
+    refused_change_requests: int = 0  # requests the operator sent that the leader must refuse
+    stale_position_redeliveries: int = 0
+    leader_isolations: int = 0
     stale_redeliveries: int = 0
     epoch_duplicates: int = 0
     oldest_first_deliveries: int = 0
@@ -339,6 +372,10 @@ class Simulation:
         self.voter_checker = VoterChangeChecker() if config.dynamic else None
         self.target: frozenset[int] = frozenset(config.initial_voter_ids)
         self.admin_waiting: Message | None = None
+        # The operator was told its last request was a mistake: its next one is not.
+        self.admin_corrects = False
+        # The keys of rebuilt voters the operator tried to add again (once each).
+        self.readded: set[tuple[int, int]] = set()
         self.disks = FileDisks(config.cluster_id, seed, config.crash_state_path(seed)) if config.storage == "file" else None
         self.stale_rng = random.Random(f"stale-{seed}")
         self.stale = "stale" in config.faults
@@ -348,6 +385,14 @@ class Simulation:
         self.recent: dict[int, dict[str, deque[tuple[Message, int]]]] = {rid: {} for rid in self.ids}
         # Deliveries in the queue by sequence number, oldest first (fault ``oldest-first``).
         self.in_flight: dict[int, tuple[Message, int]] = {}
+        self.stale_position = "stale-position" in config.faults
+        self.isolate_leader = "isolate-leader" in config.faults
+        self.isolate_rng = random.Random(f"isolate-{seed}")
+        self.position_rng = random.Random(f"position-{seed}")
+        # The last FetchResponse sent to each replica per fetch offset (fault ``stale-position``).
+        self.fetch_responses: dict[int, dict[int, tuple[Message, int]]] = {rid: {} for rid in self.ids}
+        # The replica the client appended to last.
+        self.client_target: int | None = None
         for rid in self.ids:
             rng = random.Random(f"replica-{seed}-{rid}")
             storage: MemoryStorage | ReplicaDisk = (
@@ -552,6 +597,8 @@ class Simulation:
                 m, sent_at = rng.choice(recent[kind])
                 self.stats.stale_redeliveries += 1
                 self._enqueue(self.now + rng.randint(0, _STALE_LATENCY_MS), m, sent_at)
+        if self.isolate_leader and node.replica is not None and node.replica.role == LEADER and len(self.ids) > 1:
+            self._isolate(node.id)
         if self.epoch_duplicate and epoch_changed:
             for m in sent:
                 if rng.random() < _EPOCH_DUPLICATE_PROBABILITY:
@@ -559,14 +606,27 @@ class Simulation:
                     self._enqueue(self.now + rng.randint(5, self.config.request_timeout_ms), m, self.now)
 
     def _client(self) -> None:
+        """A client appends to the replica it appended to last while that one runs: a deposed
+        leader that has not noticed yet (cut off from the quorum) takes the append, any other
+        role refuses it. After a refusal, or when that replica is down, the client appends to
+        the leader of the latest epoch (as a client told NOT_LEADER asks the leader it is named)."""
         cfg = self.config
         self._push(self.now + self.client_rng.randint(cfg.client_interval_ms // 2, cfg.client_interval_ms * 3 // 2), _CLIENT, 0)
+        value = self.client_rng.randint(1, cfg.values)
+        last = self.nodes[self.client_target] if self.client_target is not None else None
+        if last is not None and last.replica is not None:
+            ready = self._step(last, ClientAppend(value))
+            if ready is None:
+                return
+            if ready.action is not None:
+                self.stats.client_appends += 1
+                return
         leaders = [n for n in self.nodes.values() if n.replica is not None and n.replica.role == LEADER]
         if not leaders:
             return
         node = max(leaders, key=lambda n: (n.replica.current_epoch if n.replica else -1, n.id))
-        assert node.replica is not None
-        ready = self._step(node, ClientAppend(self.client_rng.randint(1, cfg.values)))
+        self.client_target = node.id
+        ready = self._step(node, ClientAppend(value))
         if ready is not None and ready.action is not None:
             self.stats.client_appends += 1
 
@@ -623,9 +683,23 @@ class Simulation:
             self.stats.crashes_in_step += 1
             self._crash(node, disk_lost=False)
             return
+        if self.stale_position and ready.log_ops:
+            self._replay_position(node, replica)
         if node.resigned_epoch is not None and replica.current_epoch > node.resigned_epoch:
             self._push(self.now, _STOP, node.id, replica)
         self._schedule_tick(node)
+
+    def _replay_position(self, node: _Node, replica: Replica) -> None:
+        """Fault ``stale-position``: the log of ``replica`` changed; an old FetchResponse to it
+        whose fetch offset is its new log end but whose last fetched epoch is not its last
+        epoch (the log was truncated and fetched back) may arrive again."""
+        kept = self.fetch_responses[node.id].get(replica.log.end_offset)
+        if kept is None or kept[0].lastFetchedEpoch == replica.log.last_epoch:
+            return
+        rng = self.position_rng
+        if rng.random() < _STALE_POSITION_PROBABILITY:
+            self.stats.stale_position_redeliveries += 1
+            self._enqueue(self.now + rng.randint(0, _STALE_LATENCY_MS), kept[0], kept[1])
 
     def _fsync(self, node: _Node, replica: Replica) -> None:
         """Bug respond-then-fsync: the late fsync of the staged writes of ``replica`` (nothing
@@ -679,6 +753,8 @@ class Simulation:
         self._enqueue(at, m, self.now)
         if "duplicate" in faults and rng.random() < self.config.duplicate_probability:
             self._enqueue(at + rng.randint(0, 60), m, self.now)
+        if self.stale_position and m.type == FETCH_RESPONSE:
+            self.fetch_responses[m.dest][m.fetchOffset] = (m, self.now)
         if self.stale and m.dest != ADMIN_ID:
             recent = self.recent[m.dest]
             kept = recent.get(m.type)
@@ -786,12 +862,23 @@ class Simulation:
                               self.last_state[claimed], (m,))
         self._send(m)
 
-    def _partition(self, pairs: list[tuple[int, int]]) -> None:
+    def _partition(self, pairs: list[tuple[int, int]], duration: int | None = None) -> None:
         self.stats.partitions += 1
         for p in pairs:
             self.blocked[p] = self.blocked.get(p, 0) + 1
-        duration = self.fault_rng.randint(300, 4 * self.config.fetch_timeout_ms)
+        if duration is None:
+            duration = self.fault_rng.randint(300, 4 * self.config.fetch_timeout_ms)
         self._push(self.now + duration, _HEAL, 0, pairs)
+
+    def _isolate(self, rid: int) -> None:
+        """Fault ``isolate-leader``: now and then cut a new leader off from every other
+        replica, both directions, for as long as a partition lasts."""
+        rng = self.isolate_rng
+        if rng.random() >= _ISOLATE_LEADER_PROBABILITY:
+            return
+        self.stats.leader_isolations += 1
+        pairs = [p for x in self.ids if x != rid for p in ((rid, x), (x, rid))]
+        self._partition(pairs, rng.randint(300, 4 * self.config.fetch_timeout_ms))
 
     def _heal(self, pairs: list[tuple[int, int]]) -> None:
         for p in pairs:
@@ -824,7 +911,8 @@ class Simulation:
         input (the spec's ``Resign``: EndQuorumEpoch to the other voters) and stays up for
         a grace period, handling the EndQuorumEpoch responses and anything else, until it
         knows a later epoch or the period ends; then it stops. The spec has no shutdown
-        action for other roles (``Resign`` needs a leader), so any other replica just stops.
+        action for other roles (``Resign`` needs a leader), so any other replica just stops (its
+        ``Shutdown`` input does nothing).
         Nothing is lost either way: every write was flushed when its step was persisted."""
         rng = self.fault_rng
         up = [n for n in self.nodes.values() if n.replica is not None and n.resigned_epoch is None]
@@ -839,7 +927,9 @@ class Simulation:
         assert replica is not None
         self.stats.shutdowns += 1
         if replica.role != LEADER:
-            self._stop(node, replica)
+            self._step(node, Shutdown())  # nothing to do: the spec's Resign needs a leader
+            if node.replica is replica:
+                self._stop(node, replica)
             return
         node.resigned_epoch = replica.current_epoch
         self._step(node, Shutdown())
@@ -906,26 +996,42 @@ class Simulation:
 
     def _admin(self, periodic: bool) -> None:
         """The operator: one request toward the target voter set (KIP-642 single steps), at
-        most one outstanding; a new target once the quorum is there. A non-periodic call is
-        the quick retry of an AddVoter that waited for the new voter to catch up."""
+        most one outstanding; a new target once the quorum is there. It finds the leader and
+        the new voter's progress with DescribeQuorum. Now and then, when the leader would take
+        a change, it errs instead: a request the leader must refuse (``refused_change``; not in
+        a quick retry, nor right after a refusal of a mistake). A non-periodic call is the quick
+        retry after a refusal or of an AddVoter that waited for the new voter to catch up."""
         rng = self.admin_rng
         if periodic:
             self._push(self._admin_gap(), _ADMIN, 0)
-        leader = self._leader()
-        if leader is None:
+        found = self._describe_quorum()
+        if found is None:
             return
+        leader, described = found
         if self.admin_waiting is not None and rng.random() < 0.5:
             return  # waiting for the answer (it may be lost; an impatient operator sends the next)
         directory_of = {n.id: n.membership.directory_id for n in self.nodes.values()}
-        change = next_change(self.target, leader.voter_set.keys, directory_of, rng)
-        if change is None:
-            self.target = draw_target(rng, self.ids, self.config.target_sizes, leader.id)
-            return
+        voters = leader.voter_set.keys
+        rebuilt = {(v, directory_of[v]) for v, d in voters if directory_of.get(v, d) != d} - self.readded
+        err = _READD_REBUILT_VOTER_PROBABILITY if rebuilt else _REFUSED_CHANGE_PROBABILITY
+        change: VoterChange | None
+        corrects, self.admin_corrects = self.admin_corrects, False
+        if (periodic and not corrects and own_epoch_committed(leader) and not change_uncommitted(leader)
+                and rng.random() < err):
+            change = refused_change(voters, directory_of, rng, self.readded)
+            self.readded.add(change.key)
+            self.stats.refused_change_requests += 1
+        else:
+            change = next_change(self.target, voters, directory_of, rng)
+            if change is None:
+                self.target = draw_target(rng, self.ids, self.config.target_sizes, leader.id,
+                                          _MOVE_LEADER_PROBABILITY, _SINGLE_VOTER_TARGET_PROBABILITY)
+                return
+            if change.request == ADD_VOTER_REQUEST and not _caught_up(described, *change.key):
+                # An operator watching DescribeQuorum adds the observer once it has caught up.
+                self._push(self.now + self.admin_rng.randint(10, 60), _ADMIN, 0, "retry")
+                return
         vid, directory = change.key
-        if change.request == ADD_VOTER_REQUEST and not self._caught_up(leader, vid, directory):
-            # Like an operator watching DescribeQuorum: add the observer once it has caught up.
-            self._push(self.now + self.admin_rng.randint(10, 60), _ADMIN, 0, "retry")
-            return
         self.stats.voter_change_requests += 1
         if change.request == UPDATE_VOTER_REQUEST:
             # UpdateVoter comes from the voter itself (when it is up and follows a leader).
@@ -944,17 +1050,33 @@ class Simulation:
             self._trace(self.now, leader.id, "Send" + m.type, params, self.last_state[leader.id], (m,))
         self._send(m)
 
-    @staticmethod
-    def _caught_up(leader: Replica, vid: int, directory: int) -> bool:
-        return (leader.replica_directory_id.get(vid) == directory
-                and leader.replica_end_offset.get(vid, 0) >= leader.log.end_offset)
+    def _describe_quorum(self) -> tuple[Replica, DescribeQuorumResult] | None:
+        """DescribeQuorum as an operator sends it: to a running replica at random; one that
+        does not lead answers NOT_LEADER_FOR_PARTITION naming the leader it knows, which is
+        asked next (when it knows none, or that one is down, another replica is asked). The
+        leader and its answer, or ``None`` (no leader found)."""
+        up = [n.replica for n in self.nodes.values() if n.replica is not None]
+        for first in self.admin_rng.sample(up, min(len(up), _DESCRIBE_ATTEMPTS)):
+            replica = first
+            for _ in range(_DESCRIBE_REDIRECTS + 1):
+                answer = replica.describe_quorum()
+                if answer.error_code == NONE:
+                    return replica, answer
+                named = self.nodes.get(answer.leader_id)
+                if named is None or named.replica is None or named.replica is replica:
+                    break
+                replica = named.replica
+        return None
 
     def _admin_response(self, m: Message) -> None:
-        """The operator retries soon after a refusal (another leader, or a change under way)."""
+        """The operator retries soon after a refusal (another leader, a change under way, or
+        its own mistake, which it does not repeat at once)."""
         self.stats.messages_delivered += 1
         if self.admin_waiting is not None and m.type == VOTER_CHANGE_RESPONSE[self.admin_waiting.type]:
             self.admin_waiting = None
-        if m.errorCode in (NOT_LEADER_FOR_PARTITION, REQUEST_TIMED_OUT):
+        if m.errorCode in (DUPLICATE_VOTER, VOTER_NOT_FOUND, INVALID_REQUEST):
+            self.admin_corrects = True
+        if m.errorCode not in (NONE, INVALID_CLUSTER_ID):
             self._push(self.now + self.admin_rng.randint(20, 200), _ADMIN, 0, "retry")
 
     def _count_completion(self, replica: Replica, ready: Ready) -> None:
@@ -972,6 +1094,13 @@ class Simulation:
                 stats.updates_committed += 1
         if replica.role == RESIGNED:
             stats.self_removals += 1
+
+
+def _caught_up(described: DescribeQuorumResult, vid: int, directory: int) -> bool:
+    """DescribeQuorum lists replica ``vid`` with that directory id at the leader's log end."""
+    progress = {rid: (d, end) for rid, d, end in (*described.current_voters, *described.observers)}
+    fetched_from, end = progress.get(vid, (NIL, -1))
+    return fetched_from == directory and end >= progress[described.leader_id][1]
 
 
 def _input_action(rid: int, inp: Input) -> tuple[str | None, dict[str, Any]]:

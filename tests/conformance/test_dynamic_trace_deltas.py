@@ -15,7 +15,7 @@ from reference.sim.faults import DYNAMIC_DEFAULT_FAULTS
 from reference.sim.simulator import SimConfig, run_seed
 
 SPEC = Path(__file__).resolve().parents[2] / "spec" / "KRaft.tla"
-SEED = 4  # commits an AddVoter, a RemoveVoter, a leader's self-removal and a disk-loss rejoin
+SEED = 11  # commits an AddVoter, a RemoveVoter, a leader's self-removal and a disk-loss rejoin
 
 
 def _events(path: Path) -> list[tuple[Any, ...]]:

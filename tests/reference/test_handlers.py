@@ -328,7 +328,7 @@ def test_describe_quorum_is_read_only() -> None:
     r = make_leader(1)
     before = r.spec_state()
     d = r.describe_quorum()
-    assert d.error_code == "" and d.leader_id == 1 and [v for v, _ in d.current_voters] == [1, 2, 3]
+    assert d.error_code == "" and d.leader_id == 1 and [v for v, _, _ in d.current_voters] == [1, 2, 3]
     assert r.spec_state() == before
     assert make_replica(2, epoch=1, leader=1).describe_quorum().error_code == "NOT_LEADER_FOR_PARTITION"
 

@@ -49,7 +49,7 @@ def test_shutdown_is_a_default_fault() -> None:
     assert "shutdown" in DEFAULT_FAULTS
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize("seed", [2, 3, 4])
 def test_leader_shutdown_hands_over_to_first_successor(tmp_path: Path, seed: int) -> None:
     events = _events(tmp_path, seed)
     handovers = 0

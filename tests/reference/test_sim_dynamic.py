@@ -31,8 +31,8 @@ def test_standalone_bootstrap_grows_the_quorum() -> None:
 
 
 @pytest.mark.parametrize(("bug", "seed", "invariant"), [
-    ("two-uncommitted-changes", 6, "OneUncommittedChange"),
-    ("change-before-epoch-commit", 12, "ChangeAfterEpochCommit"),
+    ("two-uncommitted-changes", 7, "OneUncommittedChange"),
+    ("change-before-epoch-commit", 14, "ChangeAfterEpochCommit"),
     ("vote-ignores-directory-id", 5, "CommittedNeverLost"),
 ])
 def test_kip853_bug_switches_are_caught(bug: str, seed: int, invariant: str) -> None:

@@ -24,6 +24,7 @@ from reference.sim.faults import (
     DYNAMIC_DEFAULT_FAULTS,
     FAULTS,
     PREVIOUS_DEFAULT_FAULTS,
+    REACH_FAULTS,
 )
 from reference.sim.simulator import RunStats, SimConfig, run_seed
 
@@ -44,7 +45,7 @@ def test_stale_faults_are_default_and_described() -> None:
     for name in STALE:
         assert name in DEFAULT_FAULTS and name in DYNAMIC_DEFAULT_FAULTS and FAULTS[name]
         assert name not in PREVIOUS_DEFAULT_FAULTS
-    assert set(DEFAULT_FAULTS) == set(PREVIOUS_DEFAULT_FAULTS) | set(STALE)
+    assert set(DEFAULT_FAULTS) == set(PREVIOUS_DEFAULT_FAULTS) | set(STALE) | set(REACH_FAULTS)
 
 
 def test_old_messages_arrive_right_after_a_change_much_more_often() -> None:
@@ -105,8 +106,8 @@ def _begin_quorum_epoch_response_without_epoch_check(r: HandlerContext, m: Messa
 # (message type, handler without its staleness check, a seed and steps where the current
 # faults expose it, the fewest seeds of 1..40 that must expose it, measured: 8 and 3)
 SEEDED_BUGS = {
-    "vote-response-any-epoch": (VOTE_RESPONSE, _vote_response_without_epoch_check, 23, 300, 5),
-    "endorsement-any-epoch": (BEGIN_QUORUM_EPOCH_RESPONSE, _begin_quorum_epoch_response_without_epoch_check, 3, 1000, 2),
+    "vote-response-any-epoch": (VOTE_RESPONSE, _vote_response_without_epoch_check, 1, 300, 5),
+    "endorsement-any-epoch": (BEGIN_QUORUM_EPOCH_RESPONSE, _begin_quorum_epoch_response_without_epoch_check, 9, 1000, 2),
 }
 
 
