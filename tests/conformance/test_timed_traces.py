@@ -26,9 +26,9 @@ FIXTURES = Path(__file__).parent / "fixtures"
 # bug switch -> (seed, steps, the rejected action, the guard the diagnostic names)
 TIMER_BUGS: dict[str, tuple[int, int, str, str]] = {
     "early-election": (1, 100, "BecomeCandidate", "MayStand(i)"),
-    "no-successor-backoff": (8, 200, "BecomeCandidate", "MayStand(i)"),
-    "early-resign": (4, 400, "Resign", "QuorumLostBy"),
-    "check-quorum-counts-observers": (9, 450, "", "OnTime"),
+    "no-successor-backoff": (7, 200, "BecomeCandidate", "MayStand(i)"),
+    "early-resign": (3, 200, "Resign", "QuorumLostBy"),
+    "check-quorum-counts-observers": (16, 500, "", "OnTime"),
     "begin-epoch-once": (1, 700, "", "OnTime"),
 }
 
