@@ -16,6 +16,7 @@ from conformance.tla.cfg import read_config
 from conformance.tla.explorer import check, simulate
 from conformance.tla.model import Model, State
 from conformance.tla.values import Fn, Value, fn_apply
+from tests.spec.test_kraft_actions import at, init, load, one, var
 
 SPEC = Path(__file__).resolve().parents[2] / "spec"
 ENTRIES = {e.name: e for e in load_manifest()}
@@ -25,42 +26,21 @@ TIMER_TOGGLES = {"no_election_timeout": "ElectionTimeoutRespected", "no_fetch_ti
                  "no_begin_epoch_resend": "BeginQuorumEpochResent"}
 
 
-def load(cfg: str = "MC_KRaft_timed.cfg", **overrides: Value) -> Model:
-    config = read_config(SPEC / cfg)
-    return Model.load(SPEC / "MC_KRaft.tla", constants={**config.constants, **overrides}, overrides=config.overrides)
+def load_timed(**overrides: Value) -> Model:
+    return load("MC_KRaft_timed.cfg", **overrides)
 
 
 @pytest.fixture(scope="module")
 def model() -> Model:
-    return load()
-
-
-def var(model: Model, state: State, name: str) -> Value:
-    return state[model.variables.index(name)]
-
-
-def at(model: Model, state: State, name: str, i: Value) -> Value:
-    return fn_apply(var(model, state, name), i)  # type: ignore[arg-type]
+    return load_timed()
 
 
 def succ(model: Model, action: str, args: list[Value], state: State) -> list[State]:
     return list(model.action_successors(action, args, state))
 
 
-def one(model: Model, action: str, args: list[Value], state: State) -> State:
-    out = succ(model, action, args, state)
-    assert len(out) == 1, f"{action}{args}: {len(out)} successors"
-    return out[0]
-
-
 def tick(model: Model, state: State, t: int) -> State:
     return one(model, "AdvanceClock", [t], state)
-
-
-def init(model: Model) -> State:
-    states = list(model.init_states())
-    assert len(states) == 1
-    return states[0]
 
 
 def sent(model: Model, before: State, after: State, type_: str) -> list[Fn]:
@@ -116,7 +96,7 @@ def test_untimed_spec_has_no_clock_and_no_guards() -> None:
     assert succ(m, "AdvanceClock", [1], s) == []
     assert len(succ(m, "BecomeCandidate", [1], s)) == 1
     # a rule left out of TimedRules drops its guard
-    timed = load(TimedRules=frozenset(RULES - {"ElectionTimeout"}))
+    timed = load_timed(TimedRules=frozenset(RULES - {"ElectionTimeout"}))
     assert len(succ(timed, "BecomeCandidate", [1], init(timed))) == 1
 
 
@@ -148,7 +128,7 @@ def test_preferred_successors_back_off_by_position(model: Model) -> None:
     assert len(succ(model, "BecomeCandidate", [first], u)) == 1  # position 0: at once
     assert succ(model, "BecomeCandidate", [second], u) == []  # position 1: retry backoff 1
     assert len(succ(model, "BecomeCandidate", [second], tick(model, u, 3))) == 1
-    relaxed = load(TimedRules=frozenset(RULES - {"SuccessorBackoff"}))
+    relaxed = load_timed(TimedRules=frozenset(RULES - {"SuccessorBackoff"}))
     v = deliver(relaxed, one(relaxed, "Shutdown", [1], follow(relaxed, elect(relaxed, init(relaxed)), 1, 3)),
                 "HandleEndQuorumEpochRequest", reqs[second])
     assert len(succ(relaxed, "BecomeCandidate", [second], v)) == 1
