@@ -3,9 +3,7 @@ explains names a branch of today's source, with a reason, and none is both."""
 
 from __future__ import annotations
 
-import importlib.util
 import linecache
-import sys
 import warnings
 from pathlib import Path
 from types import ModuleType
@@ -14,17 +12,14 @@ import coverage
 import pytest
 from coverage.exceptions import CoverageWarning
 
+from tests.benchmarks.load import load_benchmark
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
 def bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("branch_coverage_bench", ROOT / "benchmarks" / "branch_coverage.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("branch_coverage.py", "branch_coverage_bench")
 
 
 def _branches(bench: ModuleType) -> set[tuple[str, str, str, str]]:

@@ -4,24 +4,19 @@ its verdicts come from the checks, not from the catalog."""
 from __future__ import annotations
 
 import argparse
-import importlib.util
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+
+from tests.benchmarks.load import load_benchmark
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
 def mutation() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("mutation_campaign", ROOT / "benchmarks" / "mutation.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("mutation.py", "mutation_campaign")
 
 
 def test_every_mutation_applies_once_and_compiles(mutation: ModuleType) -> None:
