@@ -6,17 +6,19 @@ the spec (a trace for another spec, an unknown action or variable is bad input).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
 from conformance.tla.printer import render
 from conformance.tla.syntax import ConstantDecl, Loc, Module, OpDef
+from conformance.tla.syntax import Name as NameExpr
 from conformance.tla.values import Value
 from conformance.validate.coverage import Disjunct
 
 State = tuple[Value, ...]
+NETWORK = "messages"  # the spec variable that is the network (sets of messages, never emptied)
 
 
 class SpecModel(Protocol):
@@ -68,12 +70,15 @@ class SpecBinding:
         index = {v: i for i, v in enumerate(model.variables)}
         return cls(
             model=model, spec_name=model.module.name, var_index=index,
-            messages_index=index.get("messages"), action_params=params, sites=sites,
+            messages_index=index.get(NETWORK), action_params=params, sites=sites,
         )
 
-    def site_for(self, action: str, args: Sequence[Value], state: State) -> tuple[Disjunct | None, list[tuple[Loc, str]]]:
+    def site_for(self, action: str, args: Sequence[Value], state: State,
+                 in_network: Callable[[Value], bool] | None = None) -> tuple[Disjunct | None, list[tuple[Loc, str]]]:
         """The first call site of ``action`` in Next whose ``\\E`` bounds hold for ``args`` in
-        ``state``; otherwise None and the bounds that failed (location, text)."""
+        ``state``; otherwise None and the bounds that failed (location, text). With
+        ``in_network``, a bound that is the network variable itself is decided by it (the
+        validator keeps the network outside the states)."""
         failed: list[tuple[Loc, str]] = []
         for site in self.sites[action]:
             ok = True
@@ -81,7 +86,11 @@ class SpecBinding:
                 if dom is None:
                     continue
                 name, expr = dom
-                if arg not in self.model.eval_state(expr, state):  # type: ignore[operator]
+                if in_network is not None and isinstance(expr, NameExpr) and expr.name == NETWORK:
+                    member = in_network(arg)
+                else:
+                    member = arg in self.model.eval_state(expr, state)  # type: ignore[operator]
+                if not member:
                     failed.append((expr.loc, f"{name} \\in {render(expr)}"))
                     ok = False
                     break

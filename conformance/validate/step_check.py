@@ -8,6 +8,12 @@ logs its durable ``writes``, they must be the files whose durable copy the spec'
 spec makes before the step's sends and the trace does not (or later), or two writes in
 another order, is a mismatch.
 
+The network: when the spec only ever adds to it (``network.sharing_refusal``), the
+candidates' network is kept once for the trace (``SharedNetwork``) and the states carry the
+empty set in its place, so that a step's successors hold exactly what the step sends; a
+successor agrees when those sends plus the network equal the ``sent`` messages plus the
+network. Diagnostics rebuild the full states first.
+
 Time: when the spec is timed (it defines ``AdvanceClock`` and its constant ``TimedRules`` is
 not empty) and an event carries ``time_ms`` later than a candidate's clock, the candidate first
 takes the spec's step ``AdvanceClock(time_ms)``; the event's action is then evaluated at that
@@ -22,6 +28,7 @@ from typing import Any
 from conformance.tla.syntax import TlaError
 from conformance.tla.values import ApplyError, Fn, Value, fn_apply, fn_items, format_value, make_fn
 from conformance.validate.coverage import Coverage, Disjunct
+from conformance.validate.network import SharedNetwork
 from conformance.validate.spec_binding import BindingError, SpecBinding, State
 from conformance.validate.trace_reader import TraceEvent
 from conformance.validate.value_diff import abbreviate, first_difference, is_large
@@ -51,11 +58,21 @@ def _network_grew_by(before: Any, after: Any, sent: frozenset[Value]) -> bool:
     return before <= after
 
 
+_EMPTY: frozenset[Value] = frozenset()  # the network's place in the states while it is shared
+
+
+def _with(state: State, i: int, v: Value) -> State:
+    return (*state[:i], v, *state[i + 1:])
+
+
 class StepChecker:
     """Matches successors against events for one spec binding."""
 
-    def __init__(self, binding: SpecBinding) -> None:
+    def __init__(self, binding: SpecBinding, share_network: bool = False) -> None:
         self.binding = binding
+        # whether the network may be kept outside the states (the spec only adds to it)
+        self.share_network = share_network and binding.messages_index is not None
+        self.network: SharedNetwork | None = None  # this trace's network, when shared
         self.model = binding.model
         self.logged: list[tuple[str, int]] = []
         self.init_replicas: Mapping[int, Mapping[str, Value]] = {}
@@ -78,6 +95,7 @@ class StepChecker:
         self.logged = logged
         self.init_replicas = init_replicas
         self._counted_until = 0
+        self.network = None
 
     # -- initial states -------------------------------------------------------------------------
 
@@ -104,7 +122,20 @@ class StepChecker:
         for s in self.model.init_states(init):
             if not self._init_mismatches(s):
                 out[s] = None
-        return list(out)
+        states = list(out)
+        mi = self.binding.messages_index
+        if self.share_network and states and mi is not None and len({s[mi] for s in states}) == 1:
+            self.network = SharedNetwork(states[0][mi])  # type: ignore[arg-type]
+            states = [_with(s, mi, _EMPTY) for s in states]
+        return states
+
+    def full_states(self, states: list[State], steps: int) -> list[State]:
+        """``states`` with the network they have after ``steps`` steps (the spec's own states)."""
+        mi = self.binding.messages_index
+        if self.network is None or mi is None:
+            return states
+        network = self.network.as_set(steps)
+        return [_with(s, mi, network) for s in states]
 
     def diagnose_init(self, file: str, line: int, init: str) -> Diagnostic:
         best: list[VariableMismatch] | None = None
@@ -156,15 +187,34 @@ class StepChecker:
         sent = frozenset(event.sent)
         out: list[State] = []
         hit: Disjunct | None = None
-        for s in candidates:
-            site, _ = self.binding.site_for(action, args, s)
-            if site is None:
-                continue
-            for t in self.model.action_successors(action, args, s):
-                if (self._agrees(s, t, r, observed) and (mi is None or _network_grew_by(s[mi], t[mi], sent))
-                        and (event.writes is None or self.spec_writes(s, t, r) == event.writes)):
-                    out.append(t)
-                    hit = hit or site
+        network = self.network
+        if network is not None and mi is not None:
+            done = event.step - 1  # steps the candidates have taken
+            new = network.new_messages(sent, done)
+
+            def in_network(m: Value) -> bool:
+                return network.contains(m, done)
+
+            for s in candidates:
+                site, _ = self.binding.site_for(action, args, s, in_network)
+                if site is None:
+                    continue
+                for t in self.model.action_successors(action, args, s):
+                    if (self._agrees(s, t, r, observed) and network.grows_by(t[mi], new, done)
+                            and (event.writes is None or self.spec_writes(s, t, r) == event.writes)):
+                        out.append(t if t[mi] is _EMPTY else _with(t, mi, _EMPTY))
+                        hit = hit or site
+            network.record(event.step, sent)
+        else:
+            for s in candidates:
+                site, _ = self.binding.site_for(action, args, s)
+                if site is None:
+                    continue
+                for t in self.model.action_successors(action, args, s):
+                    if (self._agrees(s, t, r, observed) and (mi is None or _network_grew_by(s[mi], t[mi], sent))
+                            and (event.writes is None or self.spec_writes(s, t, r) == event.writes)):
+                        out.append(t)
+                        hit = hit or site
         if hit is not None and event.step > self._counted_until:
             self._counted_until = event.step
             coverage.record(action, hit.key)
@@ -231,6 +281,7 @@ class StepChecker:
     def diagnose(self, file: str, event: TraceEvent, candidates: list[State], summary: EventSummary,
                  preceding: tuple[EventSummary, ...]) -> Diagnostic:
         """Why no candidate state has a successor that agrees with ``event``."""
+        candidates = self.full_states(candidates, event.step - 1)
         candidates = self.at_event_time(candidates, event)
         action = event.action
         args = self.binding.args(action, event.params)

@@ -34,6 +34,7 @@ from conformance.validate.coverage import (
     module_definitions,
     next_disjuncts,
 )
+from conformance.validate.network import sharing_refusal
 from conformance.validate.spec_binding import (
     BindingError,
     SpecBinding,
@@ -42,7 +43,7 @@ from conformance.validate.spec_binding import (
     declared_constants,
     spec_constants,
 )
-from conformance.validate.step_check import StepChecker
+from conformance.validate.step_check import CLOCK_ACTION, StepChecker
 from conformance.validate.trace_reader import (
     TraceEvent,
     TraceFormatError,
@@ -63,6 +64,7 @@ class ValidatorOptions:
     window: int = 5  # preceding events shown in a diagnostic
     next_name: str = "Next"
     init_name: str = "Init"
+    share_network: bool = True  # keep the network outside the states when the spec allows it
 
 
 def _load_model(spec: Path, constants: Mapping[str, Value], overrides: Mapping[str, str],
@@ -72,6 +74,7 @@ def _load_model(spec: Path, constants: Mapping[str, Value], overrides: Mapping[s
     return Model.load(spec, constants=constants, overrides=overrides, search_path=search_path)
 
 
+DURABLE_COPIES = ("DurableQuorumState", "DurableLog")  # state functions the step checker evaluates
 PARAM_TEXT = 400  # characters of a parameter shown in diagnostics
 
 
@@ -111,6 +114,7 @@ class TraceValidator:
         self._declared: list[str] | None = None
         self._disjuncts: list[Disjunct] | None = None
         self._types: TraceTypes | None = None
+        self._network_refusal: str | None = None
         self._bindings: dict[frozenset[tuple[str, Any]], tuple[SpecBinding, StepChecker, list[Disjunct]]] = {}
 
     # -- spec side ------------------------------------------------------------------------------
@@ -122,6 +126,15 @@ class TraceValidator:
         definitions = module_definitions(module, loader)
         self._disjuncts = next_disjuncts(definitions, self.options.next_name)
         self._types = TraceTypes(module, definitions, self._disjuncts)
+        roots = [*dict.fromkeys(d.action for d in self._disjuncts), CLOCK_ACTION, *DURABLE_COPIES]
+        domains = [dom[1] for d in self._disjuncts for dom in d.domains if dom is not None]
+        self._network_refusal = sharing_refusal(definitions, [r for r in roots if r in definitions], domains)
+
+    def network_refusal(self) -> str | None:
+        """Why the spec's network must stay in the states (None: the validator shares it)."""
+        if self._disjuncts is None:
+            self._parse()
+        return self._network_refusal
 
     def declared(self) -> list[str]:
         """The spec's declared CONSTANTs (parsed once)."""
@@ -158,7 +171,8 @@ class TraceValidator:
                 raise BindingError(f"a trace for spec {header.spec!r}, validated against {model.module.name!r}")
             disjuncts = self.disjuncts()
             binding = SpecBinding.of(model, disjuncts)
-            cached = (binding, StepChecker(binding), disjuncts)
+            share = self.options.share_network and self.network_refusal() is None
+            cached = (binding, StepChecker(binding, share_network=share), disjuncts)
             self._bindings[key] = cached
         elif header.spec != cached[0].spec_name:
             raise BindingError(f"a trace for spec {header.spec!r}, validated against {cached[0].spec_name!r}")
