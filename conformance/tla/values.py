@@ -60,6 +60,9 @@ class ModelValue:
         return (ModelValue, (self.name,))
 
 
+_LONG, _ENDS = 16, 4  # sequences longer than _LONG are hashed by their length and _ENDS items at each end
+
+
 class Fn:
     """A function that is not a sequence: a record or a general function.
 
@@ -78,9 +81,13 @@ class Fn:
         return isinstance(other, Fn) and self.map == other.map
 
     def __hash__(self) -> int:
+        # A long sequence inside is hashed by its length and ends: equal functions still hash
+        # equally (equality decides), and a record holding a long log slice hashes in constant
+        # time. Fingerprints (fpset.py) are structural and do not use this hash.
         h = self._hash
         if h is None:
-            h = hash(frozenset(self.map.items()))
+            h = hash(frozenset([(k, (len(v), v[:_ENDS], v[-_ENDS:]) if type(v) is tuple and len(v) > _LONG else v)
+                                for k, v in self.map.items()]))
             self._hash = h
         return h
 
