@@ -19,7 +19,7 @@ before a conjunction is reached.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -77,10 +77,14 @@ def _once(s: Any, t: list, e: tuple) -> Iterator[None]:
 class ActionCompiler:
     """Compiles actions (or, with ``init=True``, initial predicates) into steps."""
 
-    def __init__(self, compiler: Compiler, var_names: Sequence[str], init: bool = False) -> None:
+    def __init__(self, compiler: Compiler, var_names: Sequence[str], init: bool = False,
+                 checks: Mapping[int, Callable[[Value], bool]] | None = None) -> None:
         self.c = compiler
         self.var_names = tuple(var_names)
         self.init = init
+        # per variable index, a test every value assigned to it must pass where it is assigned
+        # (a caller that knows which next values it will keep prunes the others early)
+        self.checks = dict(checks or {})
         # Keyed by id() of a definition object; each entry keeps that object alive (and is
         # checked against it), so an id can never be reused for another definition.
         self._def_cache: dict[int, tuple[Any, Step]] = {}
@@ -162,12 +166,12 @@ class ActionCompiler:
             if i is not None:
                 rhs = self.c.expr(node.args[1], scope)
                 if node.name == "=":
-                    return _Compiled([(_ASSIGN, i, self._value(rhs, node.loc))], None)
+                    return _Compiled([(_ASSIGN, i, self._value(rhs, node.loc)), *self._checked([i])], None)
                 return _Compiled(None, self._enumerate(i, rhs, node.loc))
         if isinstance(node, S.Unchanged):
             idx = self._unchanged_vars(node.expr, scope)
             if idx is not None:
-                return _Compiled([(_ASSIGN, i, _reader(i)) for i in idx], None)
+                return _Compiled([*((_ASSIGN, i, _reader(i)) for i in idx), *self._checked(idx)], None)
             return _Compiled([(_GUARD, -1, self._guard(node, scope))], None)
         if isinstance(node, S.ActionBox):
             if node.box:
@@ -195,6 +199,15 @@ class ActionCompiler:
             return merged[0]
         steps = [_as_step(m) for m in merged]
         return _Compiled(None, _chain(merged, steps))
+
+    def _checked(self, idx: Sequence[int]) -> list[tuple[int, int, EvalFn]]:
+        """Guards that test the values just assigned to checked variables."""
+        out: list[tuple[int, int, EvalFn]] = []
+        for i in idx:
+            test = self.checks.get(i)
+            if test is not None:
+                out.append((_GUARD, -1, _tester(i, test)))
+        return out
 
     def _enumerate(self, i: int, rhs: C, loc: Loc) -> Step:
         dom = self.c.domain_fn(C(self._value(rhs, loc), rhs.vars, rhs.primed, rhs.envmin,
@@ -710,6 +723,10 @@ def _enter(fs: list[EvalFn], prefix: int) -> EvalFn:
 
 def _reader(i: int) -> EvalFn:
     return lambda s, t, e: s[i]
+
+
+def _tester(i: int, test: Callable[[Value], bool]) -> EvalFn:
+    return lambda s, t, e: test(t[i])
 
 
 def _block(ops: list[tuple[int, int, EvalFn]]) -> Callable[[Any, list, tuple], list[int] | None]:

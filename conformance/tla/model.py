@@ -90,6 +90,8 @@ class Model:
         self._inits = ActionCompiler(self._compiler, self.variables, init=True)
         self._expr_cache: dict[Any, tuple[Any, C]] = {}
         self._step_cache: dict[Any, Any] = {}
+        # the action compiler of action_successors(..., checks) and the checks it was built for
+        self._checked: tuple[Mapping[int, Callable[[Value], bool]], ActionCompiler, dict[Any, Any]] | None = None
         self._check_assumes()
 
     @classmethod
@@ -337,22 +339,31 @@ class Model:
                 label = labels[raw] = make_label(raw)
             yield label, tuple(t)
 
-    def _action_step(self, action: str) -> tuple[Any, int, DefEntry]:
+    def _action_step(self, action: str, checks: Mapping[int, Callable[[Value], bool]] | None = None
+                     ) -> tuple[Any, int, DefEntry]:
+        compiler, cache = self._actions, self._step_cache
+        if checks:
+            if self._checked is None or self._checked[0] is not checks:
+                self._checked = (checks, ActionCompiler(self._compiler, self.variables, checks=checks), {})
+            _, compiler, cache = self._checked
         key = ("action", action)
-        hit = self._step_cache.get(key)
+        hit = cache.get(key)
         if hit is None:
             entry = self.root.names.get(action)
             if not isinstance(entry, DefEntry) or not isinstance(entry.unit, S.OpDef):
                 raise EvalError(f"module {self.module.name} has no action operator {action}")
             scope = self._compiler._def_scope(entry.unit, Scope(entry.ctx, entry.ctx.base))
-            step = self._actions.step(entry.unit.body, scope)
+            step = compiler.step(entry.unit.body, scope)
             hit = (step, len(entry.unit.params), entry)
-            self._step_cache[key] = hit
+            cache[key] = hit
         return hit
 
-    def action_successors(self, action: str, args: Sequence[Value], state: State
-                          ) -> Iterator[State]:
-        step, arity, entry = self._action_step(action)
+    def action_successors(self, action: str, args: Sequence[Value], state: State,
+                          checks: Mapping[int, Callable[[Value], bool]] | None = None) -> Iterator[State]:
+        """The successors of ``state`` under ``action(args)``. With ``checks`` (variable index ->
+        test), a way through the action ends where it assigns a checked variable a value that
+        fails its test (the caller would reject that successor: it is never built)."""
+        step, arity, entry = self._action_step(action, checks)
         if len(args) != arity:
             raise EvalError(f"{action} takes {arity} argument(s), got {len(args)}", entry.unit.loc)
         self._check_state(state)

@@ -73,6 +73,11 @@ class StepChecker:
         # whether the network may be kept outside the states (the spec only adds to it)
         self.share_network = share_network and binding.messages_index is not None
         self.network: SharedNetwork | None = None  # this trace's network, when shared
+        # while the network is shared: the sends a step must make (the messages of the event
+        # not in the network, and the steps done), tested where the action assigns the network
+        self._sends_test: tuple[frozenset[Value], int] = (frozenset(), 0)
+        mi = binding.messages_index
+        self._checks = {mi: self._sends_agree} if mi is not None else {}
         self.model = binding.model
         self.logged: list[tuple[str, int]] = []
         self.init_replicas: Mapping[int, Mapping[str, Value]] = {}
@@ -90,6 +95,11 @@ class StepChecker:
                 timed = False
             if timed:
                 self.clock = binding.var_index[CLOCK_VARIABLE]
+
+    def _sends_agree(self, sends: Value) -> bool:
+        new, done = self._sends_test
+        network = self.network
+        return network is not None and network.grows_by(sends, new, done)
 
     def prepare(self, logged: list[tuple[str, int]], init_replicas: Mapping[int, Mapping[str, Value]]) -> None:
         self.logged = logged
@@ -191,6 +201,7 @@ class StepChecker:
         if network is not None and mi is not None:
             done = event.step - 1  # steps the candidates have taken
             new = network.new_messages(sent, done)
+            self._sends_test = (new, done)
 
             def in_network(m: Value) -> bool:
                 return network.contains(m, done)
@@ -199,8 +210,9 @@ class StepChecker:
                 site, _ = self.binding.site_for(action, args, s, in_network)
                 if site is None:
                     continue
-                for t in self.model.action_successors(action, args, s):
-                    if (self._agrees(s, t, r, observed) and network.grows_by(t[mi], new, done)
+                # a way through the action that sends something else ends where it sends
+                for t in self.model.action_successors(action, args, s, self._checks):
+                    if (network.grows_by(t[mi], new, done) and self._agrees(s, t, r, observed)
                             and (event.writes is None or self.spec_writes(s, t, r) == event.writes)):
                         out.append(t if t[mi] is _EMPTY else _with(t, mi, _EMPTY))
                         hit = hit or site
