@@ -367,6 +367,10 @@ def resolve(t: Type, aliases: dict[str, Type], seen: frozenset[str] = frozenset(
 # ---------------------------------------------------------------------------
 
 
+_LONG_SEQ = 64  # sequences longer than this are checked by their new tail (see ValueTypeChecker)
+_LONG_KEPT = 8  # long sequences remembered per type
+
+
 class ValueTypeChecker:
     """Checks values against (alias-free) types, remembering values already accepted."""
 
@@ -374,6 +378,9 @@ class ValueTypeChecker:
         self._ok: dict[int, dict[Any, bool]] = {}
         self._keep: list[Type] = []  # keeps the cached types alive (their ids key the cache)
         self._limit = cache_limit
+        # long sequences are not cached whole (a log would be kept once per length): the last
+        # few accepted per type are, and a sequence that extends one has only its tail checked
+        self._long: dict[int, list[tuple[Any, ...]]] = {}
 
     def mismatch(self, value: Any, t: Type) -> tuple[Type, Any] | None:
         """None when ``value`` has type ``t``; else the innermost (type, value) that fails."""
@@ -386,6 +393,8 @@ class ValueTypeChecker:
             return None if ok else (t, value)
         if isinstance(t, TConst):
             return None if vt is ModelValue or vt is str else (t, value)
+        if vt is tuple and len(value) > _LONG_SEQ and isinstance(t, TSeq):
+            return self._long_seq(value, t)
         cache = self._ok.get(id(t))
         if cache is None:
             cache = self._ok[id(t)] = {}
@@ -398,6 +407,24 @@ class ValueTypeChecker:
                 cache.clear()
             cache[value] = True
         return bad
+
+    def _long_seq(self, value: tuple[Any, ...], t: TSeq) -> tuple[Type, Any] | None:
+        recent = self._long.get(id(t))
+        if recent is None:
+            recent = self._long[id(t)] = []
+            self._keep.append(t)
+        start = 0
+        for seen in recent:
+            if start < len(seen) <= len(value) and value[: len(seen)] == seen:
+                start = len(seen)
+        for k in range(start, len(value)):
+            bad = self.mismatch(value[k], t.elem)
+            if bad is not None:
+                return bad
+        recent.append(value)
+        if len(recent) > _LONG_KEPT:
+            del recent[0]
+        return None
 
     def _container(self, value: Any, t: Type) -> tuple[Type, Any] | None:
         vt = type(value)

@@ -18,12 +18,31 @@ class NeedsSlowPath(Exception):
     """The value is not plain ITF; ``itf.decode`` decides (and reports the error, if any)."""
 
 
-def decode_fast(obj: Any) -> Value:
+_SCALARS = (int, str, bool)
+_EMPTY_SET: frozenset[Value] = frozenset()
+
+
+def _flat_set(v: Any) -> str | None:
+    """A key part for an empty ITF set (the other values make a record not shared)."""
+    return "#set:[]" if type(v) is dict and len(v) == 1 and v.get("#set") == [] else None
+
+
+def decode_fast(obj: Any, shared: dict[Any, Value] | None = None) -> Value:
+    """The value of an ITF object. With ``shared``, records whose fields are all scalars (or
+    empty sets) are decoded once per distinct content and shared (a log entry sent in many
+    FetchResponses is one object): the key is the fields with their types, in written order."""
     t = type(obj)
     if t is int or t is str or t is bool:
         return obj
     if t is list:
-        return tuple([decode_fast(x) for x in obj])
+        return tuple([decode_fast(x, shared) for x in obj])
+    if t is dict and shared is not None:
+        key = tuple([(k, type(v), v if type(v) in _SCALARS else _flat_set(v)) for k, v in obj.items()])
+        if all(v is not None and k[:1] != "#" for k, _, v in key):
+            hit = shared.get(key)
+            if hit is None:
+                hit = shared[key] = make_fn({k: v if type(v) in _SCALARS else _EMPTY_SET for k, v in obj.items()})
+            return hit
     if t is dict:
         if len(obj) == 1:
             ((key, inner),) = obj.items()
@@ -31,18 +50,18 @@ def decode_fast(obj: Any) -> Value:
                 if type(inner) is not list and key != "#bigint":
                     raise NeedsSlowPath
                 if key == "#set":
-                    elements = frozenset([decode_fast(x) for x in inner])
+                    elements = frozenset([decode_fast(x, shared) for x in inner])
                     if len(elements) != len(inner):
                         raise NeedsSlowPath  # an element listed twice: itf.decode names the error
                     return elements
                 if key == "#tup":
-                    return tuple([decode_fast(x) for x in inner])
+                    return tuple([decode_fast(x, shared) for x in inner])
                 if key == "#map":
                     pairs = {}
                     for pair in inner:
                         if type(pair) is not list or len(pair) != 2:
                             raise NeedsSlowPath
-                        pairs[decode_fast(pair[0])] = decode_fast(pair[1])
+                        pairs[decode_fast(pair[0], shared)] = decode_fast(pair[1], shared)
                     if len(pairs) != len(inner):
                         raise NeedsSlowPath  # a key listed twice
                     return make_fn(pairs)
@@ -51,17 +70,18 @@ def decode_fast(obj: Any) -> Value:
             for key in obj:
                 if key[:1] == "#":
                     raise NeedsSlowPath
-        return make_fn({k: decode_fast(v) for k, v in obj.items()})
+        return make_fn({k: decode_fast(v, shared) for k, v in obj.items()})
     raise NeedsSlowPath
 
 
 class IncrementalDecoder:
     """Decodes successive values of the same variable, reusing the previous result."""
 
-    __slots__ = ("_last",)
+    __slots__ = ("_last", "shared")
 
     def __init__(self) -> None:
         self._last: dict[Any, tuple[Any, Value]] = {}
+        self.shared: dict[Any, Value] = {}  # the records decoded so far (see ``decode_fast``)
 
     def decode(self, key: Any, obj: Any) -> Value:
         prev = self._last.get(key)
@@ -70,10 +90,10 @@ class IncrementalDecoder:
             if raw == obj and type(raw) is type(obj):
                 return value
             if type(obj) is list and type(raw) is list and len(obj) > len(raw) and obj[: len(raw)] == raw:
-                value = value + tuple([decode_fast(x) for x in obj[len(raw):]])  # type: ignore[operator]
+                value = value + tuple([decode_fast(x, self.shared) for x in obj[len(raw):]])  # type: ignore[operator]
                 self._last[key] = (obj, value)
                 return value
-        value = decode_fast(obj)
+        value = decode_fast(obj, self.shared)
         self._last[key] = (obj, value)
         return value
 

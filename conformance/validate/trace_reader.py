@@ -206,7 +206,7 @@ class TraceStream:
         try:
             if key is not None:
                 return self._incremental.decode(key, obj)
-            return decode_fast(obj)
+            return decode_fast(obj, self._incremental.shared)
         except NeedsSlowPath:
             pass
         except TypeError as exc:

@@ -10,6 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from conformance.tla import itf
+from conformance.tla.values import same_value
 from conformance.validate.fast_decode import IncrementalDecoder, NeedsSlowPath, decode_fast
 from conformance.validate.mutations import read_lines
 
@@ -70,3 +71,31 @@ def test_incremental_decoder_reuses_and_extends() -> None:
     truncated = inc.decode("log", [{"epoch": 5, "kind": "data", "value": 2}])
     assert truncated == itf.decode([{"epoch": 5, "kind": "data", "value": 2}])
     assert inc.decode("n", 1) == 1 and inc.decode("n", True) is True  # a bool is not the int 1
+
+
+@given(st.lists(json_values, max_size=4))
+def test_shared_records_decode_to_the_codecs_values(objs: list[object]) -> None:
+    """Decoding with one table of shared records (as a trace stream does) changes no value,
+    not even a boolean into an integer."""
+    shared: dict = {}
+    for obj in objs:
+        try:
+            expected = itf.decode(obj)
+        except (itf.ItfError, TypeError):
+            continue
+        try:
+            got = decode_fast(obj, shared)
+        except NeedsSlowPath:
+            continue
+        assert got == expected and same_value(got, expected)
+
+
+def test_equal_records_are_one_object_and_types_keep_them_apart() -> None:
+    shared: dict = {}
+    entry = {"epoch": 2, "kind": "data", "value": 1, "voters": {"#set": []}}
+    first = decode_fast({"type": "FetchResponse", "records": [entry, dict(entry)]}, shared)
+    second = decode_fast({"type": "FetchResponse", "records": [json.loads(json.dumps(entry))]}, shared)
+    records = first.map["records"] + second.map["records"]  # type: ignore[union-attr]
+    assert all(r is records[0] for r in records)
+    as_bool = decode_fast({**entry, "value": True}, shared)
+    assert as_bool.map["value"] is True and as_bool is not records[0]  # type: ignore[union-attr]

@@ -194,3 +194,18 @@ def test_lint_cli_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     Args.spec = tmp_path / "Nope.tla"
     assert lint_cmd.run(Args()) == 1  # type: ignore[arg-type]
     assert "Nope" in capsys.readouterr().err
+
+
+def test_long_sequences_are_checked_by_their_new_tail_and_not_kept() -> None:
+    c = ValueTypeChecker()
+    seq = parse_type("Seq({epoch: Int})")
+    entries = tuple(make_record([("epoch", k)]) for k in range(200))
+    assert c.mismatch(entries[:100], seq) is None
+    assert c.mismatch(entries, seq) is None  # extends the first: only its tail is checked
+    bad = make_record([("epoch", "x")])
+    assert c.mismatch((*entries, bad), seq) == (TPrim("Int"), "x")  # an error in the tail
+    assert c.mismatch((bad, *entries[1:]), seq) == (TPrim("Int"), "x")  # not an extension: all checked
+    for n in range(70, 90):
+        assert c.mismatch(entries[:n], seq) is None
+    assert sum(len(v) for v in c._long.values()) <= 8  # the last few long sequences only
+    assert all(len(v) <= 64 for cache in c._ok.values() for v in cache if isinstance(v, tuple))

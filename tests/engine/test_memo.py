@@ -122,3 +122,22 @@ def test_let_operators_in_init_see_the_state_being_built(tmp_path: Path) -> None
     (tmp_path / "MemoInit.tla").write_text(INIT_SPEC)
     m = Model.load(tmp_path / "MemoInit.tla")
     assert sorted(m.init_states()) == [(1, 1), (2, 2), (3, 3)]
+
+
+def test_a_memo_keeps_a_bounded_number_of_elements_alive(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A long run's logs must not be kept alive by the memo of every operator reading them."""
+    from conformance.tla.semantics import memo as memo_module
+
+    monkeypatch.setattr(memo_module, "MEMO_ELEMENTS", 10)
+    calls: list[Any] = []
+
+    def body(s: Any, t: Any, e: tuple) -> Any:
+        calls.append(e[0])
+        return len(e[0])
+
+    f = memoized(body, 1)
+    a, b = tuple(range(6)), tuple(range(7))
+    assert f(None, None, (a,)) == 6 and f(None, None, (a,)) == 6 and len(calls) == 1  # a hit
+    assert f(None, None, (b,)) == 7  # 13 elements would be kept: the memo is emptied first
+    assert f(None, None, (b,)) == 7 and len(calls) == 2
+    assert f(None, None, (a,)) == 6 and len(calls) == 3  # a was let go

@@ -11,6 +11,7 @@ from conformance.tla.semantics.compiled import (
     EvalFn,
 )
 from conformance.tla.values import (
+    Fn,
     same_value,
 )
 
@@ -19,7 +20,11 @@ from conformance.tla.values import (
 # ---------------------------------------------------------------------------
 
 MEMO_LIMIT = 1024  # entries kept per operator before its memo is emptied (bounds what it keeps alive)
+# elements of the sequences, sets and functions a memo keeps alive before it is emptied: a
+# long run's logs would otherwise keep MEMO_LIMIT old logs alive per operator
+MEMO_ELEMENTS = 1 << 17
 _MEMO_BY_VALUE = frozenset({int, str, bool})
+_CONTAINERS = frozenset({tuple, frozenset, Fn})
 _MEMO_SET_BY_VALUE = 32  # sets up to this size are keyed by value, larger ones by identity
 _MEMO_WEIGHT = 8  # lighter bodies cost less to evaluate than to look up
 _MEMO_BINDERS = (S.Quant, S.SetFilter, S.SetMap, S.Choose, S.FnConstruct)
@@ -31,6 +36,11 @@ def _memo_part(v: Any) -> Any:
     if tv in _MEMO_BY_VALUE or (tv is frozenset and len(v) <= _MEMO_SET_BY_VALUE):
         return v
     return id(v)
+
+
+def _elements(args: tuple) -> int:
+    """How many elements the containers among ``args`` hold (what a memo entry keeps alive)."""
+    return sum(len(a) for a in args if type(a) in _CONTAINERS)
 
 
 def _memo_same(stored: tuple, args: tuple) -> bool:
@@ -47,6 +57,14 @@ def memoized(f: EvalFn, arity: int) -> EvalFn:
     identity key cannot be reused by another value while it is stored."""
     memo: dict[Any, tuple[Any, Any]] = {}
     by_value, small = _MEMO_BY_VALUE, _MEMO_SET_BY_VALUE
+    kept = [0]  # elements of the containers the memo keeps alive
+
+    def make_room(args: tuple) -> None:
+        n = kept[0] + _elements(args)
+        if len(memo) >= MEMO_LIMIT or n > MEMO_ELEMENTS:
+            memo.clear()
+            n = _elements(args)
+        kept[0] = n
 
     if arity == 1:
 
@@ -60,8 +78,7 @@ def memoized(f: EvalFn, arity: int) -> EvalFn:
                 if b is a or (b == a and same_value(b, a)):
                     return hit[1]
             v = f(s, t, e)
-            if len(memo) >= MEMO_LIMIT:
-                memo.clear()
+            make_room(e)
             memo[_memo_part(a)] = (a, v)
             return v
 
@@ -73,8 +90,7 @@ def memoized(f: EvalFn, arity: int) -> EvalFn:
         if hit is not None and _memo_same(hit[0], e):
             return hit[1]
         v = f(s, t, e)
-        if len(memo) >= MEMO_LIMIT:
-            memo.clear()
+        make_room(e)
         memo[key] = (e, v)
         return v
 
