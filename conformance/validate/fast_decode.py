@@ -9,6 +9,7 @@ truncations), so that a trace's cost does not grow with the length of the logs i
 
 from __future__ import annotations
 
+from sys import intern
 from typing import Any
 
 from conformance.tla.values import Value, make_fn
@@ -19,6 +20,7 @@ class NeedsSlowPath(Exception):
 
 
 _SCALARS = (int, str, bool)
+_INTERNED = 64  # strings up to this length are kept once per process when records are shared
 _EMPTY_SET: frozenset[Value] = frozenset()
 
 
@@ -32,6 +34,8 @@ def decode_fast(obj: Any, shared: dict[Any, Value] | None = None) -> Value:
     empty sets) are decoded once per distinct content and shared (a log entry sent in many
     FetchResponses is one object): the key is the fields with their types, in written order."""
     t = type(obj)
+    if t is str and shared is not None and len(obj) <= _INTERNED:
+        return intern(obj)
     if t is int or t is str or t is bool:
         return obj
     if t is list:
@@ -41,7 +45,8 @@ def decode_fast(obj: Any, shared: dict[Any, Value] | None = None) -> Value:
         if all(v is not None and k[:1] != "#" for k, _, v in key):
             hit = shared.get(key)
             if hit is None:
-                hit = shared[key] = make_fn({k: v if type(v) in _SCALARS else _EMPTY_SET for k, v in obj.items()})
+                hit = shared[key] = make_fn({intern(k): decode_fast(v, shared) if type(v) in _SCALARS else _EMPTY_SET
+                                             for k, v in obj.items()})
             return hit
     if t is dict:
         if len(obj) == 1:
@@ -70,6 +75,8 @@ def decode_fast(obj: Any, shared: dict[Any, Value] | None = None) -> Value:
             for key in obj:
                 if key[:1] == "#":
                     raise NeedsSlowPath
+        if shared is not None:  # field names once per process, not once per line
+            return make_fn({intern(k): decode_fast(v, shared) for k, v in obj.items()})
         return make_fn({k: decode_fast(v, shared) for k, v in obj.items()})
     raise NeedsSlowPath
 
