@@ -1113,14 +1113,16 @@ AdvancedHighWatermark(l, reo, rdi) ==
     IN IF h > highWatermark[l] /\ (~CommitRequiresCurrentEpoch \/ lg[h].epoch = currentEpoch[l])
        THEN h ELSE highWatermark[l]
 
-\* History: the entries leader l commits when its high watermark moves to hw.
+\* History: the entries leader l commits when its high watermark moves to hw (an entry
+\* already recorded at its offset, in whichever epoch, is not recorded again).
 \* @type: (Int, Int) => Set(<<Int, $entry, Int>>);
 NewlyCommitted(l, hw) ==
-    {<<k - 1, log[l][k], currentEpoch[l]>> :
-        k \in {p \in DOMAIN log[l] :
-                 /\ p > highWatermark[l]
-                 /\ p <= hw
-                 /\ ~\E c \in committed : c[1] = p - 1 /\ c[2] = log[l][p]}}
+    LET recorded == {<<c[1], c[2]>> : c \in committed}
+    IN {<<k - 1, log[l][k], currentEpoch[l]>> :
+          k \in {p \in DOMAIN log[l] :
+                   /\ p > highWatermark[l]
+                   /\ p <= hw
+                   /\ <<p - 1, log[l][p]>> \notin recorded}}
 
 \* A negative fetch offset or last fetched epoch, or a last fetched epoch beyond the
 \* request's epoch ("LeaderEpoch ... should never be negative"; a follower's log holds
