@@ -2,6 +2,7 @@
 
     python benchmarks/trace_size.py [--steps 1000,10000,100000] [--seed 1] [--baseline-max 10000]
                                     [--validate-max 100000] [--faults crash,partition,...]
+                                    [--quorum static|dynamic] [--network-max 10000]
 
 For each length: one simulated run (default faults unless ``--faults``, plain NDJSON), its
 bytes per event (all, and the state changes alone), and
@@ -9,8 +10,9 @@ the peak resident memory of a separate process that validates it (``ru_maxrss``,
 figure includes the interpreter and the compiled spec; what matters is that it stays flat).
 For lengths up to ``--baseline-max`` it also writes the same run with the full state on
 every event (``--full-state-every 1``, the size of format 1) and prints the ratio; lengths above
-``--validate-max`` are not validated (the spec's network keeps every message ever sent, so a
-step's evaluation cost grows with the run).
+``--validate-max`` are not validated. For lengths up to ``--network-max`` it also validates the
+same trace with the network kept in every candidate state (``ValidatorOptions(share_network=False)``,
+the validator before the shared network) and prints that time, its peak memory and the speed-up.
 """
 
 from __future__ import annotations
@@ -27,30 +29,31 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from reference.sim.faults import DEFAULT_FAULTS, parse_faults  # noqa: E402
+from reference.sim.faults import DEFAULT_FAULTS, DYNAMIC_DEFAULT_FAULTS, parse_faults  # noqa: E402
 from reference.sim.simulator import SimConfig, run_seed  # noqa: E402
 
 _CHILD = """
 import json, resource, sys, time
 sys.path.insert(0, sys.argv[1])
-from conformance.validate.validator import TraceValidator
+from conformance.validate.validator import TraceValidator, ValidatorOptions
 started = time.perf_counter()
-report = TraceValidator(sys.argv[2]).validate(sys.argv[3])
+options = ValidatorOptions(share_network=sys.argv[4] == "shared")
+report = TraceValidator(sys.argv[2], options=options).validate(sys.argv[3])
 print(json.dumps({"verdict": report.verdict.value, "steps": report.steps, "seconds": time.perf_counter() - started,
                   "peak_rss_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}))
 """
 
 
-def _validate(trace: Path) -> dict[str, Any]:
-    out = subprocess.run([sys.executable, "-c", _CHILD, str(ROOT), str(ROOT / "spec" / "KRaft.tla"), str(trace)],
+def _validate(trace: Path, network: str = "shared") -> dict[str, Any]:
+    out = subprocess.run([sys.executable, "-c", _CHILD, str(ROOT), str(ROOT / "spec" / "KRaft.tla"), str(trace), network],
                          check=True, capture_output=True, text=True)
     result: dict[str, Any] = json.loads(out.stdout)
     return result
 
 
-def _trace(out: Path, steps: int, seed: int, full_every: int, faults: frozenset[str]) -> tuple[Path, float]:
+def _trace(out: Path, steps: int, seed: int, full_every: int, faults: frozenset[str], quorum: str) -> tuple[Path, float]:
     started = time.perf_counter()
-    result = run_seed(SimConfig(out_dir=out, steps=steps, full_state_every=full_every, faults=faults), seed)
+    result = run_seed(SimConfig(out_dir=out, steps=steps, full_state_every=full_every, faults=faults, quorum=quorum), seed)
     assert result.trace_path is not None
     return result.trace_path, time.perf_counter() - started
 
@@ -74,21 +77,26 @@ def main() -> int:
     parser.add_argument("--baseline-max", type=int, default=10_000)
     parser.add_argument("--validate-max", type=int, default=100_000)
     parser.add_argument("--faults", default=None, help="fault kinds (default: the simulator's defaults)")
+    parser.add_argument("--quorum", choices=("static", "dynamic"), default="static")
+    parser.add_argument("--network-max", type=int, default=10_000,
+                        help="also validate with the network in every state up to this length")
     args = parser.parse_args()
     lengths = [int(x) for x in args.steps.split(",")]
-    faults = parse_faults(args.faults) if args.faults is not None else frozenset(DEFAULT_FAULTS)
-    print(f"faults: {','.join(sorted(faults)) or 'none'}")
+    defaults = DYNAMIC_DEFAULT_FAULTS if args.quorum == "dynamic" else DEFAULT_FAULTS
+    faults = parse_faults(args.faults) if args.faults is not None else frozenset(defaults)
+    print(f"quorum: {args.quorum}; faults: {','.join(sorted(faults)) or 'none'}")
     print(f"{'steps':>8} {'bytes':>12} {'bytes/event':>12} {'delta bytes/event':>18} {'full-state bytes/event':>23} {'ratio':>7} "
-          f"{'simulate s':>11} {'validate s':>11} {'verdict':>8} {'validation peak RSS MiB':>24}")
+          f"{'simulate s':>11} {'validate s':>11} {'verdict':>8} {'validation peak RSS MiB':>24} "
+          f"{'state-network s':>16} {'its RSS MiB':>12} {'speed-up':>9}")
     with tempfile.TemporaryDirectory(prefix="trace-size-") as tmp:
         for steps in lengths:
-            path, sim_seconds = _trace(Path(tmp) / f"d{steps}", steps, args.seed, 0, faults)
+            path, sim_seconds = _trace(Path(tmp) / f"d{steps}", steps, args.seed, 0, faults, args.quorum)
             size = path.stat().st_size
             state_bytes = _state_bytes(path)
             full = ""
             ratio = ""
             if steps <= args.baseline_max:
-                full_path, _ = _trace(Path(tmp) / f"f{steps}", steps, args.seed, 1, faults)
+                full_path, _ = _trace(Path(tmp) / f"f{steps}", steps, args.seed, 1, faults, args.quorum)
                 full_size = full_path.stat().st_size
                 full, ratio = f"{full_size / steps:.0f}", f"{full_size / size:.1f}x"
                 full_path.unlink()
@@ -97,6 +105,12 @@ def main() -> int:
                 validated = f"{v['seconds']:>11.1f} {v['verdict']:>8} {v['peak_rss_kib'] / 1024:>24.0f}"
             else:
                 validated = f"{'-':>11} {'-':>8} {'-':>24}"
+            if steps <= min(args.network_max, args.validate_max):
+                w = _validate(path, "state")
+                validated += (f" {w['seconds']:>16.1f} {w['peak_rss_kib'] / 1024:>12.0f} "
+                              f"{w['seconds'] / v['seconds']:>8.1f}x")
+            else:
+                validated += f" {'-':>16} {'-':>12} {'-':>9}"
             print(f"{steps:>8} {size:>12} {size / steps:>12.0f} {state_bytes / steps:>18.0f} {full:>23} {ratio:>7} "
                   f"{sim_seconds:>11.1f} {validated}",
                   flush=True)
