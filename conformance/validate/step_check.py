@@ -22,7 +22,7 @@ time, so the spec's timer guards see the trace's clock.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from conformance.tla.syntax import TlaError
@@ -77,7 +77,7 @@ class StepChecker:
         # not in the network, and the steps done), tested where the action assigns the network
         self._sends_test: tuple[frozenset[Value], int] = (frozenset(), 0)
         mi = binding.messages_index
-        self._checks = {mi: self._sends_agree} if mi is not None else {}
+        self._checks: dict[int, Callable[[Value], bool]] = {mi: self._sends_agree} if mi is not None else {}
         self.model = binding.model
         self.logged: list[tuple[str, int]] = []
         self.init_replicas: Mapping[int, Mapping[str, Value]] = {}
@@ -198,35 +198,38 @@ class StepChecker:
         out: list[State] = []
         hit: Disjunct | None = None
         network = self.network
+        in_network: Callable[[Value], bool] | None = None
+        checks: Mapping[int, Callable[[Value], bool]] | None = None
+        shared_at: int | None = None  # the network's index while it is shared
         if network is not None and mi is not None:
             done = event.step - 1  # steps the candidates have taken
             new = network.new_messages(sent, done)
             self._sends_test = (new, done)
+            checks = self._checks  # a way through the action that sends something else ends where it sends
+            shared_at = mi
 
             def in_network(m: Value) -> bool:
                 return network.contains(m, done)
 
-            for s in candidates:
-                site, _ = self.binding.site_for(action, args, s, in_network)
-                if site is None:
-                    continue
-                # a way through the action that sends something else ends where it sends
-                for t in self.model.action_successors(action, args, s, self._checks):
-                    if (network.grows_by(t[mi], new, done) and self._agrees(s, t, r, observed)
-                            and (event.writes is None or self.spec_writes(s, t, r) == event.writes)):
-                        out.append(t if t[mi] is _EMPTY else _with(t, mi, _EMPTY))
-                        hit = hit or site
-            network.record(event.step, sent)
+            def grew(s: State, t: State) -> bool:
+                return network.grows_by(t[mi], new, done)
         else:
-            for s in candidates:
-                site, _ = self.binding.site_for(action, args, s)
-                if site is None:
-                    continue
-                for t in self.model.action_successors(action, args, s):
-                    if (self._agrees(s, t, r, observed) and (mi is None or _network_grew_by(s[mi], t[mi], sent))
-                            and (event.writes is None or self.spec_writes(s, t, r) == event.writes)):
-                        out.append(t)
-                        hit = hit or site
+            def grew(s: State, t: State) -> bool:
+                return mi is None or _network_grew_by(s[mi], t[mi], sent)
+
+        for s in candidates:
+            site, _ = self.binding.site_for(action, args, s, in_network)
+            if site is None:
+                continue
+            for t in self.model.action_successors(action, args, s, checks):
+                if (grew(s, t) and self._agrees(s, t, r, observed)
+                        and (event.writes is None or self.spec_writes(s, t, r) == event.writes)):
+                    if shared_at is not None and t[shared_at] is not _EMPTY:
+                        t = _with(t, shared_at, _EMPTY)
+                    out.append(t)
+                    hit = hit or site
+        if network is not None:
+            network.record(event.step, sent)
         if hit is not None and event.step > self._counted_until:
             self._counted_until = event.step
             coverage.record(action, hit.key)
