@@ -16,7 +16,6 @@ from collections.abc import Mapping
 from conformance.apalache_traces import SpecTypes, TraceModuleError
 from conformance.tla.apalache_types import (
     TFun,
-    TSeq,
     TSet,
     Type,
     ValueTypeChecker,
@@ -25,14 +24,6 @@ from conformance.tla.apalache_types import (
 from conformance.tla.syntax import Module, Unit
 from conformance.tla.values import Value
 from conformance.validate.coverage import Disjunct
-
-
-def _extends(last: Value | None, value: Value) -> bool:
-    """Whether ``value`` is ``last`` with elements appended, judged by the identity of its last
-    element: the reader builds a grown sequence as ``last[:k] + fresh`` (fresh objects are never
-    identical to old ones), so an identical element at ``len(last) - 1`` means ``k >= len(last)``."""
-    return (type(last) is tuple and type(value) is tuple and 0 < len(last) <= len(value)
-            and value[len(last) - 1] is last[-1] and type(last[-1]) not in (int, str, bool))
 
 
 class TraceTypes:
@@ -63,17 +54,13 @@ class TraceTypes:
 
     def check_state(self, replica: int, state: Mapping[str, Value], path: str) -> str | None:
         """The first mismatch of a replica's logged variables, or None (unchanged values are
-        recognised by identity and not checked again)."""
+        recognised by identity and not checked again; a grown log has its new entries checked,
+        see ``ValueTypeChecker``)."""
         for name, value in state.items():
             t = self.replica.get(name)
-            last = self._last.get((replica, name))
-            if t is None or last is value:
+            if t is None or self._last.get((replica, name)) is value:
                 continue
-            if isinstance(t, TSeq) and _extends(last, value):  # a grown log: check the new entries only
-                assert isinstance(last, tuple) and isinstance(value, tuple)
-                problem = self._check(value[len(last):], t, f"{path}.{name}")
-            else:
-                problem = self._check(value, t, f"{path}.{name}")
+            problem = self._check(value, t, f"{path}.{name}")
             if problem is not None:
                 return problem
             self._last[(replica, name)] = value
