@@ -362,7 +362,8 @@ class Model:
                           checks: Mapping[int, Callable[[Value], bool]] | None = None) -> Iterator[State]:
         """The successors of ``state`` under ``action(args)``. With ``checks`` (variable index ->
         test), a way through the action ends where it assigns a checked variable a value that
-        fails its test (the caller would reject that successor: it is never built)."""
+        fails its test (the caller would reject that successor: it is never built). The actions
+        are compiled once per ``checks`` mapping: pass the same mapping on every call."""
         step, arity, entry = self._action_step(action, checks)
         if len(args) != arity:
             raise EvalError(f"{action} takes {arity} argument(s), got {len(args)}", entry.unit.loc)

@@ -45,10 +45,10 @@ class _Uses:
         self.queue: list[str] = []
         self.refusals: list[str] = []
 
-    def _is_var(self, node: Any) -> bool:
+    def is_var(self, node: Any) -> bool:
         return isinstance(node, S.Name) and node.name == self.var
 
-    def _refuse(self, node: Any, what: str) -> None:
+    def refuse(self, node: Any, what: str) -> None:
         loc = getattr(node, "loc", None)
         where = f"{loc}: " if loc is not None else ""
         self.refusals.append(f"{where}{what}")
@@ -66,28 +66,28 @@ class _Uses:
 
     def visit(self, node: Any) -> None:
         if isinstance(node, S.OpApp) and node.name == "=" and len(node.args) == 2 \
-                and isinstance(node.args[0], S.Prime) and self._is_var(node.args[0].expr):
+                and isinstance(node.args[0], S.Prime) and self.is_var(node.args[0].expr):
             leaves = _cup_leaves(node.args[1])
-            if self._is_var(leaves[0]):
+            if self.is_var(leaves[0]):
                 for leaf in leaves[1:]:
                     self.visit(leaf)
                 return
-            self._refuse(node, f"{self.var}' is assigned something other than {self.var} \\cup ...")
+            self.refuse(node, f"{self.var}' is assigned something other than {self.var} \\cup ...")
             return
         if isinstance(node, S.Unchanged):
             self._unchanged(node.expr)
             return
         if isinstance(node, S.Name):
             if node.name == self.var:
-                self._refuse(node, f"a step reads {self.var} (not only v' = v \\cup E)")
+                self.refuse(node, f"a step reads {self.var} (not only v' = v \\cup E)")
             else:
                 self.reach(node.name)
             return
-        if isinstance(node, S.Prime) and self._is_var(node.expr):
-            self._refuse(node, f"{self.var}' is used outside {self.var}' = {self.var} \\cup ...")
+        if isinstance(node, S.Prime) and self.is_var(node.expr):
+            self.refuse(node, f"{self.var}' is used outside {self.var}' = {self.var} \\cup ...")
             return
         if isinstance(node, S.InstanceOpApp):
-            self._refuse(node, f"an instance operator ({'!'.join((*node.path, node.name))}) is not analysed")
+            self.refuse(node, f"an instance operator ({'!'.join((*node.path, node.name))}) is not analysed")
             return
         if isinstance(node, S.OpApp):
             self.reach(node.name)
@@ -126,7 +126,7 @@ class _Uses:
         local = local or {}
         w = self.writes
         if isinstance(node, S.OpApp) and node.name == "=" and len(node.args) == 2 \
-                and isinstance(node.args[0], S.Prime) and self._is_var(node.args[0].expr):
+                and isinstance(node.args[0], S.Prime) and self.is_var(node.args[0].expr):
             return 1
         if isinstance(node, S.Unchanged):
             return 1 if self._unchanged_has_var(node.expr) else 0
@@ -163,7 +163,7 @@ class _Uses:
 
 
 def sharing_refusal(definitions: Mapping[str, S.Unit], roots: Iterable[str],
-                    domains: Iterable[S.Expr], var: str = "messages") -> str | None:
+                    domains: Iterable[S.Expr], var: str) -> str | None:
     """Why the network ``var`` cannot be shared (None when it can): ``roots`` are the
     operators the validator evaluates on states (the actions of ``Next`` and the state
     functions it reads), ``domains`` the ``\\E`` domains of the actions' parameters."""
@@ -171,13 +171,13 @@ def sharing_refusal(definitions: Mapping[str, S.Unit], roots: Iterable[str],
     for name in roots:
         uses.reach(name)
     for dom in domains:
-        if not uses._is_var(dom):
+        if not uses.is_var(dom):
             uses.visit(dom)
     uses.run()
     for name in roots:
         unit = definitions.get(name)
         if isinstance(unit, S.OpDef) and uses.writes(unit.body, (name,)) > 1:
-            uses._refuse(unit, f"a way through {name} may constrain {var}' twice")
+            uses.refuse(unit, f"a way through {name} may constrain {var}' twice")
     if uses.refusals:
         more = f" (and {len(uses.refusals) - 1} more)" if len(uses.refusals) > 1 else ""
         return uses.refusals[0] + more

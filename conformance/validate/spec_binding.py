@@ -107,8 +107,8 @@ class SpecBinding:
                 f"the trace logs variable(s) {unknown} that {self.spec_name} does not declare "
                 f"(a trace for another spec?); the spec's variables are {list(self.var_index)}"
             )
-        if "messages" in names:
-            raise BindingError('"messages" is the network, not a per-replica variable')
+        if NETWORK in names:
+            raise BindingError(f'"{NETWORK}" is the network, not a per-replica variable')
         return [(n, self.var_index[n]) for n in names]
 
     def args(self, action: str, params: Mapping[str, Value]) -> tuple[Value, ...]:

@@ -38,6 +38,7 @@ DIAGNOSE_CANDIDATES = 20  # candidate states examined when explaining a rejectio
 CLOCK_ACTION = "AdvanceClock"  # the spec's step that moves its clock to a given time
 CLOCK_VARIABLE = "now"
 TIMED_RULES = "TimedRules"  # the spec's set of enforced timer rules ({}: untimed)
+DURABLE_COPIES = ("DurableQuorumState", "DurableLog")  # the state functions of a replica's durable files
 
 
 def _others_equal(f: Any, g: Any, r: int) -> bool:
@@ -242,7 +243,7 @@ class StepChecker:
         order (None when the spec does not describe its durable files)."""
         if self._files is None:
             return None
-        copy = f"<<DurableQuorumState({r}), DurableLog({r})>>"
+        copy = f"<<{', '.join(f'{name}({r})' for name in DURABLE_COPIES)}>>"
         deps = self._durable_reads.get(r)
         if deps is None:
             deps = self._durable_reads[r] = tuple(self.model.variables_read(copy))

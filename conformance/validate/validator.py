@@ -36,6 +36,7 @@ from conformance.validate.coverage import (
 )
 from conformance.validate.network import sharing_refusal
 from conformance.validate.spec_binding import (
+    NETWORK,
     BindingError,
     SpecBinding,
     SpecModel,
@@ -43,7 +44,7 @@ from conformance.validate.spec_binding import (
     declared_constants,
     spec_constants,
 )
-from conformance.validate.step_check import CLOCK_ACTION, StepChecker
+from conformance.validate.step_check import CLOCK_ACTION, DURABLE_COPIES, StepChecker
 from conformance.validate.trace_reader import (
     TraceEvent,
     TraceFormatError,
@@ -74,7 +75,6 @@ def _load_model(spec: Path, constants: Mapping[str, Value], overrides: Mapping[s
     return Model.load(spec, constants=constants, overrides=overrides, search_path=search_path)
 
 
-DURABLE_COPIES = ("DurableQuorumState", "DurableLog")  # state functions the step checker evaluates
 PARAM_TEXT = 400  # characters of a parameter shown in diagnostics
 
 
@@ -128,7 +128,7 @@ class TraceValidator:
         self._types = TraceTypes(module, definitions, self._disjuncts)
         roots = [*dict.fromkeys(d.action for d in self._disjuncts), CLOCK_ACTION, *DURABLE_COPIES]
         domains = [dom[1] for d in self._disjuncts for dom in d.domains if dom is not None]
-        self._network_refusal = sharing_refusal(definitions, [r for r in roots if r in definitions], domains)
+        self._network_refusal = sharing_refusal(definitions, [r for r in roots if r in definitions], domains, NETWORK)
 
     def network_refusal(self) -> str | None:
         """Why the spec's network must stay in the states (None: the validator shares it)."""
