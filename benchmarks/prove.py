@@ -48,7 +48,8 @@ def bench_prove(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         cfg = Path(args.config) if args.config else observer_cfg(Path(tmp), args.observers)
         bounds = Bounds(args.seq_bound, args.set_bound, {"messages": args.messages})
-        inp = ProofInput(SPEC, cfg, "IndInv", "Safety", None, bounds, args.timeout)
+        inp = ProofInput(SPEC, cfg, "IndInv", "Safety", None, bounds, args.timeout,
+                         per_element=not args.whole_sets)
         per: dict[str, list[float]] = {}
         cpu: dict[str, list[float]] = {}
         verdicts: dict[str, str] = {}
@@ -66,7 +67,7 @@ def bench_prove(args: argparse.Namespace) -> None:
 
         for _ in range(args.runs):
             t0 = time.monotonic()
-            for r in prove(inp, jobs=args.jobs, done=progress):
+            for r in prove(inp, jobs=args.jobs, done=progress, only=args.actions):
                 title = r.obligation.title("IndInv", "Safety", "Init")
                 per.setdefault(title, []).append(r.seconds)
                 cpu.setdefault(title, []).append(r.cpu_seconds)
@@ -74,7 +75,8 @@ def bench_prove(args: argparse.Namespace) -> None:
             totals.append(time.monotonic() - t0)
     print(f"prove: {cfg.name if args.config else 'MC_KRaft_indinv.cfg with Observers = ' + args.observers}, "
           f"bounds seq {args.seq_bound} set {args.set_bound} messages {args.messages}, jobs {args.jobs}, "
-          f"timeout {args.timeout:.0f}s, runs {args.runs}")
+          f"timeout {args.timeout:.0f}s, runs {args.runs}, "
+          f"{'whole-set questions' if args.whole_sets else 'per-element questions'}")
     for title, secs in per.items():
         print(f"  {title:<60} {verdicts[title]:<14} median {statistics.median(secs):8.1f}s "
               f"(cpu {statistics.median(cpu[title]):.1f}s)")
@@ -116,6 +118,10 @@ def main() -> None:
     p.add_argument("--seq-bound", type=int, default=2)
     p.add_argument("--set-bound", type=int, default=3)
     p.add_argument("--messages", type=int, default=4)
+    p.add_argument("--actions", nargs="*", help="prove: only the step obligations of these actions")
+    p.add_argument("--whole-sets", action="store_true",
+                   help="prove: ask each conjunct over a set variable's elements as one question "
+                        "(the baseline of the per-element split)")
     p.add_argument("--toggles", nargs="*", default=TOGGLES)
     p.add_argument("--max-length", type=int, default=24)
     p.add_argument("--bmc-time-limit", type=float, default=900.0)

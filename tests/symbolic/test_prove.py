@@ -145,3 +145,31 @@ def test_check_symbolic_prints_the_replayed_counterexample(tmp_path: Path,
     code = main(["check", str(spec), "--symbolic", "--length", "5", "--quiet"])
     assert code == 0
     assert "No counterexample of at most 5 steps" in capsys.readouterr().out
+
+
+UNDEFINED = """---- MODULE Undefined ----
+EXTENDS Integers, Sequences
+VARIABLES
+  \\* @type: Seq(Int);
+  s,
+  \\* @type: Int;
+  x
+Init == s = <<1>> /\\ x = 1
+Next == x' = x + 1 /\\ UNCHANGED s
+Spec == Init /\\ [][Next]_<<s, x>>
+\\* applies s outside its domain once x has moved on: TLA+ leaves that undefined
+Inv == s = <<1>> /\\ s[x] = 1
+====
+"""
+
+
+def test_a_counterexample_the_engine_cannot_evaluate_is_an_error_that_says_why(tmp_path: Path) -> None:
+    spec = tmp_path / "Undefined.tla"
+    spec.write_text(UNDEFINED)
+    cfg = tmp_path / "Undefined.cfg"
+    cfg.write_text("SPECIFICATION Spec\nINVARIANT Inv\n")
+    inp = ProofInput(spec, cfg, "Inv", "Inv", None, Bounds(2, 2), 60.0)
+    step = next(o for o in obligations(inp) if o.kind == "step")
+    result = discharge(inp, step)
+    assert result.verdict == "error"
+    assert "outside its domain" in result.message and "strengthen Inv" in result.message
