@@ -1550,6 +1550,15 @@ PossibleVoters == IF KRaftVersion = 0 THEN Voters ELSE Replicas
 \* The admin client's requests carry no epoch, and their answers go back to it (Nil).
 AdminTypes == {"AddVoterRequest", "RemoveVoterRequest", "AddVoterResponse", "RemoveVoterResponse"}
 
+\* A log entry's fields have their types (a record of a FetchResponse is one too).
+\* @type: ($entry) => Bool;
+EntryTyped(e) ==
+    /\ e.epoch \in Nat \ {0}
+    /\ e.kind \in {"data", "leaderChange", "voters"}
+    /\ e.kind = "data" => e.value \in Values
+    /\ e.kind = "leaderChange" => e.value \in PossibleVoters
+    /\ e.kind = "voters" => KeyIds(e.voters) \subseteq Replicas
+
 TypeOK ==
     /\ DOMAIN currentEpoch = Replicas
     /\ \A i \in Replicas :
@@ -1564,12 +1573,7 @@ TypeOK ==
         /\ \A j \in Replicas : replicaEndOffset[i][j] \in Nat
         /\ \A j \in Replicas : replicaDirectoryId[i][j] \in Nat
         /\ dirId[i] \in Nat
-        /\ \A k \in DOMAIN log[i] :
-            /\ log[i][k].epoch \in Nat \ {0}
-            /\ log[i][k].kind \in {"data", "leaderChange", "voters"}
-            /\ log[i][k].kind = "data" => log[i][k].value \in Values
-            /\ log[i][k].kind = "leaderChange" => log[i][k].value \in PossibleVoters
-            /\ log[i][k].kind = "voters" => KeyIds(log[i][k].voters) \subseteq Replicas
+        /\ \A k \in DOMAIN log[i] : EntryTyped(log[i][k])
         /\ role[i] \in {"Candidate", "Leader"} => i \in PossibleVoters
         /\ pendingVoterChange[i] /= {} => role[i] = "Leader"
     /\ \A m \in messages :
@@ -1679,15 +1683,6 @@ Safety ==
 (* uncommitted removal on a crashed leader, then another removal by the next   *)
 (* leader), so no such property is stated.                                     *)
 
-\* The voter sets (replica keys) along a log: the bootstrap set, then each
-\* VotersRecord's.
-\* @type: (Seq($entry)) => Seq(Set($key));
-VoterSetsAlong(lg) ==
-    LET idx == {k \in DOMAIN lg : lg[k].kind = "voters"}
-        \* the n-th VotersRecord position
-        Nth(n) == CHOOSE k \in idx : Cardinality({x \in idx : x <= k}) = n
-    IN [n \in 1..(Cardinality(idx) + 1) |-> IF n = 1 THEN BootstrapVoterKeys ELSE lg[Nth(n - 1)].voters]
-
 \* "The voter set is data in the log": a candidate is a voter of its own log's set
 \* and has counted only grants from that set.
 VoterSetFromLog ==
@@ -1707,12 +1702,14 @@ VoterChangeAfterEpochCommit ==
             \E c \in committed : c[1] < k - 1 /\ c[2].epoch = log[i][k].epoch
 
 \* Consecutive voter sets of a log differ by at most one replica key (UpdateVoter
-\* repeats the set).
+\* repeats the set): each VotersRecord's set and the one in force before it (the
+\* previous VotersRecord's, else the bootstrap set).
 VoterSetsDifferByOne ==
-    \A i \in Replicas :
-        LET sets == VoterSetsAlong(log[i]) IN
-        \A n \in 1..(Len(sets) - 1) :
-            Cardinality((sets[n] \ sets[n + 1]) \cup (sets[n + 1] \ sets[n])) <= 1
+    \A i \in Replicas : \A k \in DOMAIN log[i] :
+        log[i][k].kind = "voters" =>
+            LET before == VoterSetOf(SubSeq(log[i], 1, k - 1))
+                after == log[i][k].voters
+            IN Cardinality((before \ after) \cup (after \ before)) <= 1
 
 \* A candidate wins only by a majority of its own voter set (the votes recorded
 \* for it in its epoch, from ids of that set).

@@ -25,6 +25,12 @@ EXTENDS KRaft
 \* @type: (<<Int, $entry, Int>>, Seq($entry)) => Bool;
 Holds(c, lg) == c[1] + 1 \in DOMAIN lg /\ lg[c[1] + 1] = c[2]
 
+\* Candidates, leaders and elections are of an epoch some replica started: BecomeCandidate
+\* moves on from epoch 0 (so a leader's records have an epoch of Nat \ {0}).
+CampaignEpochsPositive ==
+    /\ \A i \in Replicas : role[i] \in {"Candidate", "Leader"} => currentEpoch[i] > 0
+    /\ \A p \in elections : p[1] > 0
+
 \* Does some election of epoch e exist?
 \* @type: (Int) => Bool;
 Elected(e) == \E p \in elections : p[1] = e
@@ -188,6 +194,15 @@ FetchRequestsHeld ==
             /\ m.fetchOffset <= Len(log[m.source])
             /\ SubSeq(log[m.source], 1, m.fetchOffset) = SubSeq(log[l], 1, m.fetchOffset)
 
+\* A replica's FetchRequest names a position of its log and its directory id (the leader
+\* records both as the sender's progress: replicaEndOffset, replicaDirectoryId).
+FetchRequestsWellFormed ==
+    \A m \in messages :
+        (m.type = "FetchRequest" /\ m.clusterId /= ForeignClusterId) =>
+            /\ m.fetchOffset >= 0
+            /\ m.lastFetchedEpoch >= 0
+            /\ m.sourceDirectoryId >= 0
+
 \* A FetchRequest whose last fetched epoch is the epoch it is sent in asks for a position
 \* within the log of that epoch's leader (the entries of its epoch came from that leader).
 FetchRequestsBehindLeader ==
@@ -212,19 +227,34 @@ FetchResponsesSound ==
                     \E c \in committed : c[1] = m.fetchOffset + k - 1 /\ c[2] = m.records[k]
             /\ \A k \in DOMAIN m.records : m.records[k].epoch <= m.epoch
 
+\* The records of a successful FetchResponse are entries as logs hold them: typed, of an
+\* elected epoch (a leaderChange record names that epoch's leader), voter sets only in a
+\* dynamic quorum.  The follower appends them.
+FetchResponseRecordsWellFormed ==
+    \A m \in messages :
+        (m.type = "FetchResponse" /\ m.errorCode = "") =>
+            \A k \in DOMAIN m.records :
+                /\ EntryTyped(m.records[k])
+                /\ Elected(m.records[k].epoch)
+                /\ m.records[k].kind = "leaderChange" => <<m.records[k].epoch, m.records[k].value>> \in elections
+                /\ m.records[k].kind = "voters" => KRaftVersion > 0
+
 \* A successful FetchResponse (not a divergence) of a leader that still leads its epoch
-\* carries a piece of that leader's log, at the offset it names (a leader only appends).
+\* carries a piece of that leader's log, at the offset it names (a leader only appends),
+\* so each of its records is at an offset of that log.
 FetchResponsesFromLeaderLog ==
     \A m \in messages :
         (/\ m.type = "FetchResponse" /\ m.errorCode = "" /\ m.divergingEpoch = Nil
          /\ role[m.source] = "Leader" /\ currentEpoch[m.source] = m.epoch) =>
+            /\ m.fetchOffset >= 0
             /\ m.fetchOffset + Len(m.records) <= Len(log[m.source])
             /\ \A k \in DOMAIN m.records : log[m.source][m.fetchOffset + k] = m.records[k]
 
 \* The high watermark a FetchResponse carries covers committed entries only: when its
 \* follower still stands where it fetched from (same epoch, leader and log position), every
 \* entry of the log it keeps (all of it, or the prefix a divergence leaves when that prefix
-\* ends in the diverging epoch) below that high watermark is committed.
+\* ends in the diverging epoch) below that high watermark is committed.  (kept <= Len(log[j]):
+\* the offsets are quantified over DOMAIN log[j], a set the symbolic translation bounds.)
 FetchResponsesCommitPrefix ==
     \A m \in messages :
         LET j == m.dest
@@ -238,8 +268,17 @@ FetchResponsesCommitPrefix ==
          /\ \/ m.divergingEpoch = Nil
             \/ kept = 0
             \/ log[j][kept].epoch = m.divergingEpoch) =>
-            \A k \in 1..Min(m.highWatermark, kept) :
-                \E c \in committed : c[1] = k - 1 /\ c[2] = log[j][k]
+            \A k \in DOMAIN log[j] :
+                k <= Min(m.highWatermark, kept) => \E c \in committed : c[1] = k - 1 /\ c[2] = log[j][k]
+
+\* A leader's pending voter change is a voter-change request it received, in a dynamic
+\* quorum only: the responses CompleteVoterChange sends for it are messages like the
+\* others (without it, a state whose pending "request" names no replica escapes TypeOK).
+PendingVoterChangesReceived ==
+    \A i \in Replicas : \A r \in pendingVoterChange[i] :
+        /\ KRaftVersion > 0
+        /\ r \in messages
+        /\ r.type \in {"AddVoterRequest", "RemoveVoterRequest", "UpdateVoterRequest"}
 
 \* With the KIP's persistence order no durable write is pending between steps.
 NothingUnflushed ==
@@ -250,6 +289,8 @@ IndInv ==
     /\ ReconfigSafety
     /\ DirIdsFormatted
     /\ NothingUnflushed
+    /\ CampaignEpochsPositive
+    /\ PendingVoterChangesReceived
     /\ EntriesFromElectedLeaders
     /\ ElectionsByMajority
     /\ VotesConsistent
@@ -262,10 +303,12 @@ IndInv ==
     /\ VoteRequestsDescribeCandidate
     /\ VoterChangesCommittedInTurn
     /\ FetchOffsetsHeld
+    /\ FetchRequestsWellFormed
     /\ FetchRequestsHeld
     /\ FetchRequestsBehindLeader
     /\ CommittedEpochs
     /\ FetchResponsesSound
+    /\ FetchResponseRecordsWellFormed
     /\ FetchResponsesFromLeaderLog
     /\ FetchResponsesCommitPrefix
 

@@ -22,12 +22,15 @@ from conformance.tla.values import Fn, Value, fn_apply, fn_items, make_fn, make_
 SPEC = Path(__file__).resolve().parents[2] / "spec"
 REPLICAS = (1, 2, 3)
 ROLES = ("Unattached", "Voted", "Candidate", "Leader", "Follower", "Resigned")
-LEMMAS = ("Safety", "ReconfigSafety", "DirIdsFormatted", "NothingUnflushed", "EntriesFromElectedLeaders",
+LEMMAS = ("Safety", "ReconfigSafety", "DirIdsFormatted", "NothingUnflushed", "CampaignEpochsPositive",
+          "PendingVoterChangesReceived",
+          "EntriesFromElectedLeaders",
           "ElectionsByMajority", "VotesConsistent", "GrantsRecorded", "LeadersElected", "EpochEntriesAtLeader",
           "LeadersKnownAreElected", "CommittedOnMajority", "CommittedBlocksElection", "VoteRequestsDescribeCandidate",
           "VoterChangesCommittedInTurn",
-          "FetchOffsetsHeld", "FetchRequestsHeld", "FetchRequestsBehindLeader", "CommittedEpochs",
-          "FetchResponsesSound", "FetchResponsesFromLeaderLog", "FetchResponsesCommitPrefix")
+          "FetchOffsetsHeld", "FetchRequestsWellFormed", "FetchRequestsHeld", "FetchRequestsBehindLeader", "CommittedEpochs",
+          "FetchResponsesSound", "FetchResponseRecordsWellFormed", "FetchResponsesFromLeaderLog",
+          "FetchResponsesCommitPrefix")
 
 
 @pytest.fixture(scope="module")
@@ -234,6 +237,88 @@ def test_a_static_voter_with_another_directory_id_is_not_an_indinv_state(model: 
     assert model.eval_state(without, cti) is True
     broken = [t for _, t in model.successors(cti) if model.eval_state("VoteOnce", t) is not True]
     assert broken, "the state should be a counterexample to induction of IndInv without DirIdsFormatted"
+
+
+def test_a_leader_pending_an_unreceived_voter_change_is_not_an_indinv_state(model: Model) -> None:
+    """The counterexample to induction z3 found for CompleteVoterChange: a leader whose
+    pending voter change is no request it received answers it with a message that names
+    no replica.  PendingVoterChangesReceived excludes the state; without it, the
+    answer breaks TypeOK."""
+    from conformance.tla.loader import parse_expression
+
+    at = {n: k for k, n in enumerate(model.variables)}
+    state = next(s for s in reachable(model, 3000)
+                 if "Leader" in dict(fn_items(s[at["role"]])).values())  # type: ignore[arg-type]
+    leader = next(i for i, r in fn_items(state[at["role"]]) if r == "Leader")  # type: ignore[arg-type]
+    sample = next(iter(state[at["messages"]]))  # type: ignore[call-overload]
+    bogus = make_record(sorted({**dict(fn_items(sample)), "type": "UpdateVoterRequest", "source": 64}.items()))
+    s = list(state)
+    s[at["pendingVoterChange"]] = with_entry(s[at["pendingVoterChange"]], leader, frozenset({bogus}))
+    cti = tuple(s)
+    assert model.eval_state("IndInv", cti) is False
+    assert model.eval_state("PendingVoterChangesReceived", cti) is False
+    without = parse_expression(" /\\ ".join(n for n in LEMMAS if n != "PendingVoterChangesReceived") + " /\\ TypeOK")
+    assert model.eval_state(without, cti) is True
+    broken = [t for label, t in model.successors(cti)
+              if label.name == "CompleteVoterChange" and model.eval_state("TypeOK", t) is not True]
+    assert broken, "the state should be a counterexample to induction of IndInv without the lemma"
+
+
+def test_a_candidate_of_epoch_zero_is_not_an_indinv_state(model: Model) -> None:
+    """The counterexample to induction z3 found for HandleVoteResponse: a candidate still in
+    epoch 0 that holds a majority of recorded grants becomes leader and writes a
+    leaderChange record of epoch 0.  CampaignEpochsPositive excludes the state; without
+    it, the record breaks TypeOK."""
+    from conformance.tla.loader import parse_expression
+
+    at = {n: k for k, n in enumerate(model.variables)}
+    init = reachable(model, 1)[0]
+    s = list(init)
+    s[at["role"]] = with_entry(s[at["role"]], 1, "Candidate")
+    s[at["votedId"]] = with_entry(with_entry(s[at["votedId"]], 1, 1), 2, 1)  # 1 voted for itself, 2 for 1
+    s[at["votesGranted"]] = with_entry(s[at["votesGranted"]], 1, frozenset({1}))
+    s[at["votes"]] = frozenset({(1, 0, 1), (2, 0, 1)})
+    s[at["messages"]] = frozenset({make_record(sorted({
+        **dict(fn_items(next(iter(m for _, t in model.successors(init) for m in t[at["messages"]])))),  # type: ignore[union-attr]
+        "type": "VoteResponse", "source": 2, "dest": 1, "epoch": 0, "voteGranted": True, "errorCode": "",
+        "leaderId": -1}.items()))})
+    cti = tuple(s)
+    assert model.eval_state("CampaignEpochsPositive", cti) is False
+    without = parse_expression(" /\\ ".join(n for n in LEMMAS if n != "CampaignEpochsPositive") + " /\\ TypeOK")
+    assert model.eval_state(without, cti) is True
+    broken = [t for label, t in model.successors(cti)
+              if label.name == "HandleVoteResponse" and model.eval_state("TypeOK", t) is not True]
+    assert broken, "the state should be a counterexample to induction of IndInv without the lemma"
+
+
+def test_a_fetch_request_without_a_directory_id_is_not_an_indinv_state(model: Model) -> None:
+    """The counterexample to induction z3 found for HandleFetchRequest: the leader records a
+    FetchRequest's directory id as the sender's, so a request carrying none (Nil) breaks
+    TypeOK.  FetchRequestsWellFormed excludes the state."""
+    from conformance.tla.loader import parse_expression
+
+    at = {n: k for k, n in enumerate(model.variables)}
+
+    def to_leader(s: State) -> Fn | None:
+        for m in s[at["messages"]]:  # type: ignore[union-attr]
+            if fn_apply(m, "type") == "FetchRequest" and fn_apply(s[at["role"]], fn_apply(m, "dest")) == "Leader" \
+                    and fn_apply(s[at["currentEpoch"]], fn_apply(m, "dest")) == fn_apply(m, "epoch"):
+                return m  # type: ignore[no-any-return]
+        return None
+
+    state = next(s for s in reachable(model, 3000) if to_leader(s) is not None)
+    request = to_leader(state)
+    assert request is not None
+    bogus = make_record(sorted({**dict(fn_items(request)), "sourceDirectoryId": -1}.items()))
+    s = list(state)
+    s[at["messages"]] = (state[at["messages"]] - {request}) | {bogus}  # type: ignore[operator]
+    cti = tuple(s)
+    assert model.eval_state("FetchRequestsWellFormed", cti) is False
+    without = parse_expression(" /\\ ".join(n for n in LEMMAS if n != "FetchRequestsWellFormed") + " /\\ TypeOK")
+    assert model.eval_state(without, cti) is True
+    broken = [t for label, t in model.successors(cti)
+              if label.name == "HandleFetchRequest" and model.eval_state("TypeOK", t) is not True]
+    assert broken, "the state should be a counterexample to induction of IndInv without the lemma"
 
 
 def test_the_dynamic_search_needs_committed_blocks_election() -> None:

@@ -11,8 +11,18 @@ from __future__ import annotations
 import pytest
 
 from conformance.tla.model import Model, State
-from conformance.tla.values import Fn, Value
-from tests.spec.test_kraft_actions import at, elect, field, init, load, messages_of, one
+from conformance.tla.values import Fn, Value, fn_items, make_fn, make_record
+from tests.spec.test_kraft_actions import (
+    at,
+    elect,
+    field,
+    init,
+    load,
+    messages_of,
+    one,
+    replace,
+    var,
+)
 
 CFG = "MC_KRaft_dynamic.cfg"
 
@@ -110,6 +120,28 @@ def test_truncating_the_record_reverts_the_voter_set(model: Model) -> None:
     s = add_voter(model, observer_caught_up(model))
     assert model.eval_state("VoterSetOf(SubSeq(log[1], 1, Len(log[1]) - 1))", s) == \
         frozenset({(1, 1), (2, 1)})
+
+
+def test_consecutive_voter_sets_differ_by_one_key(model: Model) -> None:
+    """VoterSetsDifferByOne compares each VotersRecord with the set in force before it:
+    the bootstrap set for the first, the previous record's for a later one."""
+    s = add_voter(model, observer_caught_up(model))
+    log = list(at(model, s, "log", 1))  # type: ignore[call-overload]
+    record = log[-1]
+
+    def with_voters(voters: frozenset[tuple[int, int]]) -> Fn:
+        return make_record(sorted({**dict(fn_items(record)), "voters": voters}.items()))
+
+    def holds(*tail: Fn) -> bool:
+        logs = make_fn({**dict(fn_items(var(model, s, "log"))), 1: tuple(log[:-1]) + tail})  # type: ignore[arg-type]
+        return model.eval_state("VoterSetsDifferByOne", replace(model, s, log=logs)) is True
+
+    assert holds(record)
+    assert not holds(with_voters(frozenset({(1, 1), (3, 1)})))  # 2 out, 3 in: two keys
+    assert not holds(with_voters(frozenset({(1, 1), (2, 1), (2, 2), (3, 1)})))  # two keys in
+    assert holds(record, with_voters(frozenset({(1, 1), (3, 1)})))  # one out of the previous record's
+    assert not holds(record, with_voters(frozenset({(1, 1), (2, 1), (3, 2)})))  # (3, 1) out, (3, 2) in
+    assert holds(record, record)  # UpdateVoter repeats the set
 
 
 def test_the_answer_comes_once_the_record_commits_under_the_new_set(model: Model) -> None:
