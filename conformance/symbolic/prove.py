@@ -233,7 +233,7 @@ def _step(inp: ProofInput, ob: Obligation, model: Model, plan: CheckPlan, init: 
                 return found
             if outcome[label] == "unknown":
                 pending.append((label, negation))
-                outcome[label] = "proved"  # not yet: the second round decides
+                outcome[label] = "proved"  # open: the second round decides
                 reasons.pop(label, None)
     for k, (label, negation) in enumerate(pending):
         if outcome[label] == "unknown":
@@ -264,9 +264,7 @@ def _negations(tr: Translator, solver: z3.Solver, s: SymbolicState, t: SymbolicS
         var, x = p.over
         old, new = s.values[var], t.values[var]
         if not isinstance(old, SSet) or not isinstance(new, SSet):
-            yield both(premise, negate(tr.boolean(S.Quant(p.body.loc, "A", (S.Bound((x,), False, S.Name(
-                p.body.loc, var), p.body.loc),), p.body), {}, p.ctx, after)))
-            continue
+            raise S.EvalError(f"expected {var} to be a set (it is quantified over)", p.body.loc)
         reads = state_variables(p.body, p.ctx)
         if reads is None or var in reads or \
                 not _kept(solver, s, t, reads, min(FRAME_SECONDS, deadline - time.monotonic())):
