@@ -206,12 +206,26 @@ def test_the_search_finds_a_weakened_invariant_not_inductive(model: Model) -> No
     pytest.fail("no counterexample to induction found for the weakened invariant")
 
 
+def assert_needed(model: Model, cti: State, lemma: str, action: str | None, broken: str) -> None:
+    """``cti`` violates ``lemma`` and satisfies the other lemmas and TypeOK, and a step
+    (of ``action``, or any) leads to a state violating ``broken``: without the lemma,
+    ``cti`` is a counterexample to induction of IndInv."""
+    from conformance.tla.loader import parse_expression
+
+    assert model.eval_state("IndInv", cti) is False
+    assert model.eval_state(lemma, cti) is False
+    without = parse_expression(" /\\ ".join(n for n in LEMMAS if n != lemma) + " /\\ TypeOK")
+    assert model.eval_state(without, cti) is True
+    steps = [t for label, t in model.successors(cti)
+             if (action is None or label.name == action) and model.eval_state(broken, t) is not True]
+    assert steps, f"the state should be a counterexample to induction of IndInv without {lemma}"
+
+
 def test_a_static_voter_with_another_directory_id_is_not_an_indinv_state(model: Model) -> None:
     """The counterexample to induction z3 found (``kraftcheck prove``): in a static quorum a
     voter whose directory id differs from the formatted one escapes VotesConsistent; if it
     has voted in its epoch and forgets it, it grants a second candidate of that epoch.
     DirIdsFormatted excludes the state; without that lemma it is a counterexample."""
-    from conformance.tla.loader import parse_expression
 
     names = model.variables
     at = {n: k for k, n in enumerate(names)}
@@ -231,12 +245,7 @@ def test_a_static_voter_with_another_directory_id_is_not_an_indinv_state(model: 
     s[at["dirId"]] = with_entry(s[at["dirId"]], voter, 1)
     s[at["votedId"]] = with_entry(s[at["votedId"]], voter, -1)
     cti = tuple(s)
-    assert model.eval_state("IndInv", cti) is False
-    assert model.eval_state("DirIdsFormatted", cti) is False
-    without = parse_expression(" /\\ ".join(n for n in LEMMAS if n != "DirIdsFormatted") + " /\\ TypeOK")
-    assert model.eval_state(without, cti) is True
-    broken = [t for _, t in model.successors(cti) if model.eval_state("VoteOnce", t) is not True]
-    assert broken, "the state should be a counterexample to induction of IndInv without DirIdsFormatted"
+    assert_needed(model, cti, "DirIdsFormatted", None, "VoteOnce")
 
 
 def test_a_leader_pending_an_unreceived_voter_change_is_not_an_indinv_state(model: Model) -> None:
@@ -244,7 +253,6 @@ def test_a_leader_pending_an_unreceived_voter_change_is_not_an_indinv_state(mode
     pending voter change is no request it received answers it with a message that names
     no replica.  PendingVoterChangesReceived excludes the state; without it, the
     answer breaks TypeOK."""
-    from conformance.tla.loader import parse_expression
 
     at = {n: k for k, n in enumerate(model.variables)}
     state = next(s for s in reachable(model, 3000)
@@ -255,13 +263,7 @@ def test_a_leader_pending_an_unreceived_voter_change_is_not_an_indinv_state(mode
     s = list(state)
     s[at["pendingVoterChange"]] = with_entry(s[at["pendingVoterChange"]], leader, frozenset({bogus}))
     cti = tuple(s)
-    assert model.eval_state("IndInv", cti) is False
-    assert model.eval_state("PendingVoterChangesReceived", cti) is False
-    without = parse_expression(" /\\ ".join(n for n in LEMMAS if n != "PendingVoterChangesReceived") + " /\\ TypeOK")
-    assert model.eval_state(without, cti) is True
-    broken = [t for label, t in model.successors(cti)
-              if label.name == "CompleteVoterChange" and model.eval_state("TypeOK", t) is not True]
-    assert broken, "the state should be a counterexample to induction of IndInv without the lemma"
+    assert_needed(model, cti, "PendingVoterChangesReceived", "CompleteVoterChange", "TypeOK")
 
 
 def test_a_candidate_of_epoch_zero_is_not_an_indinv_state(model: Model) -> None:
@@ -269,7 +271,6 @@ def test_a_candidate_of_epoch_zero_is_not_an_indinv_state(model: Model) -> None:
     epoch 0 that holds a majority of recorded grants becomes leader and writes a
     leaderChange record of epoch 0.  CampaignEpochsPositive excludes the state; without
     it, the record breaks TypeOK."""
-    from conformance.tla.loader import parse_expression
 
     at = {n: k for k, n in enumerate(model.variables)}
     init = reachable(model, 1)[0]
@@ -283,19 +284,13 @@ def test_a_candidate_of_epoch_zero_is_not_an_indinv_state(model: Model) -> None:
         "type": "VoteResponse", "source": 2, "dest": 1, "epoch": 0, "voteGranted": True, "errorCode": "",
         "leaderId": -1}.items()))})
     cti = tuple(s)
-    assert model.eval_state("CampaignEpochsPositive", cti) is False
-    without = parse_expression(" /\\ ".join(n for n in LEMMAS if n != "CampaignEpochsPositive") + " /\\ TypeOK")
-    assert model.eval_state(without, cti) is True
-    broken = [t for label, t in model.successors(cti)
-              if label.name == "HandleVoteResponse" and model.eval_state("TypeOK", t) is not True]
-    assert broken, "the state should be a counterexample to induction of IndInv without the lemma"
+    assert_needed(model, cti, "CampaignEpochsPositive", "HandleVoteResponse", "TypeOK")
 
 
 def test_a_fetch_request_without_a_directory_id_is_not_an_indinv_state(model: Model) -> None:
     """The counterexample to induction z3 found for HandleFetchRequest: the leader records a
     FetchRequest's directory id as the sender's, so a request carrying none (Nil) breaks
     TypeOK.  FetchRequestsWellFormed excludes the state."""
-    from conformance.tla.loader import parse_expression
 
     at = {n: k for k, n in enumerate(model.variables)}
 
@@ -313,12 +308,7 @@ def test_a_fetch_request_without_a_directory_id_is_not_an_indinv_state(model: Mo
     s = list(state)
     s[at["messages"]] = (state[at["messages"]] - {request}) | {bogus}  # type: ignore[operator]
     cti = tuple(s)
-    assert model.eval_state("FetchRequestsWellFormed", cti) is False
-    without = parse_expression(" /\\ ".join(n for n in LEMMAS if n != "FetchRequestsWellFormed") + " /\\ TypeOK")
-    assert model.eval_state(without, cti) is True
-    broken = [t for label, t in model.successors(cti)
-              if label.name == "HandleFetchRequest" and model.eval_state("TypeOK", t) is not True]
-    assert broken, "the state should be a counterexample to induction of IndInv without the lemma"
+    assert_needed(model, cti, "FetchRequestsWellFormed", "HandleFetchRequest", "TypeOK")
 
 
 def test_the_dynamic_search_needs_committed_blocks_election() -> None:
