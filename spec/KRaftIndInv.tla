@@ -25,11 +25,19 @@ EXTENDS KRaft
 \* @type: (<<Int, $entry, Int>>, Seq($entry)) => Bool;
 Holds(c, lg) == c[1] + 1 \in DOMAIN lg /\ lg[c[1] + 1] = c[2]
 
-\* Candidates, leaders and elections are of an epoch some replica started: BecomeCandidate
+\* Candidates, leaders, elections and votes are of an epoch some replica started: BecomeCandidate
 \* moves on from epoch 0 (so a leader's records have an epoch of Nat \ {0}).
 CampaignEpochsPositive ==
     /\ \A i \in Replicas : role[i] \in {"Candidate", "Leader"} => currentEpoch[i] > 0
     /\ \A p \in elections : p[1] > 0
+    /\ \A p \in votes : p[2] > 0
+
+\* A replica that kept its disk is in the epoch of every election it won and of every
+\* vote cast for it, or a later one (it asked for the vote in that epoch; the epoch is
+\* durable and only a disk loss resets it).
+EpochsNotAhead ==
+    /\ \A p \in elections : OriginalDisk(p[2]) => p[1] <= currentEpoch[p[2]]
+    /\ \A p \in votes : OriginalDisk(p[3]) => p[2] <= currentEpoch[p[3]]
 
 \* Does some election of epoch e exist?
 \* @type: (Int) => Bool;
@@ -290,6 +298,7 @@ IndInv ==
     /\ DirIdsFormatted
     /\ NothingUnflushed
     /\ CampaignEpochsPositive
+    /\ EpochsNotAhead
     /\ PendingVoterChangesReceived
     /\ EntriesFromElectedLeaders
     /\ ElectionsByMajority

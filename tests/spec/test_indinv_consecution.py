@@ -22,7 +22,7 @@ from conformance.tla.values import Fn, Value, fn_apply, fn_items, make_fn, make_
 SPEC = Path(__file__).resolve().parents[2] / "spec"
 REPLICAS = (1, 2, 3)
 ROLES = ("Unattached", "Voted", "Candidate", "Leader", "Follower", "Resigned")
-LEMMAS = ("Safety", "ReconfigSafety", "DirIdsFormatted", "NothingUnflushed", "CampaignEpochsPositive",
+LEMMAS = ("Safety", "ReconfigSafety", "DirIdsFormatted", "NothingUnflushed", "CampaignEpochsPositive", "EpochsNotAhead",
           "PendingVoterChangesReceived",
           "EntriesFromElectedLeaders",
           "ElectionsByMajority", "VotesConsistent", "GrantsRecorded", "LeadersElected", "EpochEntriesAtLeader",
