@@ -196,26 +196,24 @@ def _step(inp: ProofInput, ob: Obligation, model: Model, plan: CheckPlan, init: 
     reasons: dict[str, str] = {}
     pending: list[tuple[str, z3.BoolRef]] = []
 
-    def ask(label: str, negation: z3.BoolRef, seconds: float) -> ObligationResult | None:
-        """Decide one question: the counterexample, or None (an unknown one is noted)."""
+    def ask(negation: z3.BoolRef, seconds: float) -> tuple[z3.CheckSatResult, z3.ModelRef | None, str]:
+        """One question: the answer, the model of a satisfiable one, why an unknown one is."""
         if seconds <= 0:
-            outcome[label] = "unknown"
-            reasons.setdefault(label, "time limit")
-            return None
+            return z3.unknown, None, "time limit"
         solver.push()
         solver.set("timeout", max(1, int(seconds * 1000)))
         solver.add(negation)
         answer = solver.check()
-        if answer == z3.sat:
-            result = _counterexample(inp, ob, model, plan, init, tr, solver.model(), [s, t], inp.inv, started)
-            outcome[label] = "counterexample"
-            result.conjuncts = outcome
-            return result
-        if answer == z3.unknown:
-            outcome[label] = "unknown"
-            reasons.setdefault(label, solver.reason_unknown())
+        found = solver.model() if answer == z3.sat else None
+        why = solver.reason_unknown() if answer == z3.unknown else ""
         solver.pop()
-        return None
+        return answer, found, why
+
+    def counterexample(label: str, found: z3.ModelRef) -> ObligationResult:
+        outcome[label] = "counterexample"
+        result = _counterexample(inp, ob, model, plan, init, tr, found, [s, t], inp.inv, started)
+        result.conjuncts = outcome
+        return result
 
     for label, expr, ctx in conjuncts(tr, inp.inv):
         names = state_variables(expr, ctx)
@@ -228,19 +226,20 @@ def _step(inp: ProofInput, ob: Obligation, model: Model, plan: CheckPlan, init: 
         for negation in negations:
             if concrete_bool(negation) is False:
                 continue
-            found = ask(label, negation, min(FIRST_ROUND_SECONDS, deadline - time.monotonic()))
+            answer, found, _ = ask(negation, min(FIRST_ROUND_SECONDS, deadline - time.monotonic()))
             if found is not None:
-                return found
-            if outcome[label] == "unknown":
-                pending.append((label, negation))
-                outcome[label] = "proved"  # open: the second round decides
-                reasons.pop(label, None)
+                return counterexample(label, found)
+            if answer == z3.unknown:
+                pending.append((label, negation))  # the second round decides
     for k, (label, negation) in enumerate(pending):
         if outcome[label] == "unknown":
             continue  # one of its questions stayed open: the conjunct is unknown
-        found = ask(label, negation, (deadline - time.monotonic()) / (len(pending) - k))
+        answer, found, why = ask(negation, (deadline - time.monotonic()) / (len(pending) - k))
         if found is not None:
-            return found
+            return counterexample(label, found)
+        if answer == z3.unknown:
+            outcome[label] = "unknown"
+            reasons[label] = why
     unknown = [f"{label}: {reasons.get(label, 'time limit')}" for label, v in outcome.items() if v == "unknown"]
     verdict = "unknown" if unknown else "proved"
     return ObligationResult(ob, verdict, time.monotonic() - started, message="; ".join(unknown), conjuncts=outcome)
