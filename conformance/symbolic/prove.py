@@ -332,10 +332,15 @@ def _engine_disagrees(model: Model, plan: CheckPlan, inp: ProofInput, init: str,
     if holds(inp.inv, t):
         return f"{inp.inv} holds in the second state"
     assert isinstance(plan.next, str)
-    for label, succ in model.successors(s, plan.next):
+    # the obligation is about one action: another one that the engine cannot evaluate in
+    # the first state (a sequence applied beyond its length, say) does not hide the step
+    found, errors = model.successors_skipping_errors(s, plan.next)
+    for label, succ in found:
         if succ == t:
             result.engine_action = label.name
             return None
+    if errors:
+        raise errors[0]
     return "the second state is not a successor of the first"
 
 

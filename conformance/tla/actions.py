@@ -39,7 +39,7 @@ from conformance.tla.compiler import (
     SubstEntry,
     VarEntry,
 )
-from conformance.tla.syntax import EvalError, Loc, UnsupportedError
+from conformance.tla.syntax import EvalError, Loc, TlaError, UnsupportedError
 from conformance.tla.values import Value
 
 Step = Callable[[Any, list, tuple], Iterator[None]]
@@ -78,13 +78,17 @@ class ActionCompiler:
     """Compiles actions (or, with ``init=True``, initial predicates) into steps."""
 
     def __init__(self, compiler: Compiler, var_names: Sequence[str], init: bool = False,
-                 checks: Mapping[int, Callable[[Value], bool]] | None = None) -> None:
+                 checks: Mapping[int, Callable[[Value], bool]] | None = None,
+                 branch_errors: list[TlaError] | None = None) -> None:
         self.c = compiler
         self.var_names = tuple(var_names)
         self.init = init
         # per variable index, a test every value assigned to it must pass where it is assigned
         # (a caller that knows which next values it will keep prunes the others early)
         self.checks = dict(checks or {})
+        # with a list, split() steps skip a disjunct whose evaluation fails (its assignments
+        # undone) and record the error there, so the other disjuncts still give successors
+        self.branch_errors = branch_errors
         # Keyed by id() of a definition object; each entry keeps that object alive (and is
         # checked against it), so an id can never be reused for another definition.
         self._def_cache: dict[int, tuple[Any, Step]] = {}
@@ -482,6 +486,18 @@ class ActionCompiler:
         """Steps that also track the action label."""
         if isinstance(node, S.Or):
             branches = [self.split(x, scope) for x in node.items]
+            errors = self.branch_errors
+            if errors is not None:
+                def disj_skipping(s: Any, t: list, e: tuple, lab: RawLabel) -> Iterator[RawLabel]:
+                    for b in branches:
+                        before = list(t)
+                        try:
+                            yield from b(s, t, e, lab)
+                        except TlaError as exc:
+                            t[:] = before
+                            errors.append(exc)
+
+                return disj_skipping
 
             def disj(s: Any, t: list, e: tuple, lab: RawLabel) -> Iterator[RawLabel]:
                 for b in branches:

@@ -92,6 +92,8 @@ class Model:
         self._step_cache: dict[Any, Any] = {}
         # the action compiler of action_successors(..., checks) and the checks it was built for
         self._checked: tuple[Mapping[int, Callable[[Value], bool]], ActionCompiler, dict[Any, Any]] | None = None
+        # the action compiler of successors_skipping_errors and its split steps per action
+        self._skipping: tuple[ActionCompiler, dict[Any, Any]] | None = None
         self._check_assumes()
 
     @classmethod
@@ -338,6 +340,37 @@ class Model:
             if label is None:
                 label = labels[raw] = make_label(raw)
             yield label, tuple(t)
+
+    def successors_skipping_errors(self, state: State, next: str | S.Expr = "Next"
+                                   ) -> tuple[list[tuple[ActionLabel, State]], list[TlaError]]:
+        """The successors of ``state`` from every disjunct of ``next`` whose evaluation does not
+        fail, and the errors of those that fail (``successors`` stops at the first). For
+        checking one action's step in a state where another action is undefined."""
+        if self._skipping is None:
+            self._skipping = (ActionCompiler(self._compiler, self.variables, branch_errors=[]), {})
+        compiler, cache = self._skipping
+        errors = compiler.branch_errors
+        assert errors is not None
+        key = next if isinstance(next, str) else id(next)
+        hit = cache.get(key)
+        if hit is None or hit[0] is not next:
+            expr, name, loc = self._action_root(next)
+            hit = cache[key] = (next, compiler.split(expr, Scope(self.root, 0)), (name, (), (), loc))
+        _, split, top = hit
+        self._check_state(state)
+        errors.clear()
+        t = [UNASSIGNED] * len(self.variables)
+        out: list[tuple[ActionLabel, State]] = []
+        try:
+            for raw in split(state, t, (), top):
+                if UNASSIGNED in t:
+                    check_complete(t, self.variables, raw)
+                out.append((make_label(raw), tuple(t)))
+        except TlaError as exc:  # outside every disjunction
+            errors.append(exc)
+        found = list(errors)
+        errors.clear()
+        return out, found
 
     def _action_step(self, action: str, checks: Mapping[int, Callable[[Value], bool]] | None = None
                      ) -> tuple[Any, int, DefEntry]:

@@ -173,3 +173,35 @@ def test_a_counterexample_the_engine_cannot_evaluate_is_an_error_that_says_why(t
     result = discharge(inp, step)
     assert result.verdict == "error"
     assert "outside its domain" in result.message and "strengthen Inv" in result.message
+
+
+OTHER_UNDEFINED = """---- MODULE OtherUndefined ----
+EXTENDS Integers, Sequences
+VARIABLES
+  \\* @type: Seq(Int);
+  s,
+  \\* @type: Int;
+  x
+Init == s = <<1>> /\\ x = 1
+Grow == x < 3 /\\ x' = x + 1 /\\ UNCHANGED s
+\\* undefined wherever x is beyond the length of s, as in every state the Grow counterexample starts
+\\* from; first in Next, so the engine meets it before Grow
+Peek == s[x] = 1 /\\ UNCHANGED <<s, x>>
+Next == Peek \\/ Grow
+Spec == Init /\\ [][Next]_<<s, x>>
+Inv == x <= 2 /\\ Len(s) <= 1
+====
+"""
+
+
+def test_a_counterexample_stands_where_another_action_is_undefined(tmp_path: Path) -> None:
+    spec = tmp_path / "OtherUndefined.tla"
+    spec.write_text(OTHER_UNDEFINED)
+    cfg = tmp_path / "OtherUndefined.cfg"
+    cfg.write_text("SPECIFICATION Spec\nINVARIANT Inv\n")
+    inp = ProofInput(spec, cfg, "Inv", "Inv", None, Bounds(2, 2), 60.0)
+    step = next(o for o in obligations(inp) if o.action == "Grow")
+    result = discharge(inp, step)
+    assert result.verdict == "counterexample", result.message
+    assert result.engine_action == "Grow" and result.failing == ["Inv/1"]
+    assert result.states[0][1] == 2 and result.states[1][1] == 3
