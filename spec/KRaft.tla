@@ -1558,6 +1558,7 @@ EntryTyped(e) ==
     /\ e.kind = "data" => e.value \in Values
     /\ e.kind = "leaderChange" => e.value \in PossibleVoters
     /\ e.kind = "voters" => KeyIds(e.voters) \subseteq Replicas
+    /\ e.kind /= "voters" => e.voters = {}
 
 TypeOK ==
     /\ DOMAIN currentEpoch = Replicas

@@ -39,6 +39,13 @@ EpochsNotAhead ==
     /\ \A p \in elections : OriginalDisk(p[2]) => p[1] <= currentEpoch[p[2]]
     /\ \A p \in votes : OriginalDisk(p[3]) => p[2] <= currentEpoch[p[3]]
 
+\* A candidate has not won the epoch it campaigns in: it won no election of a later epoch
+\* than the one it is in (EpochsNotAhead) and left that epoch to stand (without it, a
+\* state where candidate 3 of epoch 1 already won epoch 1 lets it win again and append a
+\* second, different leaderChange record at the offset of the first).
+CandidatesNotElected ==
+    \A i \in Replicas : role[i] = "Candidate" => <<currentEpoch[i], i>> \notin elections
+
 \* Does some election of epoch e exist?
 \* @type: (Int) => Bool;
 Elected(e) == \E p \in elections : p[1] = e
@@ -299,6 +306,7 @@ IndInv ==
     /\ NothingUnflushed
     /\ CampaignEpochsPositive
     /\ EpochsNotAhead
+    /\ CandidatesNotElected
     /\ PendingVoterChangesReceived
     /\ EntriesFromElectedLeaders
     /\ ElectionsByMajority

@@ -22,7 +22,7 @@ from conformance.tla.values import Fn, Value, fn_apply, fn_items, make_fn, make_
 SPEC = Path(__file__).resolve().parents[2] / "spec"
 REPLICAS = (1, 2, 3)
 ROLES = ("Unattached", "Voted", "Candidate", "Leader", "Follower", "Resigned")
-LEMMAS = ("Safety", "ReconfigSafety", "DirIdsFormatted", "NothingUnflushed", "CampaignEpochsPositive", "EpochsNotAhead",
+LEMMAS = ("Safety", "ReconfigSafety", "DirIdsFormatted", "NothingUnflushed", "CampaignEpochsPositive", "EpochsNotAhead", "CandidatesNotElected",
           "PendingVoterChangesReceived",
           "EntriesFromElectedLeaders",
           "ElectionsByMajority", "VotesConsistent", "GrantsRecorded", "LeadersElected", "EpochEntriesAtLeader",
@@ -340,3 +340,52 @@ def test_no_counterexample_to_induction_on_reassignment_walks(config: str, seed:
     states = walk_states(model, cfg.init, rng, walks=12, depth=60)
     checked = search_consecution(model, states, rng, 2500, (1, 2, 3, 4, 5), dynamic=True)
     assert checked >= 500, f"only {checked} perturbed states satisfied IndInv"
+
+
+def test_a_candidate_that_already_won_its_epoch_is_not_an_indinv_state() -> None:
+    """The counterexample to induction z3 found for HandleVoteResponse: candidate 3 of epoch 1
+    has already won epoch 1, and replica 1 holds 3's records of that epoch; a granted vote
+    makes 3 leader again with an empty log, so it lacks a record of its own epoch that
+    replica 1 holds.  CandidatesNotElected excludes the state; without it, the step breaks
+    EpochEntriesAtLeader.  (Client values on: with none, the only records of epoch 1 are
+    3's leaderChange record, which it writes again.)"""
+
+    cfg = read_config(SPEC / "MC_KRaft_indinv.cfg")
+    model = Model.load(SPEC / "MC_KRaft.tla", constants={**cfg.constants, "Values": frozenset({"v"})},
+                       overrides=cfg.overrides)
+    at = {n: k for k, n in enumerate(model.variables)}
+    init = reachable(model, 1)[0]
+    records = (make_record([("epoch", 1), ("kind", "leaderChange"), ("value", 3), ("voters", frozenset())]),
+               make_record([("epoch", 1), ("kind", "data"), ("value", "v"), ("voters", frozenset())]))
+    s = list(init)
+    s[at["currentEpoch"]] = make_fn({1: 1, 2: 2, 3: 1})
+    s[at["votedId"]] = with_entry(s[at["votedId"]], 3, 3)
+    s[at["leaderId"]] = with_entry(s[at["leaderId"]], 1, 3)
+    s[at["role"]] = make_fn({1: "Follower", 2: "Unattached", 3: "Candidate"})
+    s[at["log"]] = with_entry(s[at["log"]], 1, records)
+    s[at["votesGranted"]] = with_entry(s[at["votesGranted"]], 3, frozenset({3}))
+    s[at["elections"]] = frozenset({(1, 3)})
+    s[at["votes"]] = frozenset({(2, 1, 3), (3, 1, 3)})
+    s[at["messages"]] = frozenset({make_record(sorted({
+        **dict(fn_items(next(iter(m for _, t in model.successors(init) for m in t[at["messages"]])))),  # type: ignore[union-attr]
+        "type": "VoteResponse", "source": 2, "dest": 3, "epoch": 1, "voteGranted": True, "errorCode": "",
+        "leaderId": -1}.items()))})
+    cti = tuple(s)
+    assert_needed(model, cti, "CandidatesNotElected", "HandleVoteResponse", "EpochEntriesAtLeader")
+
+
+def test_an_election_ahead_of_its_winner_is_not_an_indinv_state(model: Model) -> None:
+    """The counterexample to induction z3 found for BecomeCandidate: replicas 2 and 3 voted
+    for 1 in epoch 1, and 1 won epoch 1, while 1 is still in epoch 0; standing, 1 becomes a
+    candidate of an epoch it already won.  EpochsNotAhead excludes the state; without it,
+    the step breaks CandidatesNotElected."""
+
+    at = {n: k for k, n in enumerate(model.variables)}
+    s = list(reachable(model, 1)[0])
+    s[at["currentEpoch"]] = make_fn({1: 0, 2: 1, 3: 1})
+    s[at["votedId"]] = make_fn({1: -1, 2: 1, 3: 1})
+    s[at["role"]] = make_fn({1: "Unattached", 2: "Voted", 3: "Voted"})
+    s[at["elections"]] = frozenset({(1, 1)})
+    s[at["votes"]] = frozenset({(2, 1, 1), (3, 1, 1)})
+    cti = tuple(s)
+    assert_needed(model, cti, "EpochsNotAhead", "BecomeCandidate", "CandidatesNotElected")
