@@ -51,12 +51,16 @@ CandidatesNotElected ==
 Elected(e) == \E p \in elections : p[1] = e
 
 \* Every entry of a log is of an epoch that elected a leader, no later than its
-\* holder's epoch; a leaderChange entry names that leader.
+\* holder's epoch; a leaderChange entry names that leader and is the first entry of its
+\* epoch (the leader writes it on winning, when its log ends in an earlier epoch); voter
+\* sets only in a dynamic quorum.
 EntriesFromElectedLeaders ==
     \A i \in Replicas : \A k \in DOMAIN log[i] :
         /\ log[i][k].epoch <= currentEpoch[i]
         /\ Elected(log[i][k].epoch)
         /\ log[i][k].kind = "leaderChange" => <<log[i][k].epoch, log[i][k].value>> \in elections
+        /\ log[i][k].kind = "leaderChange" /\ k > 1 => log[i][k - 1].epoch < log[i][k].epoch
+        /\ log[i][k].kind = "voters" => KRaftVersion > 0
 
 \* The replica ids whose votes for candidate l in epoch e are recorded.
 \* @type: (Int, Int) => Set(Int);
@@ -243,8 +247,8 @@ FetchResponsesSound ==
             /\ \A k \in DOMAIN m.records : m.records[k].epoch <= m.epoch
 
 \* The records of a successful FetchResponse are entries as logs hold them: typed, of an
-\* elected epoch (a leaderChange record names that epoch's leader), voter sets only in a
-\* dynamic quorum.  The follower appends them.
+\* elected epoch (a leaderChange record names that epoch's leader and follows no record
+\* of its epoch), voter sets only in a dynamic quorum.  The follower appends them.
 FetchResponseRecordsWellFormed ==
     \A m \in messages :
         (m.type = "FetchResponse" /\ m.errorCode = "") =>
@@ -253,6 +257,7 @@ FetchResponseRecordsWellFormed ==
                 /\ Elected(m.records[k].epoch)
                 /\ m.records[k].kind = "leaderChange" => <<m.records[k].epoch, m.records[k].value>> \in elections
                 /\ m.records[k].kind = "voters" => KRaftVersion > 0
+                /\ m.records[k].kind = "leaderChange" /\ k > 1 => m.records[k - 1].epoch < m.records[k].epoch
 
 \* A successful FetchResponse (not a divergence) of a leader that still leads its epoch
 \* carries a piece of that leader's log, at the offset it names (a leader only appends),
