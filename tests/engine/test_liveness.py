@@ -27,6 +27,7 @@ Often == []<>(x = 3)
 Settles == <>[](x = 3)
 Moves == []<><<Next>>_x
 Quiet == <>[][FALSE]_x
+Steps == <><<Next>>_x
 StartsAtZero == x = 0
 ====
 """
@@ -46,6 +47,9 @@ SFSpec == Init /\\ [][Next]_vars /\\ WF_vars(Toggle) /\\ SF_vars(Fire)
 Fired == <>y
 OnlyToggles == <>[][Toggle]_vars
 FiresForever == <>[][Fire]_vars
+FiresOnce == <><<Fire>>_vars
+IfStrong == SF_vars(Fire) => Fired
+IfWeak == WF_vars(Fire) => (Fired /\\ FiresOnce)
 ====
 """
 
@@ -63,6 +67,8 @@ WeakGrant == Spec /\\ WF_s(Grant)
 StrongGrant == Spec /\\ SF_s(Grant)
 Served == (s = "req") ~> (s = "busy")
 ServedBox == [](s = "req" => <>(s = "busy"))
+ServedIfStrong == SF_s(Grant) => Served
+ServedIfWeak == WF_s(Grant) => ServedBox
 ====
 """
 
@@ -78,6 +84,7 @@ Fair(i) == WF_c(Inc(i))
 BothSpec == Init /\\ [][Next]_c /\\ \\A i \\in Procs : Fair(i)
 OneSpec == Init /\\ [][Next]_c /\\ WF_c(Inc(1))
 Done == \\A i \\in Procs : <>(c[i] = 2)
+EachIfFair == \\A i \\in Procs : Fair(i) => <>(c[i] = 2)
 ====
 """
 
@@ -108,6 +115,8 @@ def counter(limit: int) -> str:
     # WF(Next): the counter runs to 3 and stops (Next disabled there, stuttering is fair)
     ("FairSpec", "Reach", "ok"), ("FairSpec", "Often", "ok"), ("FairSpec", "Settles", "ok"),
     ("FairSpec", "Moves", "violation"), ("FairSpec", "Quiet", "ok"),
+    # <><<Next>>_x: stuttering from the start is a behaviour without fairness; WF(Next) takes a step
+    ("Spec", "Steps", "violation"), ("FairSpec", "Steps", "ok"),
 ])
 def test_counter(tmp_path: Path, spec: str, prop: str, expected: str) -> None:
     r = run(tmp_path, counter(3), f"SPECIFICATION {spec}\nPROPERTY {prop}")
@@ -220,3 +229,38 @@ def test_fairness_of_the_own_next_read_off_transitions_agrees_with_evaluation(
     fast = run(tmp_path, text, f"SPECIFICATION {spec}\nPROPERTY {prop}")
     slow = run(tmp_path, evaluated, f"SPECIFICATION {spec}\nPROPERTY {prop}")
     assert (fast.verdict, fast.loop, fast.trace_states()) == (slow.verdict, slow.loop, slow.trace_states())
+
+
+def test_eventually_an_action_step(tmp_path: Path) -> None:
+    # <><<Fire>>_vars under WF(Fire): toggling forever is fair (Fire disabled at x = 0), no Fire step
+    r = run(tmp_path, TOGGLE, "SPECIFICATION WFSpec\nPROPERTY FiresOnce")
+    assert r.verdict == "violation" and r.property == "FiresOnce"
+    assert all(step.action in ("Init", "Toggle") for step in r.trace)
+    assert run(tmp_path, TOGGLE, "SPECIFICATION SFSpec\nPROPERTY FiresOnce").verdict == "ok"
+    # with no step possible at all, even WF(Next) allows only stuttering
+    r = run(tmp_path, counter(0), "SPECIFICATION FairSpec\nPROPERTY Steps")
+    assert r.verdict == "violation" and values(r, "x") == [0, 0] and r.loop == 0
+
+
+@pytest.mark.parametrize(("text", "spec", "prop", "expected"), [
+    # the fairness of F => G is assumed on top of the specification's
+    (TOGGLE, "WFSpec", "IfStrong", "ok"), (TOGGLE, "WFSpec", "IfWeak", "violation"),
+    (REQUEST, "Spec", "ServedIfStrong", "ok"), (REQUEST, "Spec", "ServedIfWeak", "violation"),
+    # per process: Inc(2) is fair only where its conjunct assumes it
+    (PAIR, "OneSpec", "EachIfFair", "ok"), (PAIR, "OneSpec", "Done", "violation"),
+])
+def test_fairness_assumed_by_a_property(tmp_path: Path, text: str, spec: str, prop: str, expected: str) -> None:
+    r = run(tmp_path, text, f"SPECIFICATION {spec}\nPROPERTY {prop}")
+    assert r.verdict == expected, r.message
+    if expected == "violation":
+        assert r.property == prop
+    sim = run(tmp_path, text, f"SPECIFICATION {spec}\nPROPERTY {prop}", simulated=True)
+    assert sim.verdict == expected or (expected == "violation" and sim.verdict == "ok"), sim.message
+
+
+def test_the_assumed_fairness_stays_with_its_conjunct(tmp_path: Path) -> None:
+    # SF(Fire) assumed by one conjunct does not make the behaviours of another one fair
+    text = TOGGLE.replace("====", "Mixed == IfStrong /\\ FiresOnce\n====")
+    r = run(tmp_path, text, "SPECIFICATION WFSpec\nPROPERTY Mixed")
+    assert r.verdict == "violation" and r.property == "Mixed"
+    assert run(tmp_path, text, "SPECIFICATION SFSpec\nPROPERTY Mixed").verdict == "ok"

@@ -81,6 +81,19 @@ def reach(case: Case, sources: Iterable[int], allowed: Callable[[int], bool]) ->
     return seen
 
 
+def reach_by(case: Case, sources: Iterable[int], step: Callable[[int], bool]) -> set[int]:
+    """The nodes reachable from ``sources`` over edges whose bits ``step`` accepts."""
+    seen = set(sources)
+    todo = deque(seen)
+    while todo:
+        v = todo.popleft()
+        for a, b, bits in case.edges:
+            if a == v and b not in seen and step(bits):
+                seen.add(b)
+                todo.append(b)
+    return seen
+
+
 def strongly_connected(nodes: set[int], edges: Sequence[tuple[int, int, int]]) -> bool:
     start = next(iter(nodes))
     for forward in (True, False):
@@ -142,6 +155,9 @@ def brute_violated(case: Case, form: str) -> bool:
                 for u in everything)
         elif form == "infinitely_step":
             ok = not any(b >> STEP & 1 for _, _, b in edges)
+        elif form == "eventually_step":
+            ok = not any(b >> STEP & 1 for _, _, b in edges) and bool(
+                nodes & reach_by(case, case.initial, lambda b: not b >> STEP & 1))
         else:
             assert form == "stable_step"
             ok = any(b >> STEP & 1 for _, _, b in edges)
@@ -172,6 +188,8 @@ def lasso_violates_exactly(case: Case, form: str, nodes: list[int], bits: list[i
         return any(bit(case, v, P) and never(i, Q) and never(loop, Q) for i, v in enumerate(nodes))
     if form == "infinitely_step":
         return not any(b >> STEP & 1 for b in cycle_bits)
+    if form == "eventually_step":
+        return not any(b >> STEP & 1 for b in bits)
     return any(b >> STEP & 1 for b in cycle_bits)
 
 

@@ -16,14 +16,19 @@ form                  violated by a fair behaviour that ...
 ``P ~> Q``            reaches ``P /\\ ~Q`` and then stays in ``~Q`` states
 (``[](P => <>Q)``)
 ``[]<><<A>>_v``       ends in a cycle without an ``<<A>>_v`` step
+``<><<A>>_v``         never takes an ``<<A>>_v`` step
 ``<>[][A]_v``         ends in a cycle through a step that is not ``[A]_v``
 ====================  ==================================================================
+
+A conjunct ``F => G`` whose ``F`` is a conjunction of ``WF_v(A)`` / ``SF_v(A)`` (through
+definitions and ``\\A`` over constant sets) checks each conjunct of ``G`` among the
+behaviours that are also fair for ``F``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from conformance.tla import syntax as S
@@ -79,20 +84,37 @@ def goal_for(form: str, p: int = 0, q: int = 0) -> Goal:
         return Goal(trigger=lambda b: True, cycle_edge=_not_bit(p))
     if form == "stable_step":
         return Goal(trigger=lambda b: True, visit_edge=_bit(p))
+    if form == "eventually_step":
+        return Goal(trigger=lambda b: True, initial_only=True, path_edge=_not_bit(p), cycle_edge=_not_bit(p))
     raise ValueError(f"unknown form {form}")
 
 
-FORMS = ("init", "always", "eventually", "infinitely", "stable", "leadsto", "infinitely_step", "stable_step")
+FORMS = ("init", "always", "eventually", "infinitely", "stable", "leadsto", "infinitely_step", "stable_step",
+         "eventually_step")
+
+
+@dataclass(frozen=True)
+class FairAtoms:
+    """``WF_v(A)`` (strong=False) or ``SF_v(A)``: the atoms ``ENABLED <<A>>_v`` and ``<<A>>_v``."""
+
+    strong: bool
+    enabled: Atom
+    taken: Atom
+
+    def constraint(self, table: AtomTable) -> Fair:
+        return Fair(self.strong, table.bit(self.enabled), table.bit(self.taken))
 
 
 @dataclass(frozen=True)
 class Obligation:
-    """One property conjunct to check: its name, normalised form and atoms."""
+    """One property conjunct to check: its name, normalised form and atoms, and the
+    fairness it assumes besides the specification's (``F`` of ``F => G``)."""
 
     prop: str
     form: str
     atoms: tuple[Atom, ...]
     loc: Loc
+    fair: tuple[FairAtoms, ...] = ()
 
 
 @dataclass
@@ -206,20 +228,34 @@ class Normaliser:
     # fairness -----------------------------------------------------------------------------
 
     def fairness(self, e: S.Expr, table: AtomTable) -> list[Fair]:
-        out: list[Fair] = []
-        for c, env in self.conjuncts(e):
+        return [f.constraint(table) for f in self.fair_atoms(e)]
+
+    def fair_atoms(self, e: S.Expr, env: Env = ()) -> list[FairAtoms]:
+        out: list[FairAtoms] = []
+        for c, cenv in self.conjuncts(e, env):
             if not isinstance(c, S.Fairness):
                 raise UnsupportedError("a fairness conjunct of the specification must be WF_v(A) or SF_v(A), "
                                        "possibly under \\A", c.loc)
-            enabled = table.bit(Atom("enabled", c.action, c.sub, env))
-            taken = table.bit(Atom("step", c.action, c.sub, env))
-            out.append(Fair(c.kind == "SF", enabled, taken))
+            out.append(FairAtoms(c.kind == "SF", Atom("enabled", c.action, c.sub, cenv),
+                                 Atom("step", c.action, c.sub, cenv)))
         return out
+
+    def _only_fairness(self, e: S.Expr, env: Env) -> bool:
+        return all(isinstance(c, S.Fairness) for c, _ in self.conjuncts(e, env))
 
     # properties ----------------------------------------------------------------------------
 
     def obligations(self, prop: str, e: S.Expr) -> list[Obligation]:
-        return [self._obligation(prop, c, env) for c, env in self.conjuncts(e)]
+        out: list[Obligation] = []
+        for c, env in self.conjuncts(e):
+            if isinstance(c, S.OpApp) and c.name == "=>" and len(c.args) == 2 and \
+                    self._only_fairness(c.args[0], env):
+                fair = tuple(self.fair_atoms(c.args[0], env))
+                out.extend(replace(self._obligation(prop, g, genv), fair=fair)
+                           for g, genv in self.conjuncts(c.args[1], env))
+            else:
+                out.append(self._obligation(prop, c, env))
+        return out
 
     def _obligation(self, prop: str, c: S.Expr, env: Env) -> Obligation:
         def state(x: S.Expr, x_env: Env) -> Atom | None:
@@ -256,6 +292,8 @@ class Normaliser:
                     found = make("stable_step", Atom("not_box", x.action, x.sub, xenv))
                 else:
                     found = make("stable", state(x, xenv))
+            elif isinstance(inner, S.ActionBox) and not inner.box:
+                found = make("eventually_step", Atom("step", inner.action, inner.sub, ienv))
             else:
                 found = make("eventually", state(inner, ienv))
         elif isinstance(c, S.Temporal) and c.op == "~>":
@@ -266,8 +304,9 @@ class Normaliser:
         if found is None:
             raise UnsupportedError(
                 f"PROPERTY {prop}: this temporal formula is not supported (supported: P, []P, <>P, "
-                "[]<>P, <>[]P, P ~> Q, [](P => <>Q), []<><<A>>_v, <>[][A]_v and [][A]_v, "
-                "P and Q state predicates, possibly under \\A x \\in S)", c.loc)
+                "[]<>P, <>[]P, P ~> Q, [](P => <>Q), []<><<A>>_v, <><<A>>_v, <>[][A]_v and [][A]_v, "
+                "P and Q state predicates, possibly under \\A x \\in S, and F => G with F a "
+                "conjunction of WF_v(A) and SF_v(A))", c.loc)
         return found
 
 

@@ -136,12 +136,14 @@ def bfs_path(graph: BehaviourGraph, sources: Iterable[int], targets: Callable[[i
     return None
 
 
-def backward_reach(graph: BehaviourGraph, targets: Collection[int], within: Collection[int]) -> set[int]:
-    """The nodes of ``within`` from which some node of ``targets`` is reachable inside ``within``."""
+def backward_reach(graph: BehaviourGraph, targets: Collection[int], within: Collection[int],
+                   keep: EdgePred | None = None) -> set[int]:
+    """The nodes of ``within`` from which some node of ``targets`` is reachable inside
+    ``within`` (over edges ``keep`` accepts)."""
     preds: dict[int, list[int]] = {}
     for v in within:
-        for dst, _ in graph.succ[v]:
-            if dst in within and dst != v:
+        for dst, bits in graph.succ[v]:
+            if dst in within and dst != v and (keep is None or keep(bits)):
                 preds.setdefault(dst, []).append(v)
     seen = {t for t in targets if t in within}
     queue = deque(seen)

@@ -35,9 +35,15 @@ def violates(states: Sequence[int], edges: Sequence[int], loop: int, goal: Goal)
     stay = goal.stay
     if stay is not None and not all(stay(b) for b in cycle_states):
         return False
-    # a trigger at position j needs every later position (the whole cycle included) in ``stay``
+    path = goal.path_edge
+    if path is not None and not all(path(b) for b in cycle_edges):
+        return False
+    # a trigger at position j needs every later position (the whole cycle included) in
+    # ``stay``, and every later step accepted by ``path_edge``
     for j in range(len(states) - 1, -1, -1):
         if stay is not None and not stay(states[j]):
+            return False
+        if path is not None and not path(edges[j]):
             return False
         if goal.trigger(states[j]) and (j == 0 or not goal.initial_only):
             return True

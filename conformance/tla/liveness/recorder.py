@@ -129,6 +129,9 @@ class LivenessRecorder:
         for name, expr in plan.liveness:
             self.obligations.extend(norm.obligations(name, expr))
         self.goals: list[Goal] = [goal_for(o.form, *(self.table.bit(a) for a in o.atoms)) for o in self.obligations]
+        # per obligation: the specification's fairness and the one its F => G assumes
+        self.fair_of: list[list[Fair]] = [self.fairness + [f.constraint(self.table) for f in o.fair]
+                                          for o in self.obligations]
         self.eval = _Evaluator(model, self.table, plan)
         self.graph = BehaviourGraph()
         self.node_of: dict[int, int] = {}
@@ -163,10 +166,8 @@ class LivenessRecorder:
     def lasso_violation(self, states: Sequence[int], edges: Sequence[int], loop: int) -> Obligation | None:
         """The first property conjunct the given lasso violates, when it is fair (bits as in
         ``lasso.is_fair``)."""
-        if not is_fair(states, edges, loop, self.fairness):
-            return None
-        for obligation, goal in zip(self.obligations, self.goals, strict=True):
-            if violates(states, edges, loop, goal):
+        for obligation, goal, fairness in zip(self.obligations, self.goals, self.fair_of, strict=True):
+            if is_fair(states, edges, loop, fairness) and violates(states, edges, loop, goal):
                 return obligation
         return None
 
@@ -175,8 +176,8 @@ class LivenessRecorder:
     def check(self) -> Violation | None:
         """The first property conjunct (in cfg order) some fair behaviour violates."""
         self._finish()
-        for obligation, goal in zip(self.obligations, self.goals, strict=True):
-            lasso = find_violation(self.graph, goal, self.fairness)
+        for obligation, goal, fairness in zip(self.obligations, self.goals, self.fair_of, strict=True):
+            lasso = find_violation(self.graph, goal, fairness)
             if lasso is not None:
                 return Violation(obligation, lasso)
         return None

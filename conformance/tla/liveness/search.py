@@ -3,8 +3,9 @@ that shows it.
 
 A *goal* describes the violating behaviours of one property conjunct: a *trigger* state
 (an initial one only, for ``<>P``), from which the behaviour stays forever in the
-states ``stay`` accepts, ends in a cycle whose edges ``cycle_edge`` accepts and which
-visits a state ``visit_state`` accepts and an edge ``visit_edge`` accepts (when given).
+states ``stay`` accepts and takes only edges ``path_edge`` accepts, ends in a cycle whose
+edges ``cycle_edge`` accepts and which visits a state ``visit_state`` accepts and an edge
+``visit_edge`` accepts (when given).
 
 Fairness is decided on strongly connected components, as TLC does: a component
 satisfies ``WF_v(A)`` when it holds a state where ``<<A>>_v`` is disabled or an
@@ -50,6 +51,7 @@ class Goal:
     trigger: StatePred
     initial_only: bool = False
     stay: StatePred | None = None
+    path_edge: EdgePred | None = None
     cycle_edge: EdgePred | None = None
     visit_state: StatePred | None = None
     visit_edge: EdgePred | None = None
@@ -171,30 +173,31 @@ def find_violation(graph: BehaviourGraph, goal: Goal, fairness: Sequence[Fair]) 
     triggers = {v for v in starts if v in stay and goal.trigger(bits[v])}
     if not triggers:
         return None
-    reach = _forward(graph, triggers, stay)
+    path = goal.path_edge
+    reach = _forward(graph, triggers, stay, path)
     accepted: dict[int, _Component] = {}
     for comp in fair_components(graph, reach, goal, fairness):
         for v in comp.nodes:
             accepted[v] = comp
     if not accepted:
         return None
-    leads = backward_reach(graph, accepted.keys(), stay) & triggers
+    leads = backward_reach(graph, accepted.keys(), stay, path) & triggers
     prefix = bfs_path(graph, graph.initial, lambda v: v in leads, everything)
     assert prefix is not None, "the triggers are reachable"
-    middle = bfs_path(graph, [prefix[-1][0]], lambda v: v in accepted, stay)
+    middle = bfs_path(graph, [prefix[-1][0]], lambda v: v in accepted, stay, path)
     assert middle is not None
     steps = prefix + middle[1:]
     start = steps[-1][0]
     return Lasso(steps + _cycle(graph, accepted[start], start, goal, fairness), len(steps) - 1)
 
 
-def _forward(graph: BehaviourGraph, sources: set[int], within: set[int]) -> set[int]:
+def _forward(graph: BehaviourGraph, sources: set[int], within: set[int], keep: EdgePred | None = None) -> set[int]:
     seen = set(sources)
     stack = list(sources)
     while stack:
         v = stack.pop()
-        for d, _ in graph.succ[v]:
-            if d in within and d not in seen:
+        for d, bits in graph.succ[v]:
+            if d in within and d not in seen and (keep is None or keep(bits)):
                 seen.add(d)
                 stack.append(d)
     return seen
