@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from conformance.tla import itf
+from conformance.tla import syntax as S
 from conformance.tla.cfg import ModelConfig
 from conformance.tla.fpset import Fingerprinter
 from conformance.tla.model import ActionLabel, Model, State
@@ -169,19 +170,25 @@ class Checks:
         self.model = model
         self.plan = plan
         self.extra = extra
-        self._invariants = [(name, model.state_function(inv)) for name, inv in plan.invariants]
+        # per invariant, its conjuncts with the variables each reads (see state_ok)
+        self._invariants = [(name, self._parts(inv)) for name, inv in plan.invariants]
         self._constraints = [(c, model.state_function(c)) for c in plan.constraints]
         self._action_constraints = [(c, model.action_function(c)) for c in plan.action_constraints]
         self._subs = [model.state_function(p.sub) for p in plan.action_properties]
         self._props = [(p.name, model.action_function(p.action)) for p in plan.action_properties]
         self._passed_outside: set[int] = set()  # exact fingerprints of dropped states checked
 
-    def outside_ok(self, state: State, number: int, exact_fp: int | None) -> None:
+    def _parts(self, inv: str | S.Expr) -> list[tuple[Callable[[State], Value], tuple[int, ...] | None]]:
+        if isinstance(inv, str) and self.model.has_definition(inv):
+            return self.model.invariant_parts(inv)
+        return [(self.model.state_function(inv), None)]
+
+    def outside_ok(self, state: State, number: int, exact_fp: int | None, parent: State | None = None) -> None:
         """``state_ok`` for a state outside the model (it is dropped after the check, so it
         may come again): one that passed, known by its exact fingerprint, is not re-checked."""
         if exact_fp is not None and exact_fp in self._passed_outside:
             return
-        self.state_ok(state, number)
+        self.state_ok(state, number, parent)
         if exact_fp is not None:
             self._passed_outside.add(exact_fp)
 
@@ -191,17 +198,24 @@ class Checks:
             raise TlaError(f"{what} {name} evaluated to {format_value(value)}, not a boolean", loc)
         return value
 
-    def state_ok(self, state: State, number: int) -> None:
+    def state_ok(self, state: State, number: int, parent: State | None = None) -> None:
         """Raise ``Stop`` when ``state`` (state ``number``) violates an invariant or the
-        extra check."""
+        extra check. ``parent``: a state that passed every invariant; a conjunct whose
+        variables are the very same objects in ``state`` (an action's UNCHANGED, or a
+        function it did not touch) holds there too and is not evaluated again. The
+        conjuncts are taken in order, so the first false one stops the evaluation as the
+        conjunction's would."""
         if self.extra is not None:
             problem = self.extra(state, number)
             if problem is not None:
                 raise Stop("violation", "type annotations", problem)
-        for name, inv in self._invariants:
-            value = inv(state)
-            if value is not True and not self._bool(value, "invariant", name):
-                raise Stop("violation", name, f"Invariant {name} is violated.")
+        for name, parts in self._invariants:
+            for fn, deps in parts:
+                if parent is not None and deps is not None and all(state[k] is parent[k] for k in deps):
+                    continue
+                value = fn(state)
+                if value is not True and not self._bool(value, "invariant", name):
+                    raise Stop("violation", name, f"Invariant {name} is violated.")
 
     def in_model(self, state: State) -> bool:
         """Whether ``state`` satisfies every CONSTRAINT."""

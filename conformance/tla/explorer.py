@@ -76,7 +76,8 @@ class Search:
         self.trace: list[TraceStep] = []
         self.live: LivenessRecorder | None = None  # records the state graph for liveness
 
-    def _new_state(self, state: State, parent: int, level: int, fp: int | None = None) -> None:
+    def _new_state(self, state: State, parent: int, level: int, fp: int | None = None,
+                   parent_state: State | None = None) -> None:
         if fp is None:
             fp = self.identity(state)
         if fp in self.seen:
@@ -86,7 +87,7 @@ class Search:
         if level > self.depth:
             self.depth = level
         try:
-            self.checks.state_ok(state, index + 1)
+            self.checks.state_ok(state, index + 1, parent_state)
         except Stop:
             self.trace = self._replay(self.seen.path_to(index), state)
             raise
@@ -98,7 +99,7 @@ class Search:
         invariants, then forgotten. ``fp``: its fingerprint, when already computed."""
         exact = fp if self.identity.exact else None
         try:
-            self.checks.outside_ok(state, len(self.seen) + 1, exact)
+            self.checks.outside_ok(state, len(self.seen) + 1, exact, parent_state)
         except Stop:
             if parent < 0 or label is None:
                 self.trace = [TraceStep("Init", (), None, state)]
@@ -161,7 +162,7 @@ class Search:
                     if prop is not None:
                         self.trace = self._property_trace(index, state, label, succ, prop)
                         raise Stop("violation", prop, f"Action property {prop} is violated.")
-                    self._new_state(succ, index, level + 1, fp)
+                    self._new_state(succ, index, level + 1, fp, state)
                 if live is not None:
                     live.expanded(self.seen.fps[index], state,
                                   [(fp, succ) for fp, _, succ, allowed, _ in successors if allowed])

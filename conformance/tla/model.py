@@ -270,6 +270,48 @@ class Model:
 
         return on_state
 
+    def invariant_parts(self, name: str) -> list[tuple[Callable[[State], Value], tuple[int, ...] | None]]:
+        """The conjuncts of the state predicate ``name`` (split through parameterless
+        definitions whose body is a conjunction), in order, each as a function of the state
+        with the indices of the variables it reads: a state that agrees with another on those
+        variables gives it the same value. ``None`` instead of indices when that cannot be
+        told (an impure operator such as RandomElement, a definition still compiling)."""
+        entry = self.root.names.get(name)
+        if not isinstance(entry, DefEntry) or not isinstance(entry.unit, S.OpDef) or entry.unit.params:
+            fn = self.state_function(name)
+            return [(fn, None)]
+        items: list[tuple[S.Expr, DefEntry]] = []
+        self._conjuncts(entry.unit.body, entry, items, 0)
+        out: list[tuple[Callable[[State], Value], tuple[int, ...] | None]] = []
+        for expr, holder in items:
+            c = self._compiler.expr(expr, Scope(holder.ctx, holder.ctx.base))
+            deps = None if c.rec or c.primed or not c.pure else tuple(sorted(c.vars))
+            out.append((self._on_state(c.fn, expr.loc), deps))
+        return out
+
+    def _conjuncts(self, e: S.Expr, holder: DefEntry, out: list[tuple[S.Expr, DefEntry]], depth: int) -> None:
+        if depth < 30 and isinstance(e, S.And):
+            for item in e.items:
+                self._conjuncts(item, holder, out, depth + 1)
+            return
+        if depth < 30 and isinstance(e, S.Name):
+            entry = holder.ctx.names.get(e.name)
+            if isinstance(entry, DefEntry) and isinstance(entry.unit, S.OpDef) and not entry.unit.params \
+                    and isinstance(entry.unit.body, S.And):
+                self._conjuncts(entry.unit.body, entry, out, depth + 1)
+                return
+        out.append((e, holder))
+
+    @staticmethod
+    def _on_state(fn: Any, loc: Loc) -> Callable[[State], Value]:
+        def on_state(state: State) -> Value:
+            try:
+                return fn(state, None, ())
+            except RecursionError:
+                raise _too_deep(loc) from None
+
+        return on_state
+
     def action_function(self, what: str | S.Expr) -> Callable[[State, State], Value]:
         """``eval_action`` of ``what`` as a function of the two states, compiled once."""
         fn = self._compiled(what).fn

@@ -97,7 +97,7 @@ def simulate(model: Model, config: ModelConfig, *, depth: int, traces: int, seed
                     raise Stop("violation", prop, f"Action property {prop} is violated.")
                 seen.add(ident(succ))
                 number += 1
-                checks.state_ok(succ, number)
+                checks.state_ok(succ, number, state)
                 state = succ
                 if monitor is not None and checks.in_model(state):
                     lasso(monitor.step(ident(state), state))
