@@ -274,7 +274,9 @@ FetchResponsesFromLeaderLog ==
 \* follower still stands where it fetched from (same epoch, leader and log position), every
 \* entry of the log it keeps (all of it, or the prefix a divergence leaves when that prefix
 \* ends in the diverging epoch) below that high watermark is committed.  (kept <= Len(log[j]):
-\* the offsets are quantified over DOMAIN log[j], a set the symbolic translation bounds.)
+\* the offsets are quantified over DOMAIN log[j], a set the symbolic translation bounds;
+\* kept <= 0, as the empty log the follower then keeps, also covers a negative end offset,
+\* where log[j][kept] would be undefined.)
 FetchResponsesCommitPrefix ==
     \A m \in messages :
         LET j == m.dest
@@ -286,7 +288,7 @@ FetchResponsesCommitPrefix ==
          /\ currentEpoch[j] = m.epoch /\ role[j] = "Follower" /\ leaderId[j] = m.source
          /\ m.fetchOffset = Len(log[j]) /\ m.lastFetchedEpoch = LastEpoch(log[j])
          /\ \/ m.divergingEpoch = Nil
-            \/ kept = 0
+            \/ kept <= 0
             \/ log[j][kept].epoch = m.divergingEpoch) =>
             \A k \in DOMAIN log[j] :
                 k <= Min(m.highWatermark, kept) => \E c \in committed : c[1] = k - 1 /\ c[2] = log[j][k]

@@ -389,3 +389,28 @@ def test_an_election_ahead_of_its_winner_is_not_an_indinv_state(model: Model) ->
     s[at["votes"]] = frozenset({(2, 1, 1), (3, 1, 1)})
     cti = tuple(s)
     assert_needed(model, cti, "EpochsNotAhead", "BecomeCandidate", "CandidatesNotElected")
+
+
+def test_the_commit_prefix_lemma_is_defined_for_a_negative_diverging_end_offset(model: Model) -> None:
+    """z3 gave a FetchResponse whose divergingEndOffset is negative; FetchResponsesCommitPrefix
+    then applied the follower's log at a negative offset, where TLA+ leaves it undefined (the
+    explicit engine could not evaluate the counterexample). The lemma treats an end offset
+    at most 0 as the empty log the follower would keep, as HandleFetchResponse does."""
+
+    at = {n: k for k, n in enumerate(model.variables)}
+
+    def follower(s: State) -> int | None:
+        return next((i for i, r in fn_items(s[at["role"]]) if r == "Follower"), None)  # type: ignore[arg-type]
+
+    state = next(s for s in reachable(model, 3000) if follower(s) is not None and s[at["messages"]])
+    j = follower(state)
+    lg = fn_apply(state[at["log"]], j)
+    sample = next(iter(state[at["messages"]]))  # type: ignore[call-overload]
+    response = make_record(sorted({
+        **dict(fn_items(sample)), "type": "FetchResponse", "errorCode": "", "dest": j,
+        "source": fn_apply(state[at["leaderId"]], j), "epoch": fn_apply(state[at["currentEpoch"]], j),
+        "fetchOffset": len(lg), "lastFetchedEpoch": fn_apply(lg[-1], "epoch") if lg else 0,  # type: ignore[arg-type]
+        "divergingEpoch": 1, "divergingEndOffset": -1, "highWatermark": 0, "records": ()}.items()))
+    s = list(state)
+    s[at["messages"]] = state[at["messages"]] | {response}  # type: ignore[operator]
+    assert model.eval_state("FetchResponsesCommitPrefix", tuple(s)) is True
