@@ -103,12 +103,16 @@ GrantsRecorded ==
         /\ votedId[i] = i
         /\ \A v \in votesGranted[i] : <<v, currentEpoch[i], i>> \in votes
 
-\* A leader won its epoch, knows itself as leader and its log ends in that epoch.
+\* A leader won its epoch, knows itself as leader and its log ends in that epoch; a
+\* follower follows another replica (a replica that restarts as its own leader resigns).
+\* (Without the second, a state where follower 2 follows itself and answers its own Fetch
+\* with a divergence truncates a committed entry.)
 LeadersElected ==
-    \A i \in Replicas : role[i] = "Leader" =>
+    /\ \A i \in Replicas : role[i] = "Leader" =>
         /\ <<currentEpoch[i], i>> \in elections
         /\ leaderId[i] = i
         /\ LastEpoch(log[i]) = currentEpoch[i]
+    /\ \A i \in Replicas : role[i] = "Follower" => leaderId[i] \notin {Nil, i}
 
 \* The leader of an epoch holds every entry of its epoch, with the prefix before it.
 EpochEntriesAtLeader ==
@@ -246,18 +250,20 @@ FetchResponsesSound ==
                     \E c \in committed : c[1] = m.fetchOffset + k - 1 /\ c[2] = m.records[k]
             /\ \A k \in DOMAIN m.records : m.records[k].epoch <= m.epoch
 
-\* The records of a successful FetchResponse are entries as logs hold them: typed, of an
-\* elected epoch (a leaderChange record names that epoch's leader and follows no record
-\* of its epoch), voter sets only in a dynamic quorum.  The follower appends them.
+\* A successful FetchResponse's divergence names an epoch and an end offset, and its
+\* records are entries as logs hold them: typed, of an elected epoch (a leaderChange record
+\* names that epoch's leader and follows no record of its epoch), voter sets only in a
+\* dynamic quorum.  The follower truncates to the one or appends the other.
 FetchResponseRecordsWellFormed ==
     \A m \in messages :
         (m.type = "FetchResponse" /\ m.errorCode = "") =>
-            \A k \in DOMAIN m.records :
-                /\ EntryTyped(m.records[k])
-                /\ Elected(m.records[k].epoch)
-                /\ m.records[k].kind = "leaderChange" => <<m.records[k].epoch, m.records[k].value>> \in elections
-                /\ m.records[k].kind = "voters" => KRaftVersion > 0
-                /\ m.records[k].kind = "leaderChange" /\ k > 1 => m.records[k - 1].epoch < m.records[k].epoch
+            /\ m.divergingEpoch = Nil \/ (m.divergingEpoch >= 0 /\ m.divergingEndOffset >= 0)
+            /\ \A k \in DOMAIN m.records :
+                   /\ EntryTyped(m.records[k])
+                   /\ Elected(m.records[k].epoch)
+                   /\ m.records[k].kind = "leaderChange" => <<m.records[k].epoch, m.records[k].value>> \in elections
+                   /\ m.records[k].kind = "voters" => KRaftVersion > 0
+                   /\ m.records[k].kind = "leaderChange" /\ k > 1 => m.records[k - 1].epoch < m.records[k].epoch
 
 \* A successful FetchResponse (not a divergence) of a leader that still leads its epoch
 \* carries a piece of that leader's log, at the offset it names (a leader only appends),

@@ -414,3 +414,31 @@ def test_the_commit_prefix_lemma_is_defined_for_a_negative_diverging_end_offset(
     s = list(state)
     s[at["messages"]] = state[at["messages"]] | {response}  # type: ignore[operator]
     assert model.eval_state("FetchResponsesCommitPrefix", tuple(s)) is True
+
+
+def test_a_follower_of_itself_is_not_an_indinv_state(model: Model) -> None:
+    """The counterexample to induction z3 found for HandleFetchResponse: follower 2 follows
+    itself in epoch 1, and a divergence in its own FetchResponse empties its log, dropping
+    an entry committed on replicas 1 and 2 only.  LeadersElected (a follower follows
+    another replica) excludes the state; without it, the step breaks CommittedOnMajority."""
+
+    at = {n: k for k, n in enumerate(model.variables)}
+    init = reachable(model, 1)[0]
+    entry = make_record([("epoch", 1), ("kind", "leaderChange"), ("value", 2), ("voters", frozenset())])
+    sample = next(iter(m for _, t in model.successors(init) for m in t[at["messages"]]))  # type: ignore[union-attr]
+    response = make_record(sorted({
+        **dict(fn_items(sample)), "type": "FetchResponse", "errorCode": "", "source": 2, "dest": 2, "epoch": 1,
+        "leaderId": -1, "fetchOffset": 1, "lastFetchedEpoch": 1, "divergingEpoch": 0, "divergingEndOffset": 0,
+        "highWatermark": 0, "records": ()}.items()))
+    s = list(init)
+    s[at["currentEpoch"]] = make_fn({1: 2, 2: 1, 3: 2})
+    s[at["leaderId"]] = with_entry(s[at["leaderId"]], 2, 2)
+    s[at["role"]] = make_fn({1: "Unattached", 2: "Follower", 3: "Unattached"})
+    s[at["log"]] = make_fn({1: (entry,), 2: (entry,), 3: ()})
+    s[at["highWatermark"]] = make_fn({1: 1, 2: 1, 3: 0})
+    s[at["elections"]] = frozenset({(1, 2)})
+    s[at["votes"]] = frozenset({(1, 1, 2), (3, 1, 2)})
+    s[at["committed"]] = frozenset({(0, entry, 1)})
+    s[at["messages"]] = frozenset({response})
+    cti = tuple(s)
+    assert_needed(model, cti, "LeadersElected", "HandleFetchResponse", "CommittedOnMajority")
