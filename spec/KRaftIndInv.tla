@@ -299,6 +299,21 @@ FetchResponsesCommitPrefix ==
             \A k \in DOMAIN log[j] :
                 k <= Min(m.highWatermark, kept) => \E c \in committed : c[1] = k - 1 /\ c[2] = log[j][k]
 
+\* A divergence in a FetchResponse whose follower still stands where it fetched from (same
+\* epoch, leader and log position) keeps the follower's high watermark: the leader's log
+\* holds every committed entry, so the follower's log up to its high watermark ends no
+\* later than the leader's entries of the diverging epoch.  (Without it, a state where a
+\* divergence of epoch 1 reaches a follower whose committed entry is of epoch 2 empties its
+\* log below its high watermark.)
+FetchDivergenceKeepsHighWatermark ==
+    \A m \in messages :
+        LET j == m.dest IN
+        (/\ m.type = "FetchResponse" /\ m.errorCode = "" /\ m.divergingEpoch /= Nil
+         /\ j \in Replicas
+         /\ currentEpoch[j] = m.epoch /\ role[j] = "Follower" /\ leaderId[j] = m.source
+         /\ m.fetchOffset = Len(log[j]) /\ m.lastFetchedEpoch = LastEpoch(log[j])) =>
+            highWatermark[j] <= Min(m.divergingEndOffset, EndOffsetForEpoch(log[j], m.divergingEpoch))
+
 \* A leader's pending voter change is a voter-change request it received, in a dynamic
 \* quorum only: the responses CompleteVoterChange sends for it are messages like the
 \* others (without it, a state whose pending "request" names no replica escapes TypeOK).
@@ -341,5 +356,6 @@ IndInv ==
     /\ FetchResponseRecordsWellFormed
     /\ FetchResponsesFromLeaderLog
     /\ FetchResponsesCommitPrefix
+    /\ FetchDivergenceKeepsHighWatermark
 
 =============================================================================

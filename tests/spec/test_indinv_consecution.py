@@ -30,7 +30,7 @@ LEMMAS = ("Safety", "ReconfigSafety", "DirIdsFormatted", "NothingUnflushed", "Ca
           "VoterChangesCommittedInTurn",
           "FetchOffsetsHeld", "FetchRequestsWellFormed", "FetchRequestsHeld", "FetchRequestsBehindLeader", "CommittedEpochs",
           "FetchResponsesSound", "FetchResponseRecordsWellFormed", "FetchResponsesFromLeaderLog",
-          "FetchResponsesCommitPrefix")
+          "FetchResponsesCommitPrefix", "FetchDivergenceKeepsHighWatermark")
 
 
 @pytest.fixture(scope="module")
@@ -442,3 +442,33 @@ def test_a_follower_of_itself_is_not_an_indinv_state(model: Model) -> None:
     s[at["messages"]] = frozenset({response})
     cti = tuple(s)
     assert_needed(model, cti, "LeadersElected", "HandleFetchResponse", "CommittedOnMajority")
+
+
+def test_a_divergence_below_the_followers_high_watermark_is_not_an_indinv_state(model: Model) -> None:
+    """The counterexample to induction z3 found for HandleFetchResponse: leader 2 of epoch 2
+    answers follower 3, whose log holds the committed leaderChange record of epoch 2, with a
+    divergence of epoch 1 ending at offset 1; the follower keeps no record of epoch 1 and
+    empties its log under its high watermark.  FetchDivergenceKeepsHighWatermark excludes
+    the state; without it, the step breaks HighWatermarkInLog."""
+
+    at = {n: k for k, n in enumerate(model.variables)}
+    init = reachable(model, 1)[0]
+    entry = make_record([("epoch", 2), ("kind", "leaderChange"), ("value", 2), ("voters", frozenset())])
+    sample = next(iter(m for _, t in model.successors(init) for m in t[at["messages"]]))  # type: ignore[union-attr]
+    response = make_record(sorted({
+        **dict(fn_items(sample)), "type": "FetchResponse", "errorCode": "", "source": 2, "dest": 3, "epoch": 2,
+        "leaderId": -1, "fetchOffset": 1, "lastFetchedEpoch": 2, "divergingEpoch": 1, "divergingEndOffset": 1,
+        "highWatermark": 1, "records": ()}.items()))
+    s = list(init)
+    s[at["currentEpoch"]] = make_fn({1: 2, 2: 2, 3: 2})
+    s[at["votedId"]] = make_fn({1: 2, 2: 2, 3: -1})
+    s[at["leaderId"]] = make_fn({1: 2, 2: 2, 3: 2})
+    s[at["role"]] = make_fn({1: "Follower", 2: "Leader", 3: "Follower"})
+    s[at["log"]] = make_fn({1: (entry,), 2: (entry,), 3: (entry,)})
+    s[at["highWatermark"]] = make_fn({1: 1, 2: 1, 3: 1})
+    s[at["elections"]] = frozenset({(2, 2)})
+    s[at["votes"]] = frozenset({(1, 2, 2), (2, 2, 2)})
+    s[at["committed"]] = frozenset({(0, entry, 2)})
+    s[at["messages"]] = frozenset({response})
+    cti = tuple(s)
+    assert_needed(model, cti, "FetchDivergenceKeepsHighWatermark", "HandleFetchResponse", "HighWatermarkInLog")
