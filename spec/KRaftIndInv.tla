@@ -218,13 +218,19 @@ FetchRequestsHeld ==
             /\ SubSeq(log[m.source], 1, m.fetchOffset) = SubSeq(log[l], 1, m.fetchOffset)
 
 \* A replica's FetchRequest names a position of its log and its directory id (the leader
-\* records both as the sender's progress: replicaEndOffset, replicaDirectoryId).
+\* records both as the sender's progress: replicaEndOffset, replicaDirectoryId), and is of
+\* its sender's epoch or an earlier one while the sender keeps that disk (in a static quorum
+\* for voters only: an observer that lost its disk keeps its id 0 and restarts in epoch 0).
+\* (Without the last, a replica that learns epoch 1 from a response finds a FetchRequest of
+\* epoch 1 it never sent, at an offset beyond its log, and breaks FetchRequestsHeld.)
 FetchRequestsWellFormed ==
     \A m \in messages :
         (m.type = "FetchRequest" /\ m.clusterId /= ForeignClusterId) =>
             /\ m.fetchOffset >= 0
             /\ m.lastFetchedEpoch >= 0
             /\ m.sourceDirectoryId >= 0
+            /\ (m.sourceDirectoryId = dirId[m.source] /\ (KRaftVersion > 0 \/ m.source \in Voters)) =>
+                   m.epoch <= currentEpoch[m.source]
 
 \* A FetchRequest whose last fetched epoch is the epoch it is sent in asks for a position
 \* within the log of that epoch's leader (the entries of its epoch came from that leader).

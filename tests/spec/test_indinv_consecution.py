@@ -472,3 +472,33 @@ def test_a_divergence_below_the_followers_high_watermark_is_not_an_indinv_state(
     s[at["messages"]] = frozenset({response})
     cti = tuple(s)
     assert_needed(model, cti, "FetchDivergenceKeepsHighWatermark", "HandleFetchResponse", "HighWatermarkInLog")
+
+
+def test_a_fetch_request_ahead_of_its_sender_is_not_an_indinv_state(model: Model) -> None:
+    """The counterexample to induction z3 found for HandleVoteResponse: replica 3, still in
+    epoch 0 with an empty log, has a FetchRequest of epoch 1 at offset 1 in flight to leader
+    2; a VoteResponse of epoch 1 moves it to epoch 1, where FetchRequestsHeld takes that
+    request for its position.  FetchRequestsWellFormed (a request is of its sender's epoch
+    or an earlier one) excludes the state; without it, the step breaks FetchRequestsHeld."""
+
+    at = {n: k for k, n in enumerate(model.variables)}
+    init = reachable(model, 1)[0]
+    entry = make_record([("epoch", 1), ("kind", "leaderChange"), ("value", 2), ("voters", frozenset())])
+    sample = dict(fn_items(next(iter(m for _, t in model.successors(init) for m in t[at["messages"]]))))  # type: ignore[union-attr]
+    request = make_record(sorted({
+        **sample, "type": "FetchRequest", "clusterId": "kraft", "source": 3, "dest": 2, "epoch": 1,
+        "fetchOffset": 1, "lastFetchedEpoch": 1, "sourceDirectoryId": 0}.items()))
+    answer = make_record(sorted({
+        **sample, "type": "VoteResponse", "source": 1, "dest": 3, "epoch": 1, "voteGranted": False,
+        "errorCode": "", "leaderId": -1}.items()))
+    s = list(init)
+    s[at["currentEpoch"]] = make_fn({1: 1, 2: 1, 3: 0})
+    s[at["votedId"]] = make_fn({1: 2, 2: 2, 3: -1})
+    s[at["leaderId"]] = make_fn({1: 2, 2: 2, 3: -1})
+    s[at["role"]] = make_fn({1: "Follower", 2: "Leader", 3: "Unattached"})
+    s[at["log"]] = make_fn({1: (entry,), 2: (entry,), 3: ()})
+    s[at["elections"]] = frozenset({(1, 2)})
+    s[at["votes"]] = frozenset({(1, 1, 2), (2, 1, 2)})
+    s[at["messages"]] = frozenset({request, answer})
+    cti = tuple(s)
+    assert_needed(model, cti, "FetchRequestsWellFormed", "HandleVoteResponse", "FetchRequestsHeld")
