@@ -206,6 +206,14 @@ def test_the_search_finds_a_weakened_invariant_not_inductive(model: Model) -> No
     pytest.fail("no counterexample to induction found for the weakened invariant")
 
 
+def message_like(model: Model, state: State, **fields: Value) -> Value:
+    """A message record: the fields of a message the model sends from ``state`` (messages
+    are records of one shape), with ``fields`` changed."""
+    at = model.variables.index("messages")
+    sample = next(iter(m for _, t in model.successors(state) for m in t[at]))  # type: ignore[union-attr]
+    return make_record(sorted({**dict(fn_items(sample)), **fields}.items()))
+
+
 def assert_needed(model: Model, cti: State, lemma: str, action: str | None, broken: str) -> None:
     """``cti`` violates ``lemma`` and satisfies the other lemmas and TypeOK, and a step
     (of ``action``, or any) leads to a state violating ``broken``: without the lemma,
@@ -279,10 +287,8 @@ def test_a_candidate_of_epoch_zero_is_not_an_indinv_state(model: Model) -> None:
     s[at["votedId"]] = with_entry(with_entry(s[at["votedId"]], 1, 1), 2, 1)  # 1 voted for itself, 2 for 1
     s[at["votesGranted"]] = with_entry(s[at["votesGranted"]], 1, frozenset({1}))
     s[at["votes"]] = frozenset({(1, 0, 1), (2, 0, 1)})
-    s[at["messages"]] = frozenset({make_record(sorted({
-        **dict(fn_items(next(iter(m for _, t in model.successors(init) for m in t[at["messages"]])))),  # type: ignore[union-attr]
-        "type": "VoteResponse", "source": 2, "dest": 1, "epoch": 0, "voteGranted": True, "errorCode": "",
-        "leaderId": -1}.items()))})
+    s[at["messages"]] = frozenset({message_like(model, init, type="VoteResponse", source=2, dest=1, epoch=0,
+                                                voteGranted=True, errorCode="", leaderId=-1)})
     cti = tuple(s)
     assert_needed(model, cti, "CampaignEpochsPositive", "HandleVoteResponse", "TypeOK")
 
@@ -366,10 +372,8 @@ def test_a_candidate_that_already_won_its_epoch_is_not_an_indinv_state() -> None
     s[at["votesGranted"]] = with_entry(s[at["votesGranted"]], 3, frozenset({3}))
     s[at["elections"]] = frozenset({(1, 3)})
     s[at["votes"]] = frozenset({(2, 1, 3), (3, 1, 3)})
-    s[at["messages"]] = frozenset({make_record(sorted({
-        **dict(fn_items(next(iter(m for _, t in model.successors(init) for m in t[at["messages"]])))),  # type: ignore[union-attr]
-        "type": "VoteResponse", "source": 2, "dest": 3, "epoch": 1, "voteGranted": True, "errorCode": "",
-        "leaderId": -1}.items()))})
+    s[at["messages"]] = frozenset({message_like(model, init, type="VoteResponse", source=2, dest=3, epoch=1,
+                                                voteGranted=True, errorCode="", leaderId=-1)})
     cti = tuple(s)
     assert_needed(model, cti, "CandidatesNotElected", "HandleVoteResponse", "EpochEntriesAtLeader")
 
@@ -425,17 +429,15 @@ def test_a_follower_of_itself_is_not_an_indinv_state(model: Model) -> None:
     at = {n: k for k, n in enumerate(model.variables)}
     init = reachable(model, 1)[0]
     entry = make_record([("epoch", 1), ("kind", "leaderChange"), ("value", 2), ("voters", frozenset())])
-    sample = next(iter(m for _, t in model.successors(init) for m in t[at["messages"]]))  # type: ignore[union-attr]
-    response = make_record(sorted({
-        **dict(fn_items(sample)), "type": "FetchResponse", "errorCode": "", "source": 2, "dest": 2, "epoch": 1,
-        "leaderId": -1, "fetchOffset": 1, "lastFetchedEpoch": 1, "divergingEpoch": 0, "divergingEndOffset": 0,
-        "highWatermark": 0, "records": ()}.items()))
+    response = message_like(model, init, type="FetchResponse", errorCode="", source=2, dest=2, epoch=1, leaderId=-1,
+                            fetchOffset=1, lastFetchedEpoch=1, divergingEpoch=0, divergingEndOffset=0,
+                            highWatermark=0, records=())
     s = list(init)
     s[at["currentEpoch"]] = make_fn({1: 2, 2: 1, 3: 2})
     s[at["leaderId"]] = with_entry(s[at["leaderId"]], 2, 2)
     s[at["role"]] = make_fn({1: "Unattached", 2: "Follower", 3: "Unattached"})
     s[at["log"]] = make_fn({1: (entry,), 2: (entry,), 3: ()})
-    s[at["highWatermark"]] = make_fn({1: 1, 2: 1, 3: 0})
+    s[at["highWatermark"]] = make_fn({1: 1, 2: 0, 3: 0})  # 2's at 1 is FetchDivergenceKeepsHighWatermark's case
     s[at["elections"]] = frozenset({(1, 2)})
     s[at["votes"]] = frozenset({(1, 1, 2), (3, 1, 2)})
     s[at["committed"]] = frozenset({(0, entry, 1)})
@@ -454,11 +456,9 @@ def test_a_divergence_below_the_followers_high_watermark_is_not_an_indinv_state(
     at = {n: k for k, n in enumerate(model.variables)}
     init = reachable(model, 1)[0]
     entry = make_record([("epoch", 2), ("kind", "leaderChange"), ("value", 2), ("voters", frozenset())])
-    sample = next(iter(m for _, t in model.successors(init) for m in t[at["messages"]]))  # type: ignore[union-attr]
-    response = make_record(sorted({
-        **dict(fn_items(sample)), "type": "FetchResponse", "errorCode": "", "source": 2, "dest": 3, "epoch": 2,
-        "leaderId": -1, "fetchOffset": 1, "lastFetchedEpoch": 2, "divergingEpoch": 1, "divergingEndOffset": 1,
-        "highWatermark": 1, "records": ()}.items()))
+    response = message_like(model, init, type="FetchResponse", errorCode="", source=2, dest=3, epoch=2, leaderId=-1,
+                            fetchOffset=1, lastFetchedEpoch=2, divergingEpoch=1, divergingEndOffset=1,
+                            highWatermark=1, records=())
     s = list(init)
     s[at["currentEpoch"]] = make_fn({1: 2, 2: 2, 3: 2})
     s[at["votedId"]] = make_fn({1: 2, 2: 2, 3: -1})
@@ -484,13 +484,10 @@ def test_a_fetch_request_ahead_of_its_sender_is_not_an_indinv_state(model: Model
     at = {n: k for k, n in enumerate(model.variables)}
     init = reachable(model, 1)[0]
     entry = make_record([("epoch", 1), ("kind", "leaderChange"), ("value", 2), ("voters", frozenset())])
-    sample = dict(fn_items(next(iter(m for _, t in model.successors(init) for m in t[at["messages"]]))))  # type: ignore[union-attr]
-    request = make_record(sorted({
-        **sample, "type": "FetchRequest", "clusterId": "kraft", "source": 3, "dest": 2, "epoch": 1,
-        "fetchOffset": 1, "lastFetchedEpoch": 1, "sourceDirectoryId": 0}.items()))
-    answer = make_record(sorted({
-        **sample, "type": "VoteResponse", "source": 1, "dest": 3, "epoch": 1, "voteGranted": False,
-        "errorCode": "", "leaderId": -1}.items()))
+    request = message_like(model, init, type="FetchRequest", clusterId="kraft", source=3, dest=2, epoch=1,
+                           fetchOffset=1, lastFetchedEpoch=1, sourceDirectoryId=0)
+    answer = message_like(model, init, type="VoteResponse", source=1, dest=3, epoch=1, voteGranted=False,
+                          errorCode="", leaderId=-1)
     s = list(init)
     s[at["currentEpoch"]] = make_fn({1: 1, 2: 1, 3: 0})
     s[at["votedId"]] = make_fn({1: 2, 2: 2, 3: -1})
