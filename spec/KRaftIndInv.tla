@@ -203,10 +203,11 @@ FetchOffsetsHeld ==
 \* valid in the leader's log) speaks for its sender while the sender stays in that epoch
 \* on the disk it fetched with: the sender's log starts with the leader's log up to the
 \* fetch offset (the leader takes that offset as the sender's progress, FetchOffsetsHeld).
-\* In a static quorum for voters only: an observer that lost its disk keeps its id 0.
+\* In a static quorum for voters only: an observer that lost its disk keeps its id 0.  Not a
+\* misconfigured peer's request (the foreign cluster id), which the leader refuses.
 FetchRequestsHeld ==
     \A m \in messages : \A l \in Replicas :
-        (/\ m.type = "FetchRequest"
+        (/\ m.type = "FetchRequest" /\ m.clusterId /= ForeignClusterId
          /\ role[l] = "Leader"
          /\ currentEpoch[l] = m.epoch
          /\ currentEpoch[m.source] = m.epoch
@@ -232,11 +233,11 @@ FetchRequestsWellFormed ==
             /\ (m.sourceDirectoryId = dirId[m.source] /\ (KRaftVersion > 0 \/ m.source \in Voters)) =>
                    m.epoch <= currentEpoch[m.source]
 
-\* A FetchRequest whose last fetched epoch is the epoch it is sent in asks for a position
-\* within the log of that epoch's leader (the entries of its epoch came from that leader).
+\* A FetchRequest of the cluster whose last fetched epoch is the epoch it is sent in asks for a
+\* position within the log of that epoch's leader (the entries of its epoch came from that leader).
 FetchRequestsBehindLeader ==
     \A m \in messages : \A l \in Replicas :
-        (/\ m.type = "FetchRequest"
+        (/\ m.type = "FetchRequest" /\ m.clusterId /= ForeignClusterId
          /\ role[l] = "Leader"
          /\ currentEpoch[l] = m.epoch
          /\ m.lastFetchedEpoch = m.epoch) => m.fetchOffset <= Len(log[l])

@@ -499,3 +499,30 @@ def test_a_fetch_request_ahead_of_its_sender_is_not_an_indinv_state(model: Model
     s[at["messages"]] = frozenset({request, answer})
     cti = tuple(s)
     assert_needed(model, cti, "FetchRequestsWellFormed", "HandleVoteResponse", "FetchRequestsHeld")
+
+
+def test_a_foreign_fetch_request_does_not_speak_for_its_claimed_sender(model: Model) -> None:
+    """The counterexample to induction z3 found for BecomeCandidate (and four more epoch
+    changes): a misconfigured peer's FetchRequest (the foreign cluster id) names replica 2,
+    epoch 1 and offset 1; once 2 stands in epoch 1, FetchRequestsHeld took that request for
+    2's position, beyond 2's empty log.  The leader refuses such a request, and the lemmas
+    about FetchRequests now leave it out: the state satisfies IndInv and so do its successors."""
+
+    at = {n: k for k, n in enumerate(model.variables)}
+    init = reachable(model, 1)[0]
+    entry = make_record([("epoch", 1), ("kind", "leaderChange"), ("value", 1), ("voters", frozenset())])
+    foreign = message_like(model, init, type="FetchRequest", clusterId="other", source=2, dest=1, epoch=1,
+                           fetchOffset=1, lastFetchedEpoch=1, sourceDirectoryId=0)
+    s = list(init)
+    s[at["currentEpoch"]] = make_fn({1: 1, 2: 0, 3: 1})
+    s[at["votedId"]] = make_fn({1: 1, 2: -1, 3: 1})
+    s[at["leaderId"]] = make_fn({1: 1, 2: -1, 3: 1})
+    s[at["role"]] = make_fn({1: "Leader", 2: "Unattached", 3: "Follower"})
+    s[at["log"]] = make_fn({1: (entry,), 2: (), 3: ()})
+    s[at["elections"]] = frozenset({(1, 1)})
+    s[at["votes"]] = frozenset({(1, 1, 1), (3, 1, 1)})
+    s[at["messages"]] = frozenset({foreign})
+    state = tuple(s)
+    assert model.eval_state("IndInv", state) is True
+    stands = [t for label, t in model.successors(state) if label.name == "BecomeCandidate"]
+    assert stands and all(model.eval_state("IndInv", t) is True for t in stands)
