@@ -259,16 +259,7 @@ class Model:
     def state_function(self, what: str | S.Expr) -> Callable[[State], Value]:
         """``eval_state`` of ``what`` as a function of the state, compiled once (for callers
         evaluating the same invariant or view on many states; the state is not checked)."""
-        fn = self._compiled(what).fn
-        loc = self._expr_of(what).loc
-
-        def on_state(state: State) -> Value:
-            try:
-                return fn(state, None, ())
-            except RecursionError:
-                raise _too_deep(loc) from None
-
-        return on_state
+        return self._on_state(self._compiled(what).fn, self._expr_of(what).loc)
 
     def invariant_parts(self, name: str) -> list[tuple[Callable[[State], Value], tuple[int, ...] | None]]:
         """The conjuncts of the state predicate ``name`` (split through parameterless
@@ -304,6 +295,7 @@ class Model:
 
     @staticmethod
     def _on_state(fn: Any, loc: Loc) -> Callable[[State], Value]:
+        """A compiled state-level function as a function of the state alone."""
         def on_state(state: State) -> Value:
             try:
                 return fn(state, None, ())

@@ -69,26 +69,16 @@ def cases(draw: st.DrawFn) -> Case:
 
 # --- the brute force -------------------------------------------------------------------------
 
-def reach(case: Case, sources: Iterable[int], allowed: Callable[[int], bool]) -> set[int]:
+def reach(case: Case, sources: Iterable[int], allowed: Callable[[int], bool],
+          step: Callable[[int], bool] = lambda bits: True) -> set[int]:
+    """The nodes reachable from ``sources`` through nodes ``allowed`` accepts, over edges
+    whose bits ``step`` accepts."""
     seen = {s for s in sources if allowed(s)}
     todo = deque(seen)
     while todo:
         v = todo.popleft()
-        for a, b, _ in case.edges:
-            if a == v and b not in seen and allowed(b):
-                seen.add(b)
-                todo.append(b)
-    return seen
-
-
-def reach_by(case: Case, sources: Iterable[int], step: Callable[[int], bool]) -> set[int]:
-    """The nodes reachable from ``sources`` over edges whose bits ``step`` accepts."""
-    seen = set(sources)
-    todo = deque(seen)
-    while todo:
-        v = todo.popleft()
         for a, b, bits in case.edges:
-            if a == v and b not in seen and step(bits):
+            if a == v and b not in seen and allowed(b) and step(bits):
                 seen.add(b)
                 todo.append(b)
     return seen
@@ -157,7 +147,7 @@ def brute_violated(case: Case, form: str) -> bool:
             ok = not any(b >> STEP & 1 for _, _, b in edges)
         elif form == "eventually_step":
             ok = not any(b >> STEP & 1 for _, _, b in edges) and bool(
-                nodes & reach_by(case, case.initial, lambda b: not b >> STEP & 1))
+                nodes & reach(case, case.initial, lambda u: True, lambda b: not b >> STEP & 1))
         else:
             assert form == "stable_step"
             ok = any(b >> STEP & 1 for _, _, b in edges)

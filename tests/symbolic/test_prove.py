@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from conformance.cli import main
-from conformance.symbolic.prove import ProofInput, discharge, obligations
+from conformance.symbolic.prove import ObligationResult, ProofInput, discharge, obligations
 from conformance.symbolic.shapes import Bounds
 
 ENGINE_SPECS = Path(__file__).resolve().parents[1] / "engine" / "specs"
@@ -163,14 +163,21 @@ Inv == s = <<1>> /\\ s[x] = 1
 """
 
 
-def test_a_counterexample_the_engine_cannot_evaluate_is_an_error_that_says_why(tmp_path: Path) -> None:
-    spec = tmp_path / "Undefined.tla"
-    spec.write_text(UNDEFINED)
-    cfg = tmp_path / "Undefined.cfg"
+def step_result(tmp_path: Path, text: str, action: str | None = None) -> ObligationResult:
+    """The step obligation of ``action`` (the first step one by default) for ``Inv`` of the
+    toy spec ``text``."""
+    name = text.split("MODULE ", 1)[1].split(" ", 1)[0]
+    spec = tmp_path / f"{name}.tla"
+    spec.write_text(text)
+    cfg = tmp_path / f"{name}.cfg"
     cfg.write_text("SPECIFICATION Spec\nINVARIANT Inv\n")
     inp = ProofInput(spec, cfg, "Inv", "Inv", None, Bounds(2, 2), 60.0)
-    step = next(o for o in obligations(inp) if o.kind == "step")
-    result = discharge(inp, step)
+    step = next(o for o in obligations(inp) if o.kind == "step" and action in (None, o.action))
+    return discharge(inp, step)
+
+
+def test_a_counterexample_the_engine_cannot_evaluate_is_an_error_that_says_why(tmp_path: Path) -> None:
+    result = step_result(tmp_path, UNDEFINED)
     assert result.verdict == "error"
     assert "outside its domain" in result.message and "strengthen Inv" in result.message
 
@@ -195,13 +202,7 @@ Inv == x <= 2 /\\ Len(s) <= 1
 
 
 def test_a_counterexample_stands_where_another_action_is_undefined(tmp_path: Path) -> None:
-    spec = tmp_path / "OtherUndefined.tla"
-    spec.write_text(OTHER_UNDEFINED)
-    cfg = tmp_path / "OtherUndefined.cfg"
-    cfg.write_text("SPECIFICATION Spec\nINVARIANT Inv\n")
-    inp = ProofInput(spec, cfg, "Inv", "Inv", None, Bounds(2, 2), 60.0)
-    step = next(o for o in obligations(inp) if o.action == "Grow")
-    result = discharge(inp, step)
+    result = step_result(tmp_path, OTHER_UNDEFINED, "Grow")
     assert result.verdict == "counterexample", result.message
     assert result.engine_action == "Grow" and result.failing == ["Inv/1"]
     assert result.states[0][1] == 2 and result.states[1][1] == 3
