@@ -40,14 +40,15 @@ def _interrupt(proc: subprocess.Popen[str], after: float) -> tuple[int, str, str
 
 @pytest.fixture(scope="module")
 def traces(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Four short traces (named first) and six long ones."""
+    """Four short traces (named first) and six long ones (long enough that validating them
+    takes well over the seconds a case waits before its SIGINT, with two jobs too)."""
     out = tmp_path_factory.mktemp("traces")
     for seed in range(1, 5):
         path = run_seed(SimConfig(steps=20, out_dir=out), seed).trace_path
         assert path is not None
         path.rename(out / f"a-short-{seed}.ndjson")
     for seed in range(1, 7):
-        path = run_seed(SimConfig(steps=4000, out_dir=out), seed).trace_path
+        path = run_seed(SimConfig(steps=30_000, out_dir=out), seed).trace_path
         assert path is not None
         path.rename(out / f"b-long-{seed}.ndjson")
     return out
