@@ -17,6 +17,7 @@ from conformance.symbolic.encoding import conj, disj
 from conformance.symbolic.translate import Env, StatePair, Translator
 from conformance.tla import syntax as S
 from conformance.tla.compiler import Ctx, DefEntry
+from conformance.tla.conjuncts import named_conjuncts
 from conformance.tla.syntax import Loc
 
 Build = Callable[[Translator, StatePair, Env], z3.BoolRef]
@@ -96,24 +97,7 @@ def conjuncts(tr: Translator, name: str) -> list[tuple[str, S.Expr, Ctx]]:
     """The named conjuncts of a state predicate (through parameterless definitions), to
     say which one a counterexample violates."""
     unit, ctx = tr.definition(name)
-    out: list[tuple[str, S.Expr, Ctx]] = []
-    _conj(unit.body, ctx, name, out, 0)
-    return out
-
-
-def _conj(e: S.Expr, ctx: Ctx, label: str, out: list[tuple[str, S.Expr, Ctx]], depth: int) -> None:
-    if isinstance(e, S.And) and depth < 30:
-        for i, item in enumerate(e.items):
-            named = isinstance(item, S.Name) or (isinstance(item, S.OpApp) and not item.args)
-            _conj(item, ctx, item.name if named else f"{label}/{i + 1}", out, depth + 1)  # type: ignore[attr-defined]
-        return
-    if isinstance(e, S.Name) or (isinstance(e, S.OpApp) and not e.args):
-        entry = ctx.names.get(e.name)
-        if isinstance(entry, DefEntry) and isinstance(entry.unit, S.OpDef) and not entry.unit.params \
-                and isinstance(entry.unit.body, S.And) and depth < 30:
-            _conj(entry.unit.body, entry.ctx, e.name, out, depth + 1)
-            return
-    out.append((label, e, ctx))
+    return named_conjuncts(unit.body, ctx, name)
 
 
 __all__ = ["Disjunct", "conj", "conjuncts", "split_action"]

@@ -29,6 +29,7 @@ from conformance.tla.compiler import (
     DefEntry,
     Scope,
 )
+from conformance.tla.conjuncts import named_conjuncts
 from conformance.tla.loader import ModuleLoader
 from conformance.tla.parser import parse_expression
 from conformance.tla.printer import render
@@ -271,27 +272,12 @@ class Model:
         if not isinstance(entry, DefEntry) or not isinstance(entry.unit, S.OpDef) or entry.unit.params:
             fn = self.state_function(name)
             return [(fn, None)]
-        items: list[tuple[S.Expr, DefEntry]] = []
-        self._conjuncts(entry.unit.body, entry, items, 0)
         out: list[tuple[Callable[[State], Value], tuple[int, ...] | None]] = []
-        for expr, holder in items:
-            c = self._compiler.expr(expr, Scope(holder.ctx, holder.ctx.base))
+        for _, expr, ctx in named_conjuncts(entry.unit.body, entry.ctx, name):
+            c = self._compiler.expr(expr, Scope(ctx, ctx.base))
             deps = None if c.rec or c.primed or not c.pure else tuple(sorted(c.vars))
             out.append((self._on_state(c.fn, expr.loc), deps))
         return out
-
-    def _conjuncts(self, e: S.Expr, holder: DefEntry, out: list[tuple[S.Expr, DefEntry]], depth: int) -> None:
-        if depth < 30 and isinstance(e, S.And):
-            for item in e.items:
-                self._conjuncts(item, holder, out, depth + 1)
-            return
-        if depth < 30 and isinstance(e, S.Name):
-            entry = holder.ctx.names.get(e.name)
-            if isinstance(entry, DefEntry) and isinstance(entry.unit, S.OpDef) and not entry.unit.params \
-                    and isinstance(entry.unit.body, S.And):
-                self._conjuncts(entry.unit.body, entry, out, depth + 1)
-                return
-        out.append((e, holder))
 
     @staticmethod
     def _on_state(fn: Any, loc: Loc) -> Callable[[State], Value]:
