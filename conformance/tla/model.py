@@ -338,16 +338,21 @@ class Model:
         for _ in step(t, t, ()):
             yield check_complete(t, self.variables, name)
 
-    def successors(self, state: State, next: str | S.Expr = "Next"
-                   ) -> Iterator[tuple[ActionLabel, State]]:
+    def _split_step(self, next: str | S.Expr, compiler: ActionCompiler, cache: dict[Any, Any]) -> tuple[Any, Any]:
+        """``next`` compiled by ``compiler`` into a step tracking action labels (cached in
+        ``cache``), and the label of its top level."""
         key = ("next", next if isinstance(next, str) else id(next))
-        hit = self._step_cache.get(key)
+        hit = cache.get(key)
         if hit is None or hit[0] is not next:
             expr, name, loc = self._action_root(next)
-            split = self._actions.split(expr, Scope(self.root, 0))
+            split = compiler.split(expr, Scope(self.root, 0))
             # the entry keeps ``next`` alive, so its id is never reused for another expression
-            hit = self._step_cache[key] = (next, split, (name, (), (), loc))
-        _, split, top = hit
+            hit = cache[key] = (next, split, (name, (), (), loc))
+        return hit[1], hit[2]
+
+    def successors(self, state: State, next: str | S.Expr = "Next"
+                   ) -> Iterator[tuple[ActionLabel, State]]:
+        split, top = self._split_step(next, self._actions, self._step_cache)
         if len(state) != len(self.variables):
             self._check_state(state)
         t = [UNASSIGNED] * len(self.variables)
@@ -371,12 +376,7 @@ class Model:
         compiler, cache = self._skipping
         errors = compiler.branch_errors
         assert errors is not None
-        key = next if isinstance(next, str) else id(next)
-        hit = cache.get(key)
-        if hit is None or hit[0] is not next:
-            expr, name, loc = self._action_root(next)
-            hit = cache[key] = (next, compiler.split(expr, Scope(self.root, 0)), (name, (), (), loc))
-        _, split, top = hit
+        split, top = self._split_step(next, compiler, cache)
         self._check_state(state)
         errors.clear()
         t = [UNASSIGNED] * len(self.variables)
