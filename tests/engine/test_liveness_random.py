@@ -251,3 +251,14 @@ def test_a_search_that_ignores_fairness_is_caught(monkeypatch: pytest.MonkeyPatc
 
     with pytest.raises((AssertionError, ExceptionGroup)):  # one or several distinct failures
         compare()
+
+
+# A hand-made case for <><<A>>_v: 0 -> 1 keeps the fairness, 1 -> 0 keeps it too but is an
+# <<A>>_v step; staying at 0 or 1 is unfair (enabled, never taken), so every fair behaviour
+# takes the A step. A search that let the cycle take A steps would report a violation.
+STEP_CASE = Case(2, (0,), (0b100, 0b100), ((0, 1, 0b010), (1, 0, 0b011)), (False,))
+
+
+def test_a_cycle_after_the_trigger_takes_no_action_step() -> None:
+    assert not brute_violated(STEP_CASE, "eventually_step")
+    check_case(STEP_CASE, "eventually_step")

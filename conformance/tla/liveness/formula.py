@@ -85,7 +85,7 @@ def goal_for(form: str, p: int = 0, q: int = 0) -> Goal:
     if form == "stable_step":
         return Goal(trigger=lambda b: True, visit_edge=_bit(p))
     if form == "eventually_step":
-        return Goal(trigger=lambda b: True, initial_only=True, path_edge=_not_bit(p), cycle_edge=_not_bit(p))
+        return Goal(trigger=lambda b: True, initial_only=True, path_edge=_not_bit(p))
     raise ValueError(f"unknown form {form}")
 
 

@@ -19,7 +19,7 @@ removed and the rest is split into components again.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from conformance.tla.liveness.graph import (
     STUTTER,
@@ -166,6 +166,10 @@ def _cycle(graph: BehaviourGraph, comp: _Component, start: int, goal: Goal, fair
 def find_violation(graph: BehaviourGraph, goal: Goal, fairness: Sequence[Fair]) -> Lasso | None:
     """A fair behaviour of ``graph`` that violates ``goal``, as a lasso with a shortest
     prefix to its trigger, or None when every fair behaviour satisfies the property."""
+    path = goal.path_edge
+    if path is not None:  # the cycle's steps come after the trigger too
+        cycle = goal.cycle_edge
+        goal = replace(goal, cycle_edge=path if cycle is None else lambda b: cycle(b) and path(b))
     bits = graph.state_bits
     everything = range(len(graph))
     stay = set(everything) if goal.stay is None else {v for v in everything if goal.stay(bits[v])}
@@ -173,7 +177,6 @@ def find_violation(graph: BehaviourGraph, goal: Goal, fairness: Sequence[Fair]) 
     triggers = {v for v in starts if v in stay and goal.trigger(bits[v])}
     if not triggers:
         return None
-    path = goal.path_edge
     reach = _forward(graph, triggers, stay, path)
     accepted: dict[int, _Component] = {}
     for comp in fair_components(graph, reach, goal, fairness):
