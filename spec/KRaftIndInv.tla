@@ -165,6 +165,22 @@ CommittedBlocksElection ==
                               <<k[1], currentEpoch[i], i>> \notin votes
             IN 2 * Cardinality({k \in keys : ~Blocks(k)}) <= Cardinality(keys)
 
+\* No replica sends a message to itself: requests go to other replicas (a foreign request
+\* too) and responses to the request's sender.  (Without it, a replica that won epoch 1 and
+\* restarted handles its own BeginQuorumEpochRequest and follows itself.)
+MessagesToOthers == \A m \in messages : m.source /= m.dest
+
+\* The cluster's VoteRequests are sent by possible voters in an epoch they started
+\* (BecomeCandidate moves on from epoch 0).  (A misconfigured peer's requests, with the
+\* foreign cluster id, are not our replicas'.  Without the epoch, a VoteRequest of epoch 0
+\* reaches a replica of epoch 0, which records a vote in epoch 0; without the sender, a
+\* VoteRequest of observer 4 outlives the epoch 4 forgets when it loses its disk, keeping
+\* directory id 0 in a static quorum, and breaks VoteRequestsDescribeCandidate.)
+VoteRequestsFromCandidates ==
+    \A m \in messages :
+        (m.type = "VoteRequest" /\ m.clusterId /= ForeignClusterId) =>
+            m.source \in PossibleVoters /\ m.epoch > 0
+
 \* A replica's VoteRequests are of its current epoch or an earlier one (while it keeps
 \* its disk), and a candidate's log does not change while it campaigns: its VoteRequests
 \* of the current epoch describe its log as it is.  (A misconfigured peer's requests,
@@ -284,9 +300,12 @@ FetchResponsesFromLeaderLog ==
             /\ \A k \in DOMAIN m.records : log[m.source][m.fetchOffset + k] = m.records[k]
 
 \* The high watermark a FetchResponse carries covers committed entries only: when its
-\* follower still stands where it fetched from (same epoch, leader and log position), every
-\* entry of the log it keeps (all of it, or the prefix a divergence leaves when that prefix
-\* ends in the diverging epoch) below that high watermark is committed.  (kept <= Len(log[j]):
+\* receiver still stands where it fetched from (same epoch and log position, whatever its
+\* role), every entry of the log it keeps (all of it, or the prefix a divergence leaves when
+\* that prefix ends in the diverging epoch) below that high watermark is committed.  (Not
+\* only for a follower of the sender: a replica without a leader that holds a record of the
+\* epoch, or a voted one that names the leader, becomes its follower by learning the leader
+\* from another response, or by a restart, where the old response finds it.)  (kept <= Len(log[j]):
 \* the offsets are quantified over DOMAIN log[j], a set the symbolic translation bounds;
 \* kept <= 0, as the empty log the follower then keeps, also covers a negative end offset,
 \* where log[j][kept] would be undefined.)
@@ -298,7 +317,7 @@ FetchResponsesCommitPrefix ==
         IN
         (/\ m.type = "FetchResponse" /\ m.errorCode = ""
          /\ j \in Replicas
-         /\ currentEpoch[j] = m.epoch /\ role[j] = "Follower" /\ leaderId[j] = m.source
+         /\ currentEpoch[j] = m.epoch
          /\ m.fetchOffset = Len(log[j]) /\ m.lastFetchedEpoch = LastEpoch(log[j])
          /\ \/ m.divergingEpoch = Nil
             \/ kept <= 0
@@ -352,6 +371,8 @@ IndInv ==
     /\ LeadersKnownAreElected
     /\ CommittedOnMajority
     /\ CommittedBlocksElection
+    /\ MessagesToOthers
+    /\ VoteRequestsFromCandidates
     /\ VoteRequestsDescribeCandidate
     /\ VoterChangesCommittedInTurn
     /\ FetchOffsetsHeld

@@ -10,11 +10,12 @@ inductiveness, which Apalache's three-run recipe proves for all bounded states.
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 
 import pytest
 
-from conformance.tla.cfg import read_config
+from conformance.tla.cfg import parse_config, read_config
 from conformance.tla.model import Model, State
 from conformance.tla.syntax import Expr
 from conformance.tla.values import Fn, Value, fn_apply, fn_items, make_fn, make_record, sort_key
@@ -26,7 +27,8 @@ LEMMAS = ("Safety", "ReconfigSafety", "DirIdsFormatted", "NothingUnflushed", "Ca
           "PendingVoterChangesReceived",
           "EntriesFromElectedLeaders",
           "ElectionsByMajority", "VotesConsistent", "GrantsRecorded", "LeadersElected", "EpochEntriesAtLeader",
-          "LeadersKnownAreElected", "CommittedOnMajority", "CommittedBlocksElection", "VoteRequestsDescribeCandidate",
+          "LeadersKnownAreElected", "CommittedOnMajority", "CommittedBlocksElection", "MessagesToOthers",
+          "VoteRequestsFromCandidates", "VoteRequestsDescribeCandidate",
           "VoterChangesCommittedInTurn",
           "FetchOffsetsHeld", "FetchRequestsWellFormed", "FetchRequestsHeld", "FetchRequestsBehindLeader", "CommittedEpochs",
           "FetchResponsesSound", "FetchResponseRecordsWellFormed", "FetchResponsesFromLeaderLog",
@@ -291,6 +293,123 @@ def test_a_candidate_of_epoch_zero_is_not_an_indinv_state(model: Model) -> None:
                                                 voteGranted=True, errorCode="", leaderId=-1)})
     cti = tuple(s)
     assert_needed(model, cti, "CampaignEpochsPositive", "HandleVoteResponse", "TypeOK")
+
+
+def test_a_vote_request_of_epoch_zero_is_not_an_indinv_state(model: Model) -> None:
+    """The counterexample to induction z3 found for HandleVoteRequest: a VoteRequest of the
+    cluster in epoch 0 reaches a replica still in epoch 0, which grants it and records a
+    vote in epoch 0.  VoteRequestsFromCandidates excludes the state (BecomeCandidate
+    moves on from epoch 0); without it, the vote breaks CampaignEpochsPositive."""
+
+    at = {n: k for k, n in enumerate(model.variables)}
+    init = reachable(model, 1)[0]
+    s = list(init)
+    s[at["messages"]] = frozenset({message_like(model, init, type="VoteRequest", source=2, dest=3, epoch=0,
+                                                clusterId="kraft", lastOffsetEpoch=0, lastOffset=0)})
+    cti = tuple(s)
+    assert_needed(model, cti, "VoteRequestsFromCandidates", "HandleVoteRequest", "CampaignEpochsPositive")
+
+
+def test_a_vote_request_of_an_observer_is_not_an_indinv_state() -> None:
+    """The counterexample to induction z3 found for LoseDisk: in a static quorum observer 4
+    has a VoteRequest of its epoch 1 in flight; losing its disk takes it back to epoch 0 with
+    directory id 0, so the request names an epoch its sender never reached.
+    VoteRequestsFromCandidates excludes the state (only voters campaign); without it,
+    LoseDisk breaks VoteRequestsDescribeCandidate."""
+    text = re.sub(r"Observers = \{[^}]*\}", "Observers = {4}", (SPEC / "MC_KRaft_indinv.cfg").read_text())
+    cfg = parse_config(text)
+    model = Model.load(SPEC / "MC_KRaft.tla", constants=cfg.constants, overrides=cfg.overrides)
+    at = {n: k for k, n in enumerate(model.variables)}
+    init = reachable(model, 1)[0]
+    s = list(init)
+    s[at["currentEpoch"]] = with_entry(s[at["currentEpoch"]], 4, 1)
+    s[at["messages"]] = frozenset({message_like(model, init, type="VoteRequest", source=4, dest=1, epoch=1,
+                                                clusterId="kraft", sourceDirectoryId=0, lastOffsetEpoch=0,
+                                                lastOffset=0)})
+    cti = tuple(s)
+    assert_needed(model, cti, "VoteRequestsFromCandidates", "LoseDisk", "VoteRequestsDescribeCandidate")
+
+
+def test_a_message_to_its_own_sender_is_not_an_indinv_state(model: Model) -> None:
+    """The counterexample to induction z3 found for HandleBeginQuorumEpochRequest: replica 1
+    won epoch 1 (2 and 3 voted for it), restarted without a role, and its own
+    BeginQuorumEpochRequest reaches it, so it follows itself.  MessagesToOthers excludes
+    the state; without it, the step breaks LeadersElected."""
+
+    at = {n: k for k, n in enumerate(model.variables)}
+    init = reachable(model, 1)[0]
+    s = list(init)
+    s[at["currentEpoch"]] = make_fn({1: 1, 2: 1, 3: 1})
+    s[at["votedId"]] = make_fn({1: -1, 2: 1, 3: 1})
+    s[at["role"]] = make_fn({1: "Unattached", 2: "Voted", 3: "Voted"})
+    s[at["elections"]] = frozenset({(1, 1)})
+    s[at["votes"]] = frozenset({(2, 1, 1), (3, 1, 1)})
+    s[at["messages"]] = frozenset({message_like(model, init, type="BeginQuorumEpochRequest", source=1, dest=1,
+                                                epoch=1, clusterId="kraft", leaderId=1)})
+    cti = tuple(s)
+    assert_needed(model, cti, "MessagesToOthers", "HandleBeginQuorumEpochRequest", "LeadersElected")
+
+
+# FetchResponsesCommitPrefix as it was, for a follower of the response's sender only.
+FOLLOWER_ONLY_COMMIT_PREFIX = r"""
+\A m \in messages :
+    LET j == m.dest
+        kept == IF m.divergingEpoch = Nil THEN Len(log[j])
+                ELSE Min(m.divergingEndOffset, EndOffsetForEpoch(log[j], m.divergingEpoch))
+    IN
+    (/\ m.type = "FetchResponse" /\ m.errorCode = ""
+     /\ j \in Replicas
+     /\ currentEpoch[j] = m.epoch /\ role[j] = "Follower" /\ leaderId[j] = m.source
+     /\ m.fetchOffset = Len(log[j]) /\ m.lastFetchedEpoch = LastEpoch(log[j])
+     /\ \/ m.divergingEpoch = Nil
+        \/ kept <= 0
+        \/ log[j][kept].epoch = m.divergingEpoch) =>
+        \A k \in DOMAIN log[j] :
+            k <= Min(m.highWatermark, kept) => \E c \in committed : c[1] = k - 1 /\ c[2] = log[j][k]
+"""
+
+
+@pytest.mark.parametrize("role, leader, action", [("Voted", 1, "Restart"),
+                                                  ("Unattached", -1, "HandleBeginQuorumEpochResponse")])
+def test_a_commit_prefix_for_followers_only_is_not_inductive(model: Model, role: str, leader: int,
+                                                             action: str) -> None:
+    """The counterexamples to induction z3 found for Restart and HandleBeginQuorumEpochResponse
+    while FetchResponsesCommitPrefix spoke of a follower of the response's sender only:
+    replica 3 holds leader 1's leaderChange record of epoch 1 without following 1 (voted and
+    naming 1 as leader, or without a leader), and an old FetchResponse of 1 at 3's position
+    says the record is below the high watermark although nothing is committed.  A restart, or
+    a BeginQuorumEpochResponse of 2 that names leader 1, makes 3 the follower of 1 where the
+    response finds it.  The lemma now speaks of any receiver at the position it fetched from,
+    which excludes the state."""
+    from conformance.tla.loader import parse_expression
+
+    at = {n: k for k, n in enumerate(model.variables)}
+    init = reachable(model, 1)[0]
+    record = make_record([("epoch", 1), ("kind", "leaderChange"), ("value", 1), ("voters", frozenset())])
+    s = list(init)
+    s[at["currentEpoch"]] = make_fn({1: 1, 2: 1, 3: 1})
+    s[at["votedId"]] = make_fn({1: 1, 2: 1, 3: -1})
+    s[at["leaderId"]] = make_fn({1: 1, 2: -1, 3: leader})
+    s[at["role"]] = make_fn({1: "Leader", 2: "Voted", 3: role})
+    s[at["log"]] = make_fn({1: (record,), 2: (), 3: (record,)})
+    s[at["elections"]] = frozenset({(1, 1)})
+    s[at["votes"]] = frozenset({(1, 1, 1), (2, 1, 1)})
+    response = message_like(model, init, type="FetchResponse", source=1, dest=3, epoch=1, clusterId="",
+                            errorCode="", leaderId=1, fetchOffset=1, lastFetchedEpoch=1, highWatermark=1,
+                            records=(), divergingEpoch=-1, divergingEndOffset=-1)
+    teaching = message_like(model, init, type="BeginQuorumEpochResponse", source=2, dest=3, epoch=1,
+                            clusterId="", errorCode="", leaderId=1)
+    s[at["messages"]] = frozenset({response, teaching})
+    cti = tuple(s)
+    assert model.eval_state("FetchResponsesCommitPrefix", cti) is False
+    old = FOLLOWER_ONLY_COMMIT_PREFIX
+    weaker = parse_expression(" /\\ ".join(n for n in LEMMAS if n != "FetchResponsesCommitPrefix")
+                              + f" /\\ TypeOK /\\ ({old})")
+    assert model.eval_state(weaker, cti) is True
+    broken = parse_expression(old)
+    steps = [t for label, t in model.successors(cti)
+             if label.name == action and model.eval_state(broken, t) is not True]
+    assert steps, "the state should be a counterexample to induction of the follower-only lemma"
 
 
 def test_a_fetch_request_without_a_directory_id_is_not_an_indinv_state(model: Model) -> None:
