@@ -171,15 +171,20 @@ CommittedBlocksElection ==
 MessagesToOthers == \A m \in messages : m.source /= m.dest
 
 \* The cluster's VoteRequests are sent by possible voters in an epoch they started
-\* (BecomeCandidate moves on from epoch 0).  (A misconfigured peer's requests, with the
-\* foreign cluster id, are not our replicas'.  Without the epoch, a VoteRequest of epoch 0
-\* reaches a replica of epoch 0, which records a vote in epoch 0; without the sender, a
-\* VoteRequest of observer 4 outlives the epoch 4 forgets when it loses its disk, keeping
-\* directory id 0 in a static quorum, and breaks VoteRequestsDescribeCandidate.)
+\* (BecomeCandidate moves on from epoch 0), with a directory id their sender had (ids only
+\* grow).  (A misconfigured peer's requests, with the foreign cluster id, are not our
+\* replicas'.  Without the epoch, a VoteRequest of epoch 0 reaches a replica of epoch 0,
+\* which records a vote in epoch 0; without the sender, a VoteRequest of observer 4
+\* outlives the epoch 4 forgets when it loses its disk, keeping directory id 0 in a static
+\* quorum, and breaks VoteRequestsDescribeCandidate; without the directory id, a request
+\* of candidate 3 naming directory id -1 escapes VoteRequestsDescribeCandidate with an
+\* epoch 3 never reached, and the vote for it breaks EpochsNotAhead.)
 VoteRequestsFromCandidates ==
     \A m \in messages :
         (m.type = "VoteRequest" /\ m.clusterId /= ForeignClusterId) =>
-            m.source \in PossibleVoters /\ m.epoch > 0
+            /\ m.source \in PossibleVoters
+            /\ m.epoch > 0
+            /\ InitialDirId <= m.sourceDirectoryId /\ m.sourceDirectoryId <= dirId[m.source]
 
 \* A replica's VoteRequests are of its current epoch or an earlier one (while it keeps
 \* its disk), and a candidate's log does not change while it campaigns: its VoteRequests
@@ -325,18 +330,21 @@ FetchResponsesCommitPrefix ==
             \A k \in DOMAIN log[j] :
                 k <= Min(m.highWatermark, kept) => \E c \in committed : c[1] = k - 1 /\ c[2] = log[j][k]
 
-\* A divergence in a FetchResponse whose follower still stands where it fetched from (same
-\* epoch, leader and log position) keeps the follower's high watermark: the leader's log
-\* holds every committed entry, so the follower's log up to its high watermark ends no
-\* later than the leader's entries of the diverging epoch.  (Without it, a state where a
-\* divergence of epoch 1 reaches a follower whose committed entry is of epoch 2 empties its
-\* log below its high watermark.)
+\* A divergence in a FetchResponse whose receiver still stands where it fetched from (same
+\* epoch and log position, whatever its role, as in FetchResponsesCommitPrefix) keeps the
+\* receiver's high watermark: the leader's log holds every committed entry, so the
+\* receiver's log up to its high watermark ends no later than the leader's entries of the
+\* diverging epoch.  (Without it, a state where a divergence of epoch 1 reaches a follower
+\* whose committed entry is of epoch 2 empties its log below its high watermark; for a
+\* follower only, a voted replica whose high watermark covers its leaderChange record
+\* learns the leader from a BeginQuorumEpochRequest and stands where an old divergence to
+\* offset 0 finds it.)
 FetchDivergenceKeepsHighWatermark ==
     \A m \in messages :
         LET j == m.dest IN
         (/\ m.type = "FetchResponse" /\ m.errorCode = "" /\ m.divergingEpoch /= Nil
          /\ j \in Replicas
-         /\ currentEpoch[j] = m.epoch /\ role[j] = "Follower" /\ leaderId[j] = m.source
+         /\ currentEpoch[j] = m.epoch
          /\ m.fetchOffset = Len(log[j]) /\ m.lastFetchedEpoch = LastEpoch(log[j])) =>
             highWatermark[j] <= Min(m.divergingEndOffset, EndOffsetForEpoch(log[j], m.divergingEpoch))
 

@@ -216,15 +216,17 @@ def message_like(model: Model, state: State, **fields: Value) -> Value:
     return make_record(sorted({**dict(fn_items(sample)), **fields}.items()))
 
 
-def assert_needed(model: Model, cti: State, lemma: str, action: str | None, broken: str) -> None:
-    """``cti`` violates ``lemma`` and satisfies the other lemmas and TypeOK, and a step
-    (of ``action``, or any) leads to a state violating ``broken``: without the lemma,
-    ``cti`` is a counterexample to induction of IndInv."""
+def assert_needed(model: Model, cti: State, lemma: str | tuple[str, ...], action: str | None, broken: str) -> None:
+    """``cti`` violates ``lemma`` (each of them, for a tuple) and satisfies the other lemmas
+    and TypeOK, and a step (of ``action``, or any) leads to a state violating ``broken``:
+    without the lemma(s), ``cti`` is a counterexample to induction of IndInv."""
     from conformance.tla.loader import parse_expression
 
+    lemmas = (lemma,) if isinstance(lemma, str) else lemma
     assert model.eval_state("IndInv", cti) is False
-    assert model.eval_state(lemma, cti) is False
-    without = parse_expression(" /\\ ".join(n for n in LEMMAS if n != lemma) + " /\\ TypeOK")
+    for name in lemmas:
+        assert model.eval_state(name, cti) is False, name
+    without = parse_expression(" /\\ ".join(n for n in LEMMAS if n not in lemmas) + " /\\ TypeOK")
     assert model.eval_state(without, cti) is True
     steps = [t for label, t in model.successors(cti)
              if (action is None or label.name == action) and model.eval_state(broken, t) is not True]
@@ -330,6 +332,25 @@ def test_a_vote_request_of_an_observer_is_not_an_indinv_state() -> None:
     assert_needed(model, cti, "VoteRequestsFromCandidates", "LoseDisk", "VoteRequestsDescribeCandidate")
 
 
+def test_a_vote_request_with_a_foreign_directory_id_is_not_an_indinv_state(model: Model) -> None:
+    """The counterexample to induction z3 found for HandleVoteRequest once the requests'
+    epochs were positive: candidate 3's VoteRequest of epoch 4 names directory id -1, so
+    VoteRequestsDescribeCandidate (for requests with the sender's directory id) does not
+    bound its epoch by 3's epoch 2; granting it records a vote for 3 in an epoch 3 never
+    reached.  VoteRequestsFromCandidates excludes the state (a request carries a directory
+    id its sender had); without it, the vote breaks EpochsNotAhead."""
+
+    at = {n: k for k, n in enumerate(model.variables)}
+    init = reachable(model, 1)[0]
+    s = list(init)
+    s[at["currentEpoch"]] = make_fn({1: 0, 2: 1, 3: 2})
+    s[at["messages"]] = frozenset({message_like(model, init, type="VoteRequest", source=3, dest=1, epoch=4,
+                                                clusterId="kraft", sourceDirectoryId=-1, lastOffsetEpoch=0,
+                                                lastOffset=0)})
+    cti = tuple(s)
+    assert_needed(model, cti, "VoteRequestsFromCandidates", "HandleVoteRequest", "EpochsNotAhead")
+
+
 def test_a_message_to_its_own_sender_is_not_an_indinv_state(model: Model) -> None:
     """The counterexample to induction z3 found for HandleBeginQuorumEpochRequest: replica 1
     won epoch 1 (2 and 3 voted for it), restarted without a role, and its own
@@ -381,7 +402,6 @@ def test_a_commit_prefix_for_followers_only_is_not_inductive(model: Model, role:
     a BeginQuorumEpochResponse of 2 that names leader 1, makes 3 the follower of 1 where the
     response finds it.  The lemma now speaks of any receiver at the position it fetched from,
     which excludes the state."""
-    from conformance.tla.loader import parse_expression
 
     at = {n: k for k, n in enumerate(model.variables)}
     init = reachable(model, 1)[0]
@@ -401,15 +421,66 @@ def test_a_commit_prefix_for_followers_only_is_not_inductive(model: Model, role:
                             clusterId="", errorCode="", leaderId=1)
     s[at["messages"]] = frozenset({response, teaching})
     cti = tuple(s)
-    assert model.eval_state("FetchResponsesCommitPrefix", cti) is False
-    old = FOLLOWER_ONLY_COMMIT_PREFIX
-    weaker = parse_expression(" /\\ ".join(n for n in LEMMAS if n != "FetchResponsesCommitPrefix")
-                              + f" /\\ TypeOK /\\ ({old})")
-    assert model.eval_state(weaker, cti) is True
-    broken = parse_expression(old)
+    assert_needed_over(model, cti, "FetchResponsesCommitPrefix", FOLLOWER_ONLY_COMMIT_PREFIX, action)
+
+
+# FetchDivergenceKeepsHighWatermark as it was, for a follower of the response's sender only.
+FOLLOWER_ONLY_DIVERGENCE = r"""
+\A m \in messages :
+    LET j == m.dest IN
+    (/\ m.type = "FetchResponse" /\ m.errorCode = "" /\ m.divergingEpoch /= Nil
+     /\ j \in Replicas
+     /\ currentEpoch[j] = m.epoch /\ role[j] = "Follower" /\ leaderId[j] = m.source
+     /\ m.fetchOffset = Len(log[j]) /\ m.lastFetchedEpoch = LastEpoch(log[j])) =>
+        highWatermark[j] <= Min(m.divergingEndOffset, EndOffsetForEpoch(log[j], m.divergingEpoch))
+"""
+
+
+def test_a_divergence_rule_for_followers_only_is_not_inductive(model: Model) -> None:
+    """The counterexample to induction z3 found for HandleBeginQuorumEpochRequest while
+    FetchDivergenceKeepsHighWatermark spoke of a follower of the response's sender only:
+    replica 1 voted for leader 2 in epoch 1 and holds its committed leaderChange record with
+    high watermark 1, and an old divergence of 2 at 1's position says to keep offset 0 only.
+    2's BeginQuorumEpochRequest makes 1 its follower where the divergence finds it.  The
+    lemma now speaks of any receiver at the position it fetched from."""
+
+    at = {n: k for k, n in enumerate(model.variables)}
+    init = reachable(model, 1)[0]
+    record = make_record([("epoch", 1), ("kind", "leaderChange"), ("value", 2), ("voters", frozenset())])
+    s = list(init)
+    s[at["currentEpoch"]] = make_fn({1: 1, 2: 1, 3: 0})
+    s[at["votedId"]] = make_fn({1: 2, 2: 2, 3: -1})
+    s[at["leaderId"]] = make_fn({1: -1, 2: 2, 3: -1})
+    s[at["role"]] = make_fn({1: "Voted", 2: "Leader", 3: "Unattached"})
+    s[at["log"]] = make_fn({1: (record,), 2: (record,), 3: ()})
+    s[at["highWatermark"]] = make_fn({1: 1, 2: 1, 3: 0})
+    s[at["elections"]] = frozenset({(1, 2)})
+    s[at["votes"]] = frozenset({(1, 1, 2), (2, 1, 2)})
+    s[at["committed"]] = frozenset({(0, record, 1)})
+    divergence = message_like(model, init, type="FetchResponse", source=2, dest=1, epoch=1, clusterId="",
+                              errorCode="", leaderId=2, fetchOffset=1, lastFetchedEpoch=1, highWatermark=1,
+                              records=(), divergingEpoch=1, divergingEndOffset=0)
+    begin = message_like(model, init, type="BeginQuorumEpochRequest", source=2, dest=1, epoch=1,
+                         clusterId="kraft", leaderId=2)
+    s[at["messages"]] = frozenset({divergence, begin})
+    cti = tuple(s)
+    assert_needed_over(model, cti, "FetchDivergenceKeepsHighWatermark", FOLLOWER_ONLY_DIVERGENCE,
+                       "HandleBeginQuorumEpochRequest")
+
+
+def assert_needed_over(model: Model, cti: State, lemma: str, weaker: str, action: str) -> None:
+    """``cti`` violates ``lemma`` and satisfies the other lemmas, TypeOK and ``weaker`` (an
+    earlier form of the lemma, TLA+ text), and a step of ``action`` leads to a state
+    violating ``weaker``: with that form, ``cti`` is a counterexample to induction."""
+    from conformance.tla.loader import parse_expression
+
+    assert model.eval_state(lemma, cti) is False
+    rest = parse_expression(" /\\ ".join(n for n in LEMMAS if n != lemma) + f" /\\ TypeOK /\\ ({weaker})")
+    assert model.eval_state(rest, cti) is True
+    broken = parse_expression(weaker)
     steps = [t for label, t in model.successors(cti)
              if label.name == action and model.eval_state(broken, t) is not True]
-    assert steps, "the state should be a counterexample to induction of the follower-only lemma"
+    assert steps, f"the state should be a counterexample to induction of the earlier form of {lemma}"
 
 
 def test_a_fetch_request_without_a_directory_id_is_not_an_indinv_state(model: Model) -> None:
@@ -543,7 +614,8 @@ def test_a_follower_of_itself_is_not_an_indinv_state(model: Model) -> None:
     """The counterexample to induction z3 found for HandleFetchResponse: follower 2 follows
     itself in epoch 1, and a divergence in its own FetchResponse empties its log, dropping
     an entry committed on replicas 1 and 2 only.  LeadersElected (a follower follows
-    another replica) excludes the state; without it, the step breaks CommittedOnMajority."""
+    another replica) excludes the state, and so does MessagesToOthers (added later: the
+    response is 2's to itself); without both, the step breaks CommittedOnMajority."""
 
     at = {n: k for k, n in enumerate(model.variables)}
     init = reachable(model, 1)[0]
@@ -562,7 +634,7 @@ def test_a_follower_of_itself_is_not_an_indinv_state(model: Model) -> None:
     s[at["committed"]] = frozenset({(0, entry, 1)})
     s[at["messages"]] = frozenset({response})
     cti = tuple(s)
-    assert_needed(model, cti, "LeadersElected", "HandleFetchResponse", "CommittedOnMajority")
+    assert_needed(model, cti, ("LeadersElected", "MessagesToOthers"), "HandleFetchResponse", "CommittedOnMajority")
 
 
 def test_a_divergence_below_the_followers_high_watermark_is_not_an_indinv_state(model: Model) -> None:
