@@ -207,6 +207,23 @@ VoterChangesCommittedInTurn ==
         (k1 < k2 /\ log[i][k1].kind = "voters" /\ log[i][k2].kind = "voters") =>
             \E c \in committed : c[1] = k1 - 1 /\ c[2] = log[i][k1]
 
+\* A leader records fetch offsets its log holds (ValidFetch: at most the end of the fetched
+\* epoch; the records start at 0 when it is elected and its log only grows while it leads).
+LeaderRecordsWithinLog ==
+    \A l, j \in Replicas : role[l] = "Leader" => replicaEndOffset[l][j] <= Len(log[l])
+
+\* In a static quorum of two or more voters a leader's high watermark is the one its records
+\* give: it moves with the records (HandleFetchRequest), and the leader's own appends never
+\* move it, since the majority's offset is another voter's record, at most the log's length
+\* before the append (LeaderRecordsWithinLog).  So AdvanceHighWatermark, for a single voter
+\* or a voter set the leader appended, is never enabled there.  (Without it, a leader whose
+\* record of voter 3 is beyond what 3 holds, 3 having moved to a later epoch, commits its
+\* leaderChange record on itself alone.)
+HighWatermarksCurrent ==
+    (KRaftVersion = 0 /\ Cardinality(Voters) > 1) =>
+        \A l \in Replicas : role[l] = "Leader" =>
+            AdvancedHighWatermark(l, replicaEndOffset[l], replicaDirectoryId[l]) = highWatermark[l]
+
 \* A leader's record of a replica's fetch offset (for the directory id it still has)
 \* is a lower bound of what that replica holds of the entries committed up to the
 \* leader's epoch: KIP-853's catch-up check (AddVoter) relies on it.  In a static
@@ -383,6 +400,8 @@ IndInv ==
     /\ VoteRequestsFromCandidates
     /\ VoteRequestsDescribeCandidate
     /\ VoterChangesCommittedInTurn
+    /\ LeaderRecordsWithinLog
+    /\ HighWatermarksCurrent
     /\ FetchOffsetsHeld
     /\ FetchRequestsWellFormed
     /\ FetchRequestsHeld

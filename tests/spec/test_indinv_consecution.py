@@ -30,7 +30,7 @@ LEMMAS = ("Safety", "ReconfigSafety", "DirIdsFormatted", "NothingUnflushed", "Ca
           "LeadersKnownAreElected", "CommittedOnMajority", "CommittedBlocksElection", "MessagesToOthers",
           "VoteRequestsFromCandidates", "VoteRequestsDescribeCandidate",
           "VoterChangesCommittedInTurn",
-          "FetchOffsetsHeld", "FetchRequestsWellFormed", "FetchRequestsHeld", "FetchRequestsBehindLeader", "CommittedEpochs",
+          "LeaderRecordsWithinLog", "HighWatermarksCurrent", "FetchOffsetsHeld", "FetchRequestsWellFormed", "FetchRequestsHeld", "FetchRequestsBehindLeader", "CommittedEpochs",
           "FetchResponsesSound", "FetchResponseRecordsWellFormed", "FetchResponsesFromLeaderLog",
           "FetchResponsesCommitPrefix", "FetchDivergenceKeepsHighWatermark")
 
@@ -349,6 +349,31 @@ def test_a_vote_request_with_a_foreign_directory_id_is_not_an_indinv_state(model
                                                 lastOffset=0)})
     cti = tuple(s)
     assert_needed(model, cti, "VoteRequestsFromCandidates", "HandleVoteRequest", "EpochsNotAhead")
+
+
+def test_a_leader_with_a_record_beyond_its_log_is_not_an_indinv_state(model: Model) -> None:
+    """The counterexample to induction z3 found for AdvanceHighWatermark: leader 2 of epoch 1
+    records voter 3's fetch offset as 2, beyond its own log of one record, while 3 has moved
+    to epoch 2 with an empty log; the high watermark the records give (1) is ahead of 2's (0),
+    so 2 commits its leaderChange record held by itself alone.  LeaderRecordsWithinLog and
+    HighWatermarksCurrent each exclude the state; without both, the step breaks
+    CommittedOnMajority."""
+
+    at = {n: k for k, n in enumerate(model.variables)}
+    init = reachable(model, 1)[0]
+    record = make_record([("epoch", 1), ("kind", "leaderChange"), ("value", 2), ("voters", frozenset())])
+    s = list(init)
+    s[at["currentEpoch"]] = make_fn({1: 1, 2: 1, 3: 2})
+    s[at["votedId"]] = make_fn({1: -1, 2: 2, 3: -1})
+    s[at["leaderId"]] = make_fn({1: -1, 2: 2, 3: -1})
+    s[at["role"]] = make_fn({1: "Unattached", 2: "Leader", 3: "Unattached"})
+    s[at["log"]] = make_fn({1: (), 2: (record,), 3: ()})
+    s[at["replicaEndOffset"]] = with_entry(s[at["replicaEndOffset"]], 2, make_fn({1: 0, 2: 0, 3: 2}))
+    s[at["elections"]] = frozenset({(1, 2)})
+    s[at["votes"]] = frozenset({(2, 1, 2), (3, 1, 2)})
+    cti = tuple(s)
+    assert_needed(model, cti, ("LeaderRecordsWithinLog", "HighWatermarksCurrent"), "AdvanceHighWatermark",
+                  "CommittedOnMajority")
 
 
 def test_a_message_to_its_own_sender_is_not_an_indinv_state(model: Model) -> None:
