@@ -297,8 +297,12 @@ FetchResponsesSound ==
 
 \* A successful FetchResponse's divergence names an epoch and an end offset, and its
 \* records are entries as logs hold them: typed, of an elected epoch (a leaderChange record
-\* names that epoch's leader and follows no record of its epoch), voter sets only in a
-\* dynamic quorum.  The follower truncates to the one or appends the other.
+\* names that epoch's leader and follows no record of its epoch: not the record before it,
+\* nor, for the first, the last fetched epoch, that of the entry at the fetch offset), voter
+\* sets only in a dynamic quorum.  The follower truncates to the one or appends the other.
+\* (Without the first record's rule, a response of leader 1, which has moved on, carries
+\* 1's leaderChange record of epoch 1 for the offset after a follower's own copy of it, and
+\* the follower appends a second leaderChange record of epoch 1.)
 FetchResponseRecordsWellFormed ==
     \A m \in messages :
         (m.type = "FetchResponse" /\ m.errorCode = "") =>
@@ -309,6 +313,7 @@ FetchResponseRecordsWellFormed ==
                    /\ m.records[k].kind = "leaderChange" => <<m.records[k].epoch, m.records[k].value>> \in elections
                    /\ m.records[k].kind = "voters" => KRaftVersion > 0
                    /\ m.records[k].kind = "leaderChange" /\ k > 1 => m.records[k - 1].epoch < m.records[k].epoch
+                   /\ m.records[k].kind = "leaderChange" /\ k = 1 => m.lastFetchedEpoch < m.records[k].epoch
 
 \* A successful FetchResponse (not a divergence) of a leader that still leads its epoch
 \* carries a piece of that leader's log, at the offset it names (a leader only appends),

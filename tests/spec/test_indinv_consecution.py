@@ -376,6 +376,32 @@ def test_a_leader_with_a_record_beyond_its_log_is_not_an_indinv_state(model: Mod
                   "CommittedOnMajority")
 
 
+def test_a_response_repeating_the_fetch_positions_leader_change_is_not_an_indinv_state(model: Model) -> None:
+    """The counterexample to induction z3 found for HandleFetchResponse: leader 1 of epoch 1
+    has moved on to epoch 2, and its FetchResponse to follower 2, which holds 1's
+    leaderChange record at offset 1 and fetched from there (offset 1, epoch 1), carries that
+    record again for offset 2.  FetchResponseRecordsWellFormed excludes the state (a first
+    leaderChange record is of an epoch after the last fetched one); without it, appending
+    the record breaks EntriesFromElectedLeaders."""
+
+    at = {n: k for k, n in enumerate(model.variables)}
+    init = reachable(model, 1)[0]
+    record = make_record([("epoch", 1), ("kind", "leaderChange"), ("value", 1), ("voters", frozenset())])
+    s = list(init)
+    s[at["currentEpoch"]] = make_fn({1: 2, 2: 1, 3: 2})
+    s[at["leaderId"]] = make_fn({1: -1, 2: 1, 3: -1})
+    s[at["role"]] = make_fn({1: "Unattached", 2: "Follower", 3: "Unattached"})
+    s[at["log"]] = make_fn({1: (record,), 2: (record,), 3: ()})
+    s[at["elections"]] = frozenset({(1, 1)})
+    s[at["votes"]] = frozenset({(1, 1, 1), (3, 1, 1)})
+    s[at["messages"]] = frozenset({message_like(model, init, type="FetchResponse", source=1, dest=2, epoch=1,
+                                                clusterId="", errorCode="", leaderId=1, fetchOffset=1,
+                                                lastFetchedEpoch=1, highWatermark=0, records=(record,),
+                                                divergingEpoch=-1, divergingEndOffset=-1)})
+    cti = tuple(s)
+    assert_needed(model, cti, "FetchResponseRecordsWellFormed", "HandleFetchResponse", "EntriesFromElectedLeaders")
+
+
 def test_a_message_to_its_own_sender_is_not_an_indinv_state(model: Model) -> None:
     """The counterexample to induction z3 found for HandleBeginQuorumEpochRequest: replica 1
     won epoch 1 (2 and 3 voted for it), restarted without a role, and its own
