@@ -370,6 +370,22 @@ FetchDivergenceKeepsHighWatermark ==
          /\ m.fetchOffset = Len(log[j]) /\ m.lastFetchedEpoch = LastEpoch(log[j])) =>
             highWatermark[j] <= Min(m.divergingEndOffset, EndOffsetForEpoch(log[j], m.divergingEpoch))
 
+\* Nor does it cut a committed entry (of its epoch or an earlier one) that the receiver
+\* holds: the leader of the response's epoch holds every such entry, and its entries after
+\* the divergence's end offset are of epochs after the receiver's last one, so the receiver
+\* holds none of them.  (Without it, a divergence of epoch 0 reaches follower 3, whose high
+\* watermark is 0 but whose leaderChange record is committed, and empties its log.)
+FetchDivergenceKeepsCommitted ==
+    \A m \in messages : \A c \in committed :
+        LET j == m.dest IN
+        (/\ m.type = "FetchResponse" /\ m.errorCode = "" /\ m.divergingEpoch /= Nil
+         /\ j \in Replicas
+         /\ currentEpoch[j] = m.epoch
+         /\ m.fetchOffset = Len(log[j]) /\ m.lastFetchedEpoch = LastEpoch(log[j])
+         /\ c[3] <= m.epoch
+         /\ Holds(c, log[j])) =>
+            c[1] + 1 <= Min(m.divergingEndOffset, EndOffsetForEpoch(log[j], m.divergingEpoch))
+
 \* A leader's pending voter change is a voter-change request it received, in a dynamic
 \* quorum only: the responses CompleteVoterChange sends for it are messages like the
 \* others (without it, a state whose pending "request" names no replica escapes TypeOK).
@@ -417,5 +433,6 @@ IndInv ==
     /\ FetchResponsesFromLeaderLog
     /\ FetchResponsesCommitPrefix
     /\ FetchDivergenceKeepsHighWatermark
+    /\ FetchDivergenceKeepsCommitted
 
 =============================================================================

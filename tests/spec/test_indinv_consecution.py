@@ -32,7 +32,7 @@ LEMMAS = ("Safety", "ReconfigSafety", "DirIdsFormatted", "NothingUnflushed", "Ca
           "VoterChangesCommittedInTurn",
           "LeaderRecordsWithinLog", "HighWatermarksCurrent", "FetchOffsetsHeld", "FetchRequestsWellFormed", "FetchRequestsHeld", "FetchRequestsBehindLeader", "CommittedEpochs",
           "FetchResponsesSound", "FetchResponseRecordsWellFormed", "FetchResponsesFromLeaderLog",
-          "FetchResponsesCommitPrefix", "FetchDivergenceKeepsHighWatermark")
+          "FetchResponsesCommitPrefix", "FetchDivergenceKeepsHighWatermark", "FetchDivergenceKeepsCommitted")
 
 
 @pytest.fixture(scope="module")
@@ -400,6 +400,34 @@ def test_a_response_repeating_the_fetch_positions_leader_change_is_not_an_indinv
                                                 divergingEpoch=-1, divergingEndOffset=-1)})
     cti = tuple(s)
     assert_needed(model, cti, "FetchResponseRecordsWellFormed", "HandleFetchResponse", "EntriesFromElectedLeaders")
+
+
+def test_a_divergence_below_a_committed_entry_is_not_an_indinv_state(model: Model) -> None:
+    """The counterexample to induction z3 found for HandleFetchResponse: follower 3 of leader
+    1 in epoch 1 holds 1's committed leaderChange record with high watermark 0, and a
+    divergence of epoch 0 at 3's position cuts its log to nothing.
+    FetchDivergenceKeepsCommitted excludes the state; without it, the step breaks
+    CommittedOnMajority."""
+
+    at = {n: k for k, n in enumerate(model.variables)}
+    init = reachable(model, 1)[0]
+    record = make_record([("epoch", 1), ("kind", "leaderChange"), ("value", 1), ("voters", frozenset())])
+    s = list(init)
+    s[at["currentEpoch"]] = make_fn({1: 2, 2: 2, 3: 1})
+    s[at["votedId"]] = make_fn({1: -1, 2: -1, 3: 1})
+    s[at["leaderId"]] = make_fn({1: -1, 2: -1, 3: 1})
+    s[at["role"]] = make_fn({1: "Unattached", 2: "Unattached", 3: "Follower"})
+    s[at["log"]] = make_fn({1: (record,), 2: (), 3: (record,)})
+    s[at["highWatermark"]] = make_fn({1: 1, 2: 0, 3: 0})
+    s[at["elections"]] = frozenset({(1, 1)})
+    s[at["votes"]] = frozenset({(1, 1, 1), (3, 1, 1)})
+    s[at["committed"]] = frozenset({(0, record, 1)})
+    s[at["messages"]] = frozenset({message_like(model, init, type="FetchResponse", source=1, dest=3, epoch=1,
+                                                clusterId="", errorCode="", leaderId=1, fetchOffset=1,
+                                                lastFetchedEpoch=1, highWatermark=0, records=(),
+                                                divergingEpoch=0, divergingEndOffset=1)})
+    cti = tuple(s)
+    assert_needed(model, cti, "FetchDivergenceKeepsCommitted", "HandleFetchResponse", "CommittedOnMajority")
 
 
 def test_a_message_to_its_own_sender_is_not_an_indinv_state(model: Model) -> None:
