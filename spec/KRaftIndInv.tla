@@ -326,6 +326,21 @@ FetchResponsesFromLeaderLog ==
             /\ m.fetchOffset + Len(m.records) <= Len(log[m.source])
             /\ \A k \in DOMAIN m.records : log[m.source][m.fetchOffset + k] = m.records[k]
 
+\* A divergence of a leader that still leads its epoch answers a position its log does not
+\* hold, of a last fetched epoch before its own (a position in its own epoch is never ahead
+\* of its log: FetchRequestsBehindLeader), and names its log's largest epoch up to that one
+\* with the epoch's end offset: all of it unchanged while the leader appends entries of its
+\* epoch.  (Without it, leader 3 of epoch 1 has sent follower 1 a divergence to offset 0
+\* for the position 1 it holds, and 1 empties its log under its own FetchRequest.)
+FetchDivergencesFromLeaderLog ==
+    \A m \in messages :
+        (/\ m.type = "FetchResponse" /\ m.errorCode = "" /\ m.divergingEpoch /= Nil
+         /\ role[m.source] = "Leader" /\ currentEpoch[m.source] = m.epoch) =>
+            /\ m.lastFetchedEpoch < m.epoch
+            /\ ~ValidFetch(log[m.source], m.fetchOffset, m.lastFetchedEpoch)
+            /\ m.divergingEpoch = LargestEpochAtMost(log[m.source], m.lastFetchedEpoch)
+            /\ m.divergingEndOffset = EndOffsetForEpoch(log[m.source], m.lastFetchedEpoch)
+
 \* The high watermark a FetchResponse carries covers committed entries only: when its
 \* receiver still stands where it fetched from (same epoch and log position, whatever its
 \* role), every entry of the log it keeps (all of it, or the prefix a divergence leaves when
@@ -431,6 +446,7 @@ IndInv ==
     /\ FetchResponsesSound
     /\ FetchResponseRecordsWellFormed
     /\ FetchResponsesFromLeaderLog
+    /\ FetchDivergencesFromLeaderLog
     /\ FetchResponsesCommitPrefix
     /\ FetchDivergenceKeepsHighWatermark
     /\ FetchDivergenceKeepsCommitted

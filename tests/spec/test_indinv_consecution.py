@@ -32,6 +32,7 @@ LEMMAS = ("Safety", "ReconfigSafety", "DirIdsFormatted", "NothingUnflushed", "Ca
           "VoterChangesCommittedInTurn",
           "LeaderRecordsWithinLog", "HighWatermarksCurrent", "FetchOffsetsHeld", "FetchRequestsWellFormed", "FetchRequestsHeld", "FetchRequestsBehindLeader", "CommittedEpochs",
           "FetchResponsesSound", "FetchResponseRecordsWellFormed", "FetchResponsesFromLeaderLog",
+          "FetchDivergencesFromLeaderLog",
           "FetchResponsesCommitPrefix", "FetchDivergenceKeepsHighWatermark", "FetchDivergenceKeepsCommitted")
 
 
@@ -428,6 +429,34 @@ def test_a_divergence_below_a_committed_entry_is_not_an_indinv_state(model: Mode
                                                 divergingEpoch=0, divergingEndOffset=1)})
     cti = tuple(s)
     assert_needed(model, cti, "FetchDivergenceKeepsCommitted", "HandleFetchResponse", "CommittedOnMajority")
+
+
+def test_a_divergence_of_a_leader_at_a_position_it_holds_is_not_an_indinv_state(model: Model) -> None:
+    """The counterexample to induction z3 found for HandleFetchResponse: leader 3 of epoch 1
+    has sent follower 1 a divergence to offset 0 for position (1, epoch 1), which its log
+    holds; 1 empties its log while its FetchRequest for that position is in flight.
+    FetchDivergencesFromLeaderLog excludes the state; without it, the step breaks
+    FetchRequestsHeld."""
+
+    at = {n: k for k, n in enumerate(model.variables)}
+    init = reachable(model, 1)[0]
+    record = make_record([("epoch", 1), ("kind", "leaderChange"), ("value", 3), ("voters", frozenset())])
+    s = list(init)
+    s[at["currentEpoch"]] = make_fn({1: 1, 2: 2, 3: 1})
+    s[at["votedId"]] = make_fn({1: 3, 2: -1, 3: -1})
+    s[at["leaderId"]] = make_fn({1: 3, 2: -1, 3: 3})
+    s[at["role"]] = make_fn({1: "Follower", 2: "Unattached", 3: "Leader"})
+    s[at["log"]] = make_fn({1: (record,), 2: (), 3: (record,)})
+    s[at["elections"]] = frozenset({(1, 3)})
+    s[at["votes"]] = frozenset({(1, 1, 3), (2, 1, 3)})
+    request = message_like(model, init, type="FetchRequest", source=1, dest=3, epoch=1, clusterId="kraft",
+                           fetchOffset=1, lastFetchedEpoch=1, sourceDirectoryId=0)
+    divergence = message_like(model, init, type="FetchResponse", source=3, dest=1, epoch=1, clusterId="",
+                              errorCode="", leaderId=3, fetchOffset=1, lastFetchedEpoch=1, highWatermark=0,
+                              records=(), divergingEpoch=1, divergingEndOffset=0)
+    s[at["messages"]] = frozenset({request, divergence})
+    cti = tuple(s)
+    assert_needed(model, cti, "FetchDivergencesFromLeaderLog", "HandleFetchResponse", "FetchRequestsHeld")
 
 
 def test_a_message_to_its_own_sender_is_not_an_indinv_state(model: Model) -> None:
