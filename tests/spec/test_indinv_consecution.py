@@ -209,6 +209,14 @@ def test_the_search_finds_a_weakened_invariant_not_inductive(model: Model) -> No
     pytest.fail("no counterexample to induction found for the weakened invariant")
 
 
+def state_like(model: Model, base: State, **values: Value) -> State:
+    """``base`` with the given variables set (by name)."""
+    s = list(base)
+    for name, value in values.items():
+        s[model.variables.index(name)] = value
+    return tuple(s)
+
+
 def message_like(model: Model, state: State, **fields: Value) -> Value:
     """A message record: the fields of a message the model sends from ``state`` (messages
     are records of one shape), with ``fields`` changed."""
@@ -228,7 +236,8 @@ def assert_needed(model: Model, cti: State, lemma: str | tuple[str, ...], action
     for name in lemmas:
         assert model.eval_state(name, cti) is False, name
     without = parse_expression(" /\\ ".join(n for n in LEMMAS if n not in lemmas) + " /\\ TypeOK")
-    assert model.eval_state(without, cti) is True
+    assert model.eval_state(without, cti) is True, [n for n in (*LEMMAS, "TypeOK")
+                                                    if n not in lemmas and model.eval_state(n, cti) is not True]
     steps = [t for label, t in model.successors(cti)
              if (action is None or label.name == action) and model.eval_state(broken, t) is not True]
     assert steps, f"the state should be a counterexample to induction of IndInv without {lemma}"
@@ -254,10 +263,8 @@ def test_a_static_voter_with_another_directory_id_is_not_an_indinv_state(model: 
 
     state = next(s for s in reachable(model, 3000) if voted_with_rival_request(s))
     voter, _rival = voted_with_rival_request(state)  # type: ignore[misc]
-    s = list(state)
-    s[at["dirId"]] = with_entry(s[at["dirId"]], voter, 1)
-    s[at["votedId"]] = with_entry(s[at["votedId"]], voter, -1)
-    cti = tuple(s)
+    cti = state_like(model, state, dirId=with_entry(state[at["dirId"]], voter, 1),
+                                   votedId=with_entry(state[at["votedId"]], voter, -1))
     assert_needed(model, cti, "DirIdsFormatted", None, "VoteOnce")
 
 
@@ -273,9 +280,7 @@ def test_a_leader_pending_an_unreceived_voter_change_is_not_an_indinv_state(mode
     leader = next(i for i, r in fn_items(state[at["role"]]) if r == "Leader")  # type: ignore[arg-type]
     sample = next(iter(state[at["messages"]]))  # type: ignore[call-overload]
     bogus = make_record(sorted({**dict(fn_items(sample)), "type": "UpdateVoterRequest", "source": 64}.items()))
-    s = list(state)
-    s[at["pendingVoterChange"]] = with_entry(s[at["pendingVoterChange"]], leader, frozenset({bogus}))
-    cti = tuple(s)
+    cti = state_like(model, state, pendingVoterChange=with_entry(state[at["pendingVoterChange"]], leader, frozenset({bogus})))
     assert_needed(model, cti, "PendingVoterChangesReceived", "CompleteVoterChange", "TypeOK")
 
 
@@ -287,14 +292,12 @@ def test_a_candidate_of_epoch_zero_is_not_an_indinv_state(model: Model) -> None:
 
     at = {n: k for k, n in enumerate(model.variables)}
     init = reachable(model, 1)[0]
-    s = list(init)
-    s[at["role"]] = with_entry(s[at["role"]], 1, "Candidate")
-    s[at["votedId"]] = with_entry(with_entry(s[at["votedId"]], 1, 1), 2, 1)  # 1 voted for itself, 2 for 1
-    s[at["votesGranted"]] = with_entry(s[at["votesGranted"]], 1, frozenset({1}))
-    s[at["votes"]] = frozenset({(1, 0, 1), (2, 0, 1)})
-    s[at["messages"]] = frozenset({message_like(model, init, type="VoteResponse", source=2, dest=1, epoch=0,
-                                                voteGranted=True, errorCode="", leaderId=-1)})
-    cti = tuple(s)
+    cti = state_like(model, init, role=with_entry(init[at["role"]], 1, "Candidate"),
+                                  votedId=with_entry(with_entry(init[at["votedId"]], 1, 1), 2, 1),  # 1 voted for itself, 2 for 1
+                                  votesGranted=with_entry(init[at["votesGranted"]], 1, frozenset({1})),
+                                  votes=frozenset({(1, 0, 1), (2, 0, 1)}),
+                                  messages=frozenset({message_like(model, init, type="VoteResponse", source=2, dest=1, epoch=0,
+                                                                   voteGranted=True, errorCode="", leaderId=-1)}))
     assert_needed(model, cti, "CampaignEpochsPositive", "HandleVoteResponse", "TypeOK")
 
 
@@ -304,12 +307,9 @@ def test_a_vote_request_of_epoch_zero_is_not_an_indinv_state(model: Model) -> No
     vote in epoch 0.  VoteRequestsFromCandidates excludes the state (BecomeCandidate
     moves on from epoch 0); without it, the vote breaks CampaignEpochsPositive."""
 
-    at = {n: k for k, n in enumerate(model.variables)}
     init = reachable(model, 1)[0]
-    s = list(init)
-    s[at["messages"]] = frozenset({message_like(model, init, type="VoteRequest", source=2, dest=3, epoch=0,
-                                                clusterId="kraft", lastOffsetEpoch=0, lastOffset=0)})
-    cti = tuple(s)
+    cti = state_like(model, init, messages=frozenset({message_like(model, init, type="VoteRequest", source=2, dest=3, epoch=0,
+                                                                   clusterId="kraft", lastOffsetEpoch=0, lastOffset=0)}))
     assert_needed(model, cti, "VoteRequestsFromCandidates", "HandleVoteRequest", "CampaignEpochsPositive")
 
 
@@ -324,12 +324,10 @@ def test_a_vote_request_of_an_observer_is_not_an_indinv_state() -> None:
     model = Model.load(SPEC / "MC_KRaft.tla", constants=cfg.constants, overrides=cfg.overrides)
     at = {n: k for k, n in enumerate(model.variables)}
     init = reachable(model, 1)[0]
-    s = list(init)
-    s[at["currentEpoch"]] = with_entry(s[at["currentEpoch"]], 4, 1)
-    s[at["messages"]] = frozenset({message_like(model, init, type="VoteRequest", source=4, dest=1, epoch=1,
-                                                clusterId="kraft", sourceDirectoryId=0, lastOffsetEpoch=0,
-                                                lastOffset=0)})
-    cti = tuple(s)
+    cti = state_like(model, init, currentEpoch=with_entry(init[at["currentEpoch"]], 4, 1),
+                                  messages=frozenset({message_like(model, init, type="VoteRequest", source=4, dest=1, epoch=1,
+                                                                   clusterId="kraft", sourceDirectoryId=0, lastOffsetEpoch=0,
+                                                                   lastOffset=0)}))
     assert_needed(model, cti, "VoteRequestsFromCandidates", "LoseDisk", "VoteRequestsDescribeCandidate")
 
 
@@ -341,14 +339,11 @@ def test_a_vote_request_with_a_foreign_directory_id_is_not_an_indinv_state(model
     reached.  VoteRequestsFromCandidates excludes the state (a request carries a directory
     id its sender had); without it, the vote breaks EpochsNotAhead."""
 
-    at = {n: k for k, n in enumerate(model.variables)}
     init = reachable(model, 1)[0]
-    s = list(init)
-    s[at["currentEpoch"]] = make_fn({1: 0, 2: 1, 3: 2})
-    s[at["messages"]] = frozenset({message_like(model, init, type="VoteRequest", source=3, dest=1, epoch=4,
-                                                clusterId="kraft", sourceDirectoryId=-1, lastOffsetEpoch=0,
-                                                lastOffset=0)})
-    cti = tuple(s)
+    cti = state_like(model, init, currentEpoch=make_fn({1: 0, 2: 1, 3: 2}),
+                                  messages=frozenset({message_like(model, init, type="VoteRequest", source=3, dest=1, epoch=4,
+                                                                   clusterId="kraft", sourceDirectoryId=-1, lastOffsetEpoch=0,
+                                                                   lastOffset=0)}))
     assert_needed(model, cti, "VoteRequestsFromCandidates", "HandleVoteRequest", "EpochsNotAhead")
 
 
@@ -363,16 +358,14 @@ def test_a_leader_with_a_record_beyond_its_log_is_not_an_indinv_state(model: Mod
     at = {n: k for k, n in enumerate(model.variables)}
     init = reachable(model, 1)[0]
     record = make_record([("epoch", 1), ("kind", "leaderChange"), ("value", 2), ("voters", frozenset())])
-    s = list(init)
-    s[at["currentEpoch"]] = make_fn({1: 1, 2: 1, 3: 2})
-    s[at["votedId"]] = make_fn({1: -1, 2: 2, 3: -1})
-    s[at["leaderId"]] = make_fn({1: -1, 2: 2, 3: -1})
-    s[at["role"]] = make_fn({1: "Unattached", 2: "Leader", 3: "Unattached"})
-    s[at["log"]] = make_fn({1: (), 2: (record,), 3: ()})
-    s[at["replicaEndOffset"]] = with_entry(s[at["replicaEndOffset"]], 2, make_fn({1: 0, 2: 0, 3: 2}))
-    s[at["elections"]] = frozenset({(1, 2)})
-    s[at["votes"]] = frozenset({(2, 1, 2), (3, 1, 2)})
-    cti = tuple(s)
+    cti = state_like(model, init, currentEpoch=make_fn({1: 1, 2: 1, 3: 2}),
+                                  votedId=make_fn({1: -1, 2: 2, 3: -1}),
+                                  leaderId=make_fn({1: -1, 2: 2, 3: -1}),
+                                  role=make_fn({1: "Unattached", 2: "Leader", 3: "Unattached"}),
+                                  log=make_fn({1: (), 2: (record,), 3: ()}),
+                                  replicaEndOffset=with_entry(init[at["replicaEndOffset"]], 2, make_fn({1: 0, 2: 0, 3: 2})),
+                                  elections=frozenset({(1, 2)}),
+                                  votes=frozenset({(2, 1, 2), (3, 1, 2)}))
     assert_needed(model, cti, ("LeaderRecordsWithinLog", "HighWatermarksCurrent"), "AdvanceHighWatermark",
                   "CommittedOnMajority")
 
@@ -385,21 +378,18 @@ def test_a_response_repeating_the_fetch_positions_leader_change_is_not_an_indinv
     leaderChange record is of an epoch after the last fetched one); without it, appending
     the record breaks EntriesFromElectedLeaders."""
 
-    at = {n: k for k, n in enumerate(model.variables)}
     init = reachable(model, 1)[0]
     record = make_record([("epoch", 1), ("kind", "leaderChange"), ("value", 1), ("voters", frozenset())])
-    s = list(init)
-    s[at["currentEpoch"]] = make_fn({1: 2, 2: 1, 3: 2})
-    s[at["leaderId"]] = make_fn({1: -1, 2: 1, 3: -1})
-    s[at["role"]] = make_fn({1: "Unattached", 2: "Follower", 3: "Unattached"})
-    s[at["log"]] = make_fn({1: (record,), 2: (record,), 3: ()})
-    s[at["elections"]] = frozenset({(1, 1)})
-    s[at["votes"]] = frozenset({(1, 1, 1), (3, 1, 1)})
-    s[at["messages"]] = frozenset({message_like(model, init, type="FetchResponse", source=1, dest=2, epoch=1,
-                                                clusterId="", errorCode="", leaderId=1, fetchOffset=1,
-                                                lastFetchedEpoch=1, highWatermark=0, records=(record,),
-                                                divergingEpoch=-1, divergingEndOffset=-1)})
-    cti = tuple(s)
+    cti = state_like(model, init, currentEpoch=make_fn({1: 2, 2: 1, 3: 2}),
+                                  leaderId=make_fn({1: -1, 2: 1, 3: -1}),
+                                  role=make_fn({1: "Unattached", 2: "Follower", 3: "Unattached"}),
+                                  log=make_fn({1: (record,), 2: (record,), 3: ()}),
+                                  elections=frozenset({(1, 1)}),
+                                  votes=frozenset({(1, 1, 1), (3, 1, 1)}),
+                                  messages=frozenset({message_like(model, init, type="FetchResponse", source=1, dest=2, epoch=1,
+                                                                   clusterId="", errorCode="", leaderId=1, fetchOffset=1,
+                                                                   lastFetchedEpoch=1, highWatermark=0, records=(record,),
+                                                                   divergingEpoch=-1, divergingEndOffset=-1)}))
     assert_needed(model, cti, "FetchResponseRecordsWellFormed", "HandleFetchResponse", "EntriesFromElectedLeaders")
 
 
@@ -410,24 +400,21 @@ def test_a_divergence_below_a_committed_entry_is_not_an_indinv_state(model: Mode
     FetchDivergenceKeepsCommitted excludes the state; without it, the step breaks
     CommittedOnMajority."""
 
-    at = {n: k for k, n in enumerate(model.variables)}
     init = reachable(model, 1)[0]
     record = make_record([("epoch", 1), ("kind", "leaderChange"), ("value", 1), ("voters", frozenset())])
-    s = list(init)
-    s[at["currentEpoch"]] = make_fn({1: 2, 2: 2, 3: 1})
-    s[at["votedId"]] = make_fn({1: -1, 2: -1, 3: 1})
-    s[at["leaderId"]] = make_fn({1: -1, 2: -1, 3: 1})
-    s[at["role"]] = make_fn({1: "Unattached", 2: "Unattached", 3: "Follower"})
-    s[at["log"]] = make_fn({1: (record,), 2: (), 3: (record,)})
-    s[at["highWatermark"]] = make_fn({1: 1, 2: 0, 3: 0})
-    s[at["elections"]] = frozenset({(1, 1)})
-    s[at["votes"]] = frozenset({(1, 1, 1), (3, 1, 1)})
-    s[at["committed"]] = frozenset({(0, record, 1)})
-    s[at["messages"]] = frozenset({message_like(model, init, type="FetchResponse", source=1, dest=3, epoch=1,
-                                                clusterId="", errorCode="", leaderId=1, fetchOffset=1,
-                                                lastFetchedEpoch=1, highWatermark=0, records=(),
-                                                divergingEpoch=0, divergingEndOffset=1)})
-    cti = tuple(s)
+    cti = state_like(model, init, currentEpoch=make_fn({1: 2, 2: 2, 3: 1}),
+                                  votedId=make_fn({1: -1, 2: -1, 3: 1}),
+                                  leaderId=make_fn({1: -1, 2: -1, 3: 1}),
+                                  role=make_fn({1: "Unattached", 2: "Unattached", 3: "Follower"}),
+                                  log=make_fn({1: (record,), 2: (), 3: (record,)}),
+                                  highWatermark=make_fn({1: 1, 2: 0, 3: 0}),
+                                  elections=frozenset({(1, 1)}),
+                                  votes=frozenset({(1, 1, 1), (3, 1, 1)}),
+                                  committed=frozenset({(0, record, 1)}),
+                                  messages=frozenset({message_like(model, init, type="FetchResponse", source=1, dest=3, epoch=1,
+                                                                   clusterId="", errorCode="", leaderId=1, fetchOffset=1,
+                                                                   lastFetchedEpoch=1, highWatermark=0, records=(),
+                                                                   divergingEpoch=0, divergingEndOffset=1)}))
     assert_needed(model, cti, "FetchDivergenceKeepsCommitted", "HandleFetchResponse", "CommittedOnMajority")
 
 
@@ -437,25 +424,21 @@ def test_a_divergence_of_a_leader_at_a_position_it_holds_is_not_an_indinv_state(
     holds; 1 empties its log while its FetchRequest for that position is in flight.
     FetchDivergencesFromLeaderLog excludes the state; without it, the step breaks
     FetchRequestsHeld."""
-
-    at = {n: k for k, n in enumerate(model.variables)}
     init = reachable(model, 1)[0]
     record = make_record([("epoch", 1), ("kind", "leaderChange"), ("value", 3), ("voters", frozenset())])
-    s = list(init)
-    s[at["currentEpoch"]] = make_fn({1: 1, 2: 2, 3: 1})
-    s[at["votedId"]] = make_fn({1: 3, 2: -1, 3: -1})
-    s[at["leaderId"]] = make_fn({1: 3, 2: -1, 3: 3})
-    s[at["role"]] = make_fn({1: "Follower", 2: "Unattached", 3: "Leader"})
-    s[at["log"]] = make_fn({1: (record,), 2: (), 3: (record,)})
-    s[at["elections"]] = frozenset({(1, 3)})
-    s[at["votes"]] = frozenset({(1, 1, 3), (2, 1, 3)})
     request = message_like(model, init, type="FetchRequest", source=1, dest=3, epoch=1, clusterId="kraft",
                            fetchOffset=1, lastFetchedEpoch=1, sourceDirectoryId=0)
     divergence = message_like(model, init, type="FetchResponse", source=3, dest=1, epoch=1, clusterId="",
                               errorCode="", leaderId=3, fetchOffset=1, lastFetchedEpoch=1, highWatermark=0,
                               records=(), divergingEpoch=1, divergingEndOffset=0)
-    s[at["messages"]] = frozenset({request, divergence})
-    cti = tuple(s)
+    cti = state_like(model, init, currentEpoch=make_fn({1: 1, 2: 2, 3: 1}),
+                                  votedId=make_fn({1: 3, 2: -1, 3: -1}),
+                                  leaderId=make_fn({1: 3, 2: -1, 3: 3}),
+                                  role=make_fn({1: "Follower", 2: "Unattached", 3: "Leader"}),
+                                  log=make_fn({1: (record,), 2: (), 3: (record,)}),
+                                  elections=frozenset({(1, 3)}),
+                                  votes=frozenset({(1, 1, 3), (2, 1, 3)}),
+                                  messages=frozenset({request, divergence}))
     assert_needed(model, cti, "FetchDivergencesFromLeaderLog", "HandleFetchResponse", "FetchRequestsHeld")
 
 
@@ -465,17 +448,14 @@ def test_a_message_to_its_own_sender_is_not_an_indinv_state(model: Model) -> Non
     BeginQuorumEpochRequest reaches it, so it follows itself.  MessagesToOthers excludes
     the state; without it, the step breaks LeadersElected."""
 
-    at = {n: k for k, n in enumerate(model.variables)}
     init = reachable(model, 1)[0]
-    s = list(init)
-    s[at["currentEpoch"]] = make_fn({1: 1, 2: 1, 3: 1})
-    s[at["votedId"]] = make_fn({1: -1, 2: 1, 3: 1})
-    s[at["role"]] = make_fn({1: "Unattached", 2: "Voted", 3: "Voted"})
-    s[at["elections"]] = frozenset({(1, 1)})
-    s[at["votes"]] = frozenset({(2, 1, 1), (3, 1, 1)})
-    s[at["messages"]] = frozenset({message_like(model, init, type="BeginQuorumEpochRequest", source=1, dest=1,
-                                                epoch=1, clusterId="kraft", leaderId=1)})
-    cti = tuple(s)
+    cti = state_like(model, init, currentEpoch=make_fn({1: 1, 2: 1, 3: 1}),
+                                  votedId=make_fn({1: -1, 2: 1, 3: 1}),
+                                  role=make_fn({1: "Unattached", 2: "Voted", 3: "Voted"}),
+                                  elections=frozenset({(1, 1)}),
+                                  votes=frozenset({(2, 1, 1), (3, 1, 1)}),
+                                  messages=frozenset({message_like(model, init, type="BeginQuorumEpochRequest", source=1, dest=1,
+                                                                   epoch=1, clusterId="kraft", leaderId=1)}))
     assert_needed(model, cti, "MessagesToOthers", "HandleBeginQuorumEpochRequest", "LeadersElected")
 
 
@@ -510,25 +490,21 @@ def test_a_commit_prefix_for_followers_only_is_not_inductive(model: Model, role:
     a BeginQuorumEpochResponse of 2 that names leader 1, makes 3 the follower of 1 where the
     response finds it.  The lemma now speaks of any receiver at the position it fetched from,
     which excludes the state."""
-
-    at = {n: k for k, n in enumerate(model.variables)}
     init = reachable(model, 1)[0]
     record = make_record([("epoch", 1), ("kind", "leaderChange"), ("value", 1), ("voters", frozenset())])
-    s = list(init)
-    s[at["currentEpoch"]] = make_fn({1: 1, 2: 1, 3: 1})
-    s[at["votedId"]] = make_fn({1: 1, 2: 1, 3: -1})
-    s[at["leaderId"]] = make_fn({1: 1, 2: -1, 3: leader})
-    s[at["role"]] = make_fn({1: "Leader", 2: "Voted", 3: role})
-    s[at["log"]] = make_fn({1: (record,), 2: (), 3: (record,)})
-    s[at["elections"]] = frozenset({(1, 1)})
-    s[at["votes"]] = frozenset({(1, 1, 1), (2, 1, 1)})
     response = message_like(model, init, type="FetchResponse", source=1, dest=3, epoch=1, clusterId="",
                             errorCode="", leaderId=1, fetchOffset=1, lastFetchedEpoch=1, highWatermark=1,
                             records=(), divergingEpoch=-1, divergingEndOffset=-1)
     teaching = message_like(model, init, type="BeginQuorumEpochResponse", source=2, dest=3, epoch=1,
                             clusterId="", errorCode="", leaderId=1)
-    s[at["messages"]] = frozenset({response, teaching})
-    cti = tuple(s)
+    cti = state_like(model, init, currentEpoch=make_fn({1: 1, 2: 1, 3: 1}),
+                                  votedId=make_fn({1: 1, 2: 1, 3: -1}),
+                                  leaderId=make_fn({1: 1, 2: -1, 3: leader}),
+                                  role=make_fn({1: "Leader", 2: "Voted", 3: role}),
+                                  log=make_fn({1: (record,), 2: (), 3: (record,)}),
+                                  elections=frozenset({(1, 1)}),
+                                  votes=frozenset({(1, 1, 1), (2, 1, 1)}),
+                                  messages=frozenset({response, teaching}))
     assert_needed_over(model, cti, "FetchResponsesCommitPrefix", FOLLOWER_ONLY_COMMIT_PREFIX, action)
 
 
@@ -550,41 +526,46 @@ def test_a_divergence_rule_for_followers_only_is_not_inductive(model: Model) -> 
     replica 1 voted for leader 2 in epoch 1 and holds its committed leaderChange record with
     high watermark 1, and an old divergence of 2 at 1's position says to keep offset 0 only.
     2's BeginQuorumEpochRequest makes 1 its follower where the divergence finds it.  The
-    lemma now speaks of any receiver at the position it fetched from."""
-
-    at = {n: k for k, n in enumerate(model.variables)}
+    lemma now speaks of any receiver at the position it fetched from.  (Two lemmas added
+    after it exclude the state too: leader 2's log holds the position its divergence
+    answers, FetchDivergencesFromLeaderLog, and the divergence cuts 1's committed record,
+    FetchDivergenceKeepsCommitted.)"""
     init = reachable(model, 1)[0]
     record = make_record([("epoch", 1), ("kind", "leaderChange"), ("value", 2), ("voters", frozenset())])
-    s = list(init)
-    s[at["currentEpoch"]] = make_fn({1: 1, 2: 1, 3: 0})
-    s[at["votedId"]] = make_fn({1: 2, 2: 2, 3: -1})
-    s[at["leaderId"]] = make_fn({1: -1, 2: 2, 3: -1})
-    s[at["role"]] = make_fn({1: "Voted", 2: "Leader", 3: "Unattached"})
-    s[at["log"]] = make_fn({1: (record,), 2: (record,), 3: ()})
-    s[at["highWatermark"]] = make_fn({1: 1, 2: 1, 3: 0})
-    s[at["elections"]] = frozenset({(1, 2)})
-    s[at["votes"]] = frozenset({(1, 1, 2), (2, 1, 2)})
-    s[at["committed"]] = frozenset({(0, record, 1)})
     divergence = message_like(model, init, type="FetchResponse", source=2, dest=1, epoch=1, clusterId="",
                               errorCode="", leaderId=2, fetchOffset=1, lastFetchedEpoch=1, highWatermark=1,
                               records=(), divergingEpoch=1, divergingEndOffset=0)
     begin = message_like(model, init, type="BeginQuorumEpochRequest", source=2, dest=1, epoch=1,
                          clusterId="kraft", leaderId=2)
-    s[at["messages"]] = frozenset({divergence, begin})
-    cti = tuple(s)
+    cti = state_like(model, init, currentEpoch=make_fn({1: 1, 2: 1, 3: 0}),
+                                  votedId=make_fn({1: 2, 2: 2, 3: -1}),
+                                  leaderId=make_fn({1: -1, 2: 2, 3: -1}),
+                                  role=make_fn({1: "Voted", 2: "Leader", 3: "Unattached"}),
+                                  log=make_fn({1: (record,), 2: (record,), 3: ()}),
+                                  highWatermark=make_fn({1: 1, 2: 1, 3: 0}),
+                                  elections=frozenset({(1, 2)}),
+                                  votes=frozenset({(1, 1, 2), (2, 1, 2)}),
+                                  committed=frozenset({(0, record, 1)}),
+                                  messages=frozenset({divergence, begin}))
     assert_needed_over(model, cti, "FetchDivergenceKeepsHighWatermark", FOLLOWER_ONLY_DIVERGENCE,
-                       "HandleBeginQuorumEpochRequest")
+                       "HandleBeginQuorumEpochRequest",
+                       also=("FetchDivergencesFromLeaderLog", "FetchDivergenceKeepsCommitted"))
 
 
-def assert_needed_over(model: Model, cti: State, lemma: str, weaker: str, action: str) -> None:
-    """``cti`` violates ``lemma`` and satisfies the other lemmas, TypeOK and ``weaker`` (an
-    earlier form of the lemma, TLA+ text), and a step of ``action`` leads to a state
-    violating ``weaker``: with that form, ``cti`` is a counterexample to induction."""
+def assert_needed_over(model: Model, cti: State, lemma: str, weaker: str, action: str,
+                       also: tuple[str, ...] = ()) -> None:
+    """``cti`` violates ``lemma`` (and each lemma of ``also``, added after it) and satisfies
+    the other lemmas, TypeOK and ``weaker`` (an earlier form of the lemma, TLA+ text), and a
+    step of ``action`` leads to a state violating ``weaker``: with that form, and without
+    ``also``, ``cti`` is a counterexample to induction."""
     from conformance.tla.loader import parse_expression
 
-    assert model.eval_state(lemma, cti) is False
-    rest = parse_expression(" /\\ ".join(n for n in LEMMAS if n != lemma) + f" /\\ TypeOK /\\ ({weaker})")
-    assert model.eval_state(rest, cti) is True
+    left_out = (lemma, *also)
+    for name in left_out:
+        assert model.eval_state(name, cti) is False, name
+    rest = parse_expression(" /\\ ".join(n for n in LEMMAS if n not in left_out) + f" /\\ TypeOK /\\ ({weaker})")
+    assert model.eval_state(rest, cti) is True, [n for n in (*LEMMAS, "TypeOK")
+                                                 if n not in left_out and model.eval_state(n, cti) is not True]
     broken = parse_expression(weaker)
     steps = [t for label, t in model.successors(cti)
              if label.name == action and model.eval_state(broken, t) is not True]
@@ -609,9 +590,7 @@ def test_a_fetch_request_without_a_directory_id_is_not_an_indinv_state(model: Mo
     request = to_leader(state)
     assert request is not None
     bogus = make_record(sorted({**dict(fn_items(request)), "sourceDirectoryId": -1}.items()))
-    s = list(state)
-    s[at["messages"]] = (state[at["messages"]] - {request}) | {bogus}  # type: ignore[operator]
-    cti = tuple(s)
+    cti = state_like(model, state, messages=(state[at["messages"]] - {request}) | {bogus})  # type: ignore[operator]
     assert_needed(model, cti, "FetchRequestsWellFormed", "HandleFetchRequest", "TypeOK")
 
 
@@ -661,18 +640,16 @@ def test_a_candidate_that_already_won_its_epoch_is_not_an_indinv_state() -> None
     init = reachable(model, 1)[0]
     records = (make_record([("epoch", 1), ("kind", "leaderChange"), ("value", 3), ("voters", frozenset())]),
                make_record([("epoch", 1), ("kind", "data"), ("value", "v"), ("voters", frozenset())]))
-    s = list(init)
-    s[at["currentEpoch"]] = make_fn({1: 1, 2: 2, 3: 1})
-    s[at["votedId"]] = with_entry(s[at["votedId"]], 3, 3)
-    s[at["leaderId"]] = with_entry(s[at["leaderId"]], 1, 3)
-    s[at["role"]] = make_fn({1: "Follower", 2: "Unattached", 3: "Candidate"})
-    s[at["log"]] = with_entry(s[at["log"]], 1, records)
-    s[at["votesGranted"]] = with_entry(s[at["votesGranted"]], 3, frozenset({3}))
-    s[at["elections"]] = frozenset({(1, 3)})
-    s[at["votes"]] = frozenset({(2, 1, 3), (3, 1, 3)})
-    s[at["messages"]] = frozenset({message_like(model, init, type="VoteResponse", source=2, dest=3, epoch=1,
-                                                voteGranted=True, errorCode="", leaderId=-1)})
-    cti = tuple(s)
+    cti = state_like(model, init, currentEpoch=make_fn({1: 1, 2: 2, 3: 1}),
+                                  votedId=with_entry(init[at["votedId"]], 3, 3),
+                                  leaderId=with_entry(init[at["leaderId"]], 1, 3),
+                                  role=make_fn({1: "Follower", 2: "Unattached", 3: "Candidate"}),
+                                  log=with_entry(init[at["log"]], 1, records),
+                                  votesGranted=with_entry(init[at["votesGranted"]], 3, frozenset({3})),
+                                  elections=frozenset({(1, 3)}),
+                                  votes=frozenset({(2, 1, 3), (3, 1, 3)}),
+                                  messages=frozenset({message_like(model, init, type="VoteResponse", source=2, dest=3, epoch=1,
+                                                                   voteGranted=True, errorCode="", leaderId=-1)}))
     assert_needed(model, cti, "CandidatesNotElected", "HandleVoteResponse", "EpochEntriesAtLeader")
 
 
@@ -682,14 +659,11 @@ def test_an_election_ahead_of_its_winner_is_not_an_indinv_state(model: Model) ->
     candidate of an epoch it already won.  EpochsNotAhead excludes the state; without it,
     the step breaks CandidatesNotElected."""
 
-    at = {n: k for k, n in enumerate(model.variables)}
-    s = list(reachable(model, 1)[0])
-    s[at["currentEpoch"]] = make_fn({1: 0, 2: 1, 3: 1})
-    s[at["votedId"]] = make_fn({1: -1, 2: 1, 3: 1})
-    s[at["role"]] = make_fn({1: "Unattached", 2: "Voted", 3: "Voted"})
-    s[at["elections"]] = frozenset({(1, 1)})
-    s[at["votes"]] = frozenset({(2, 1, 1), (3, 1, 1)})
-    cti = tuple(s)
+    cti = state_like(model, reachable(model, 1)[0], currentEpoch=make_fn({1: 0, 2: 1, 3: 1}),
+                     votedId=make_fn({1: -1, 2: 1, 3: 1}),
+                     role=make_fn({1: "Unattached", 2: "Voted", 3: "Voted"}),
+                     elections=frozenset({(1, 1)}),
+                     votes=frozenset({(2, 1, 1), (3, 1, 1)}))
     assert_needed(model, cti, "EpochsNotAhead", "BecomeCandidate", "CandidatesNotElected")
 
 
@@ -713,9 +687,8 @@ def test_the_commit_prefix_lemma_is_defined_for_a_negative_diverging_end_offset(
         "source": fn_apply(state[at["leaderId"]], j), "epoch": fn_apply(state[at["currentEpoch"]], j),
         "fetchOffset": len(lg), "lastFetchedEpoch": fn_apply(lg[-1], "epoch") if lg else 0,  # type: ignore[arg-type]
         "divergingEpoch": 1, "divergingEndOffset": -1, "highWatermark": 0, "records": ()}.items()))
-    s = list(state)
-    s[at["messages"]] = state[at["messages"]] | {response}  # type: ignore[operator]
-    assert model.eval_state("FetchResponsesCommitPrefix", tuple(s)) is True
+    with_response = state_like(model, state, messages=state[at["messages"]] | {response})  # type: ignore[operator]
+    assert model.eval_state("FetchResponsesCommitPrefix", with_response) is True
 
 
 def test_a_follower_of_itself_is_not_an_indinv_state(model: Model) -> None:
@@ -723,7 +696,8 @@ def test_a_follower_of_itself_is_not_an_indinv_state(model: Model) -> None:
     itself in epoch 1, and a divergence in its own FetchResponse empties its log, dropping
     an entry committed on replicas 1 and 2 only.  LeadersElected (a follower follows
     another replica) excludes the state, and so does MessagesToOthers (added later: the
-    response is 2's to itself); without both, the step breaks CommittedOnMajority."""
+    response is 2's to itself), and FetchDivergenceKeepsCommitted (the divergence cuts 2's
+    committed record); without all three, the step breaks CommittedOnMajority."""
 
     at = {n: k for k, n in enumerate(model.variables)}
     init = reachable(model, 1)[0]
@@ -731,18 +705,17 @@ def test_a_follower_of_itself_is_not_an_indinv_state(model: Model) -> None:
     response = message_like(model, init, type="FetchResponse", errorCode="", source=2, dest=2, epoch=1, leaderId=-1,
                             fetchOffset=1, lastFetchedEpoch=1, divergingEpoch=0, divergingEndOffset=0,
                             highWatermark=0, records=())
-    s = list(init)
-    s[at["currentEpoch"]] = make_fn({1: 2, 2: 1, 3: 2})
-    s[at["leaderId"]] = with_entry(s[at["leaderId"]], 2, 2)
-    s[at["role"]] = make_fn({1: "Unattached", 2: "Follower", 3: "Unattached"})
-    s[at["log"]] = make_fn({1: (entry,), 2: (entry,), 3: ()})
-    s[at["highWatermark"]] = make_fn({1: 1, 2: 0, 3: 0})  # 2's at 1 is FetchDivergenceKeepsHighWatermark's case
-    s[at["elections"]] = frozenset({(1, 2)})
-    s[at["votes"]] = frozenset({(1, 1, 2), (3, 1, 2)})
-    s[at["committed"]] = frozenset({(0, entry, 1)})
-    s[at["messages"]] = frozenset({response})
-    cti = tuple(s)
-    assert_needed(model, cti, ("LeadersElected", "MessagesToOthers"), "HandleFetchResponse", "CommittedOnMajority")
+    cti = state_like(model, init, currentEpoch=make_fn({1: 2, 2: 1, 3: 2}),
+                                  leaderId=with_entry(init[at["leaderId"]], 2, 2),
+                                  role=make_fn({1: "Unattached", 2: "Follower", 3: "Unattached"}),
+                                  log=make_fn({1: (entry,), 2: (entry,), 3: ()}),
+                                  highWatermark=make_fn({1: 1, 2: 0, 3: 0}),  # 2's at 1 is FetchDivergenceKeepsHighWatermark's case
+                                  elections=frozenset({(1, 2)}),
+                                  votes=frozenset({(1, 1, 2), (3, 1, 2)}),
+                                  committed=frozenset({(0, entry, 1)}),
+                                  messages=frozenset({response}))
+    assert_needed(model, cti, ("LeadersElected", "MessagesToOthers", "FetchDivergenceKeepsCommitted"),
+                  "HandleFetchResponse", "CommittedOnMajority")
 
 
 def test_a_divergence_below_the_followers_high_watermark_is_not_an_indinv_state(model: Model) -> None:
@@ -750,27 +723,28 @@ def test_a_divergence_below_the_followers_high_watermark_is_not_an_indinv_state(
     answers follower 3, whose log holds the committed leaderChange record of epoch 2, with a
     divergence of epoch 1 ending at offset 1; the follower keeps no record of epoch 1 and
     empties its log under its high watermark.  FetchDivergenceKeepsHighWatermark excludes
-    the state; without it, the step breaks HighWatermarkInLog."""
+    the state, and so do two lemmas added after it (leader 2's log holds the position its
+    divergence answers, FetchDivergencesFromLeaderLog; the divergence cuts 3's committed
+    record, FetchDivergenceKeepsCommitted); without the three, the step breaks
+    HighWatermarkInLog."""
 
-    at = {n: k for k, n in enumerate(model.variables)}
     init = reachable(model, 1)[0]
     entry = make_record([("epoch", 2), ("kind", "leaderChange"), ("value", 2), ("voters", frozenset())])
     response = message_like(model, init, type="FetchResponse", errorCode="", source=2, dest=3, epoch=2, leaderId=-1,
                             fetchOffset=1, lastFetchedEpoch=2, divergingEpoch=1, divergingEndOffset=1,
                             highWatermark=1, records=())
-    s = list(init)
-    s[at["currentEpoch"]] = make_fn({1: 2, 2: 2, 3: 2})
-    s[at["votedId"]] = make_fn({1: 2, 2: 2, 3: -1})
-    s[at["leaderId"]] = make_fn({1: 2, 2: 2, 3: 2})
-    s[at["role"]] = make_fn({1: "Follower", 2: "Leader", 3: "Follower"})
-    s[at["log"]] = make_fn({1: (entry,), 2: (entry,), 3: (entry,)})
-    s[at["highWatermark"]] = make_fn({1: 1, 2: 1, 3: 1})
-    s[at["elections"]] = frozenset({(2, 2)})
-    s[at["votes"]] = frozenset({(1, 2, 2), (2, 2, 2)})
-    s[at["committed"]] = frozenset({(0, entry, 2)})
-    s[at["messages"]] = frozenset({response})
-    cti = tuple(s)
-    assert_needed(model, cti, "FetchDivergenceKeepsHighWatermark", "HandleFetchResponse", "HighWatermarkInLog")
+    cti = state_like(model, init, currentEpoch=make_fn({1: 2, 2: 2, 3: 2}),
+                                  votedId=make_fn({1: 2, 2: 2, 3: -1}),
+                                  leaderId=make_fn({1: 2, 2: 2, 3: 2}),
+                                  role=make_fn({1: "Follower", 2: "Leader", 3: "Follower"}),
+                                  log=make_fn({1: (entry,), 2: (entry,), 3: (entry,)}),
+                                  highWatermark=make_fn({1: 1, 2: 1, 3: 1}),
+                                  elections=frozenset({(2, 2)}),
+                                  votes=frozenset({(1, 2, 2), (2, 2, 2)}),
+                                  committed=frozenset({(0, entry, 2)}),
+                                  messages=frozenset({response}))
+    assert_needed(model, cti, ("FetchDivergenceKeepsHighWatermark", "FetchDivergencesFromLeaderLog",
+                               "FetchDivergenceKeepsCommitted"), "HandleFetchResponse", "HighWatermarkInLog")
 
 
 def test_a_fetch_request_ahead_of_its_sender_is_not_an_indinv_state(model: Model) -> None:
@@ -780,23 +754,20 @@ def test_a_fetch_request_ahead_of_its_sender_is_not_an_indinv_state(model: Model
     request for its position.  FetchRequestsWellFormed (a request is of its sender's epoch
     or an earlier one) excludes the state; without it, the step breaks FetchRequestsHeld."""
 
-    at = {n: k for k, n in enumerate(model.variables)}
     init = reachable(model, 1)[0]
     entry = make_record([("epoch", 1), ("kind", "leaderChange"), ("value", 2), ("voters", frozenset())])
     request = message_like(model, init, type="FetchRequest", clusterId="kraft", source=3, dest=2, epoch=1,
                            fetchOffset=1, lastFetchedEpoch=1, sourceDirectoryId=0)
     answer = message_like(model, init, type="VoteResponse", source=1, dest=3, epoch=1, voteGranted=False,
                           errorCode="", leaderId=-1)
-    s = list(init)
-    s[at["currentEpoch"]] = make_fn({1: 1, 2: 1, 3: 0})
-    s[at["votedId"]] = make_fn({1: 2, 2: 2, 3: -1})
-    s[at["leaderId"]] = make_fn({1: 2, 2: 2, 3: -1})
-    s[at["role"]] = make_fn({1: "Follower", 2: "Leader", 3: "Unattached"})
-    s[at["log"]] = make_fn({1: (entry,), 2: (entry,), 3: ()})
-    s[at["elections"]] = frozenset({(1, 2)})
-    s[at["votes"]] = frozenset({(1, 1, 2), (2, 1, 2)})
-    s[at["messages"]] = frozenset({request, answer})
-    cti = tuple(s)
+    cti = state_like(model, init, currentEpoch=make_fn({1: 1, 2: 1, 3: 0}),
+                                  votedId=make_fn({1: 2, 2: 2, 3: -1}),
+                                  leaderId=make_fn({1: 2, 2: 2, 3: -1}),
+                                  role=make_fn({1: "Follower", 2: "Leader", 3: "Unattached"}),
+                                  log=make_fn({1: (entry,), 2: (entry,), 3: ()}),
+                                  elections=frozenset({(1, 2)}),
+                                  votes=frozenset({(1, 1, 2), (2, 1, 2)}),
+                                  messages=frozenset({request, answer}))
     assert_needed(model, cti, "FetchRequestsWellFormed", "HandleVoteResponse", "FetchRequestsHeld")
 
 
@@ -807,21 +778,18 @@ def test_a_foreign_fetch_request_does_not_speak_for_its_claimed_sender(model: Mo
     2's position, beyond 2's empty log.  The leader refuses such a request, and the lemmas
     about FetchRequests now leave it out: the state satisfies IndInv and so do its successors."""
 
-    at = {n: k for k, n in enumerate(model.variables)}
     init = reachable(model, 1)[0]
     entry = make_record([("epoch", 1), ("kind", "leaderChange"), ("value", 1), ("voters", frozenset())])
     foreign = message_like(model, init, type="FetchRequest", clusterId="other", source=2, dest=1, epoch=1,
                            fetchOffset=1, lastFetchedEpoch=1, sourceDirectoryId=0)
-    s = list(init)
-    s[at["currentEpoch"]] = make_fn({1: 1, 2: 0, 3: 1})
-    s[at["votedId"]] = make_fn({1: 1, 2: -1, 3: 1})
-    s[at["leaderId"]] = make_fn({1: 1, 2: -1, 3: 1})
-    s[at["role"]] = make_fn({1: "Leader", 2: "Unattached", 3: "Follower"})
-    s[at["log"]] = make_fn({1: (entry,), 2: (), 3: ()})
-    s[at["elections"]] = frozenset({(1, 1)})
-    s[at["votes"]] = frozenset({(1, 1, 1), (3, 1, 1)})
-    s[at["messages"]] = frozenset({foreign})
-    state = tuple(s)
+    state = state_like(model, init, currentEpoch=make_fn({1: 1, 2: 0, 3: 1}),
+                       votedId=make_fn({1: 1, 2: -1, 3: 1}),
+                       leaderId=make_fn({1: 1, 2: -1, 3: 1}),
+                       role=make_fn({1: "Leader", 2: "Unattached", 3: "Follower"}),
+                       log=make_fn({1: (entry,), 2: (), 3: ()}),
+                       elections=frozenset({(1, 1)}),
+                       votes=frozenset({(1, 1, 1), (3, 1, 1)}),
+                       messages=frozenset({foreign}))
     assert model.eval_state("IndInv", state) is True
     stands = [t for label, t in model.successors(state) if label.name == "BecomeCandidate"]
     assert stands and all(model.eval_state("IndInv", t) is True for t in stands)
