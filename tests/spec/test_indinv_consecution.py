@@ -67,9 +67,13 @@ def with_entry(f: Value, i: int, v: Value) -> Value:
     return make_fn(d)
 
 
+def leader_change_record(epoch: int, leader: int) -> Value:
+    """The leaderChange record leader ``leader`` writes on winning ``epoch``."""
+    return make_record([("epoch", epoch), ("kind", "leaderChange"), ("value", leader), ("voters", frozenset())])
+
+
 def leader_change(rng: random.Random, replicas: tuple[int, ...]) -> Value:
-    return make_record([("epoch", rng.choice((1, 2))), ("kind", "leaderChange"), ("value", rng.choice(replicas)),
-                        ("voters", frozenset())])
+    return leader_change_record(rng.choice((1, 2)), rng.choice(replicas))
 
 
 def voters_record(rng: random.Random, replicas: tuple[int, ...]) -> Value:
@@ -357,7 +361,7 @@ def test_a_leader_with_a_record_beyond_its_log_is_not_an_indinv_state(model: Mod
 
     at = {n: k for k, n in enumerate(model.variables)}
     init = reachable(model, 1)[0]
-    record = make_record([("epoch", 1), ("kind", "leaderChange"), ("value", 2), ("voters", frozenset())])
+    record = leader_change_record(1, 2)
     cti = state_like(model, init, currentEpoch=make_fn({1: 1, 2: 1, 3: 2}),
                                   votedId=make_fn({1: -1, 2: 2, 3: -1}),
                                   leaderId=make_fn({1: -1, 2: 2, 3: -1}),
@@ -379,7 +383,7 @@ def test_a_response_repeating_the_fetch_positions_leader_change_is_not_an_indinv
     the record breaks EntriesFromElectedLeaders."""
 
     init = reachable(model, 1)[0]
-    record = make_record([("epoch", 1), ("kind", "leaderChange"), ("value", 1), ("voters", frozenset())])
+    record = leader_change_record(1, 1)
     cti = state_like(model, init, currentEpoch=make_fn({1: 2, 2: 1, 3: 2}),
                                   leaderId=make_fn({1: -1, 2: 1, 3: -1}),
                                   role=make_fn({1: "Unattached", 2: "Follower", 3: "Unattached"}),
@@ -401,7 +405,7 @@ def test_a_divergence_below_a_committed_entry_is_not_an_indinv_state(model: Mode
     CommittedOnMajority."""
 
     init = reachable(model, 1)[0]
-    record = make_record([("epoch", 1), ("kind", "leaderChange"), ("value", 1), ("voters", frozenset())])
+    record = leader_change_record(1, 1)
     cti = state_like(model, init, currentEpoch=make_fn({1: 2, 2: 2, 3: 1}),
                                   votedId=make_fn({1: -1, 2: -1, 3: 1}),
                                   leaderId=make_fn({1: -1, 2: -1, 3: 1}),
@@ -425,7 +429,7 @@ def test_a_divergence_of_a_leader_at_a_position_it_holds_is_not_an_indinv_state(
     FetchDivergencesFromLeaderLog excludes the state; without it, the step breaks
     FetchRequestsHeld."""
     init = reachable(model, 1)[0]
-    record = make_record([("epoch", 1), ("kind", "leaderChange"), ("value", 3), ("voters", frozenset())])
+    record = leader_change_record(1, 3)
     request = message_like(model, init, type="FetchRequest", source=1, dest=3, epoch=1, clusterId="kraft",
                            fetchOffset=1, lastFetchedEpoch=1, sourceDirectoryId=0)
     divergence = message_like(model, init, type="FetchResponse", source=3, dest=1, epoch=1, clusterId="",
@@ -491,7 +495,7 @@ def test_a_commit_prefix_for_followers_only_is_not_inductive(model: Model, role:
     response finds it.  The lemma now speaks of any receiver at the position it fetched from,
     which excludes the state."""
     init = reachable(model, 1)[0]
-    record = make_record([("epoch", 1), ("kind", "leaderChange"), ("value", 1), ("voters", frozenset())])
+    record = leader_change_record(1, 1)
     response = message_like(model, init, type="FetchResponse", source=1, dest=3, epoch=1, clusterId="",
                             errorCode="", leaderId=1, fetchOffset=1, lastFetchedEpoch=1, highWatermark=1,
                             records=(), divergingEpoch=-1, divergingEndOffset=-1)
@@ -531,7 +535,7 @@ def test_a_divergence_rule_for_followers_only_is_not_inductive(model: Model) -> 
     answers, FetchDivergencesFromLeaderLog, and the divergence cuts 1's committed record,
     FetchDivergenceKeepsCommitted.)"""
     init = reachable(model, 1)[0]
-    record = make_record([("epoch", 1), ("kind", "leaderChange"), ("value", 2), ("voters", frozenset())])
+    record = leader_change_record(1, 2)
     divergence = message_like(model, init, type="FetchResponse", source=2, dest=1, epoch=1, clusterId="",
                               errorCode="", leaderId=2, fetchOffset=1, lastFetchedEpoch=1, highWatermark=1,
                               records=(), divergingEpoch=1, divergingEndOffset=0)
@@ -638,7 +642,7 @@ def test_a_candidate_that_already_won_its_epoch_is_not_an_indinv_state() -> None
                        overrides=cfg.overrides)
     at = {n: k for k, n in enumerate(model.variables)}
     init = reachable(model, 1)[0]
-    records = (make_record([("epoch", 1), ("kind", "leaderChange"), ("value", 3), ("voters", frozenset())]),
+    records = (leader_change_record(1, 3),
                make_record([("epoch", 1), ("kind", "data"), ("value", "v"), ("voters", frozenset())]))
     cti = state_like(model, init, currentEpoch=make_fn({1: 1, 2: 2, 3: 1}),
                                   votedId=with_entry(init[at["votedId"]], 3, 3),
@@ -701,7 +705,7 @@ def test_a_follower_of_itself_is_not_an_indinv_state(model: Model) -> None:
 
     at = {n: k for k, n in enumerate(model.variables)}
     init = reachable(model, 1)[0]
-    entry = make_record([("epoch", 1), ("kind", "leaderChange"), ("value", 2), ("voters", frozenset())])
+    entry = leader_change_record(1, 2)
     response = message_like(model, init, type="FetchResponse", errorCode="", source=2, dest=2, epoch=1, leaderId=-1,
                             fetchOffset=1, lastFetchedEpoch=1, divergingEpoch=0, divergingEndOffset=0,
                             highWatermark=0, records=())
@@ -729,7 +733,7 @@ def test_a_divergence_below_the_followers_high_watermark_is_not_an_indinv_state(
     HighWatermarkInLog."""
 
     init = reachable(model, 1)[0]
-    entry = make_record([("epoch", 2), ("kind", "leaderChange"), ("value", 2), ("voters", frozenset())])
+    entry = leader_change_record(2, 2)
     response = message_like(model, init, type="FetchResponse", errorCode="", source=2, dest=3, epoch=2, leaderId=-1,
                             fetchOffset=1, lastFetchedEpoch=2, divergingEpoch=1, divergingEndOffset=1,
                             highWatermark=1, records=())
@@ -755,7 +759,7 @@ def test_a_fetch_request_ahead_of_its_sender_is_not_an_indinv_state(model: Model
     or an earlier one) excludes the state; without it, the step breaks FetchRequestsHeld."""
 
     init = reachable(model, 1)[0]
-    entry = make_record([("epoch", 1), ("kind", "leaderChange"), ("value", 2), ("voters", frozenset())])
+    entry = leader_change_record(1, 2)
     request = message_like(model, init, type="FetchRequest", clusterId="kraft", source=3, dest=2, epoch=1,
                            fetchOffset=1, lastFetchedEpoch=1, sourceDirectoryId=0)
     answer = message_like(model, init, type="VoteResponse", source=1, dest=3, epoch=1, voteGranted=False,
@@ -779,7 +783,7 @@ def test_a_foreign_fetch_request_does_not_speak_for_its_claimed_sender(model: Mo
     about FetchRequests now leave it out: the state satisfies IndInv and so do its successors."""
 
     init = reachable(model, 1)[0]
-    entry = make_record([("epoch", 1), ("kind", "leaderChange"), ("value", 1), ("voters", frozenset())])
+    entry = leader_change_record(1, 1)
     foreign = message_like(model, init, type="FetchRequest", clusterId="other", source=2, dest=1, epoch=1,
                            fetchOffset=1, lastFetchedEpoch=1, sourceDirectoryId=0)
     state = state_like(model, init, currentEpoch=make_fn({1: 1, 2: 0, 3: 1}),
