@@ -341,6 +341,19 @@ FetchDivergencesFromLeaderLog ==
             /\ m.divergingEpoch = LargestEpochAtMost(log[m.source], m.lastFetchedEpoch)
             /\ m.divergingEndOffset = EndOffsetForEpoch(log[m.source], m.lastFetchedEpoch)
 
+\* The receiver of FetchResponse m still stands where it sent the request m answers: in m's
+\* epoch, its log ending at m's fetch offset in m's last fetched epoch (HandleFetchResponse
+\* takes the response only then).
+\* @type: ($msg) => Bool;
+AtFetchPosition(m) ==
+    /\ m.dest \in Replicas
+    /\ currentEpoch[m.dest] = m.epoch
+    /\ m.fetchOffset = Len(log[m.dest]) /\ m.lastFetchedEpoch = LastEpoch(log[m.dest])
+
+\* The length of log the receiver of divergence m keeps (HandleFetchResponse's truncation).
+\* @type: ($msg) => Int;
+DivergenceKept(m) == Min(m.divergingEndOffset, EndOffsetForEpoch(log[m.dest], m.divergingEpoch))
+
 \* The high watermark a FetchResponse carries covers committed entries only: when its
 \* receiver still stands where it fetched from (same epoch and log position, whatever its
 \* role), every entry of the log it keeps (all of it, or the prefix a divergence leaves when
@@ -354,13 +367,10 @@ FetchDivergencesFromLeaderLog ==
 FetchResponsesCommitPrefix ==
     \A m \in messages :
         LET j == m.dest
-            kept == IF m.divergingEpoch = Nil THEN Len(log[j])
-                    ELSE Min(m.divergingEndOffset, EndOffsetForEpoch(log[j], m.divergingEpoch))
+            kept == IF m.divergingEpoch = Nil THEN Len(log[j]) ELSE DivergenceKept(m)
         IN
         (/\ m.type = "FetchResponse" /\ m.errorCode = ""
-         /\ j \in Replicas
-         /\ currentEpoch[j] = m.epoch
-         /\ m.fetchOffset = Len(log[j]) /\ m.lastFetchedEpoch = LastEpoch(log[j])
+         /\ AtFetchPosition(m)
          /\ \/ m.divergingEpoch = Nil
             \/ kept <= 0
             \/ log[j][kept].epoch = m.divergingEpoch) =>
@@ -378,12 +388,8 @@ FetchResponsesCommitPrefix ==
 \* offset 0 finds it.)
 FetchDivergenceKeepsHighWatermark ==
     \A m \in messages :
-        LET j == m.dest IN
-        (/\ m.type = "FetchResponse" /\ m.errorCode = "" /\ m.divergingEpoch /= Nil
-         /\ j \in Replicas
-         /\ currentEpoch[j] = m.epoch
-         /\ m.fetchOffset = Len(log[j]) /\ m.lastFetchedEpoch = LastEpoch(log[j])) =>
-            highWatermark[j] <= Min(m.divergingEndOffset, EndOffsetForEpoch(log[j], m.divergingEpoch))
+        (m.type = "FetchResponse" /\ m.errorCode = "" /\ m.divergingEpoch /= Nil /\ AtFetchPosition(m)) =>
+            highWatermark[m.dest] <= DivergenceKept(m)
 
 \* Nor does it cut a committed entry (of its epoch or an earlier one) that the receiver
 \* holds: the leader of the response's epoch holds every such entry, and its entries after
@@ -392,14 +398,10 @@ FetchDivergenceKeepsHighWatermark ==
 \* watermark is 0 but whose leaderChange record is committed, and empties its log.)
 FetchDivergenceKeepsCommitted ==
     \A m \in messages : \A c \in committed :
-        LET j == m.dest IN
-        (/\ m.type = "FetchResponse" /\ m.errorCode = "" /\ m.divergingEpoch /= Nil
-         /\ j \in Replicas
-         /\ currentEpoch[j] = m.epoch
-         /\ m.fetchOffset = Len(log[j]) /\ m.lastFetchedEpoch = LastEpoch(log[j])
+        (/\ m.type = "FetchResponse" /\ m.errorCode = "" /\ m.divergingEpoch /= Nil /\ AtFetchPosition(m)
          /\ c[3] <= m.epoch
-         /\ Holds(c, log[j])) =>
-            c[1] + 1 <= Min(m.divergingEndOffset, EndOffsetForEpoch(log[j], m.divergingEpoch))
+         /\ Holds(c, log[m.dest])) =>
+            c[1] + 1 <= DivergenceKept(m)
 
 \* A leader's pending voter change is a voter-change request it received, in a dynamic
 \* quorum only: the responses CompleteVoterChange sends for it are messages like the
