@@ -92,6 +92,13 @@ CONSTANT TimedRules
 \* quorum.retry.backoff.ms, quorum.retry.backoff.max.ms.
 \* @type: { electionTimeout: Int, fetchTimeout: Int, requestTimeout: Int, retryBackoff: Int, retryBackoffMax: Int };
 CONSTANT Timing
+\* The leader's cap on the records of one FetchResponse (Kafka caps a fetch by bytes: the
+\* Fetch's MaxBytes).  0: the leader may answer with any non-empty batch from the fetch
+\* offset on (the models explore every size); N > 0: with exactly the next N records, or
+\* all it holds beyond the fetch offset if fewer, as a leader that fills the fetch's
+\* limit does (the reference implementation's traces, capped at 100 records).
+\* @type: Int;
+CONSTANT FetchMaxRecords
 
 (***************************************************************************)
 (* Reconfiguration (KIP-853).  KRaftVersion = 0: a static quorum, Voters is *)
@@ -1148,6 +1155,14 @@ AdvanceHighWatermark(i) ==
     /\ UNCHANGED <<serverVars, log, dirId, volatileVars, messages, elections, votes, restarts, unflushed,
                    timerVars>>
 
+\* The offsets at which a FetchResponse's batch of the leader's log lg from fetch offset
+\* fo may end (FetchMaxRecords): any offset beyond fo, or the one the cap gives.
+\* @type: (Seq($entry), Int) => Set(Int);
+BatchEnds(lg, fo) ==
+    IF FetchMaxRecords = 0 THEN {k \in DOMAIN lg : k > fo}
+    ELSE IF fo < Len(lg) THEN {Min(Len(lg), fo + FetchMaxRecords)}
+    ELSE {}
+
 \* FetchRequest Handling, steps 1-4 of KIP-595.
 \* @type: ($msg) => Bool;
 HandleFetchRequest(m) ==
@@ -1208,12 +1223,11 @@ HandleFetchRequest(m) ==
                   /\ replicaDirectoryId' = [replicaDirectoryId EXCEPT ![l] = rdi]
                   /\ highWatermark' = [highWatermark EXCEPT ![l] = hw]
                   /\ committed' = committed \cup NewlyCommitted(l, hw)
-                  \* the records from the fetch offset on; the leader may cap the batch
+                  \* the records from the fetch offset on, in a batch the leader may cap
                   /\ \/ /\ m.fetchOffset = Len(log[l])
                         /\ Send(base)
-                     \/ \E k \in DOMAIN log[l] :
-                          /\ k > m.fetchOffset
-                          /\ Send([base EXCEPT !.records = SubSeq(log[l], m.fetchOffset + 1, k)])
+                     \/ \E k \in BatchEnds(log[l], m.fetchOffset) :
+                          Send([base EXCEPT !.records = SubSeq(log[l], m.fetchOffset + 1, k)])
              \* 3. "If not, return a empty response (no records included in the
              \* response) and set the DivergingEpoch to the largest epoch which is
              \* less than fetcher's LastFetchedEpoch."  The spec takes the largest epoch

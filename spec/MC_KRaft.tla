@@ -454,6 +454,7 @@ KIPToggles ==
     /\ ChangeRequiresCurrentEpochCommit = TRUE
     /\ VoteChecksDirectoryId = TRUE
     /\ Untimed
+    /\ FetchMaxRecords = 0
 
 \* A static quorum (controller.quorum.voters, kraft.version 0).
 StaticQuorum ==
@@ -508,6 +509,7 @@ ConstInitDynamic ==
     /\ ChangeRequiresCurrentEpochCommit = TRUE
     /\ VoteChecksDirectoryId = TRUE
     /\ Untimed
+    /\ FetchMaxRecords = 0
     /\ KRaftVersion = 1
     /\ VoterChangeRequests = {"AddVoterRequest", "RemoveVoterRequest"}
     /\ MaxEpoch = 2

@@ -44,8 +44,10 @@ DEFAULT_TIMING: dict[str, Any] = {
 
 def with_persistence_default(constants: dict[str, Any]) -> dict[str, Any]:
     """A header written before the persistence-order toggle claims KIP-595's order too; one
-    written before the timer rules is untimed (``TimedRules`` empty: the clock is not checked)."""
-    return {"SendBeforePersist": {"#set": []}, "TimedRules": {"#set": []}, "Timing": dict(DEFAULT_TIMING), **constants}
+    written before the timer rules is untimed (``TimedRules`` empty: the clock is not checked); one
+    written before the batch cap lets the leader answer with any batch (``FetchMaxRecords = 0``)."""
+    return {"SendBeforePersist": {"#set": []}, "TimedRules": {"#set": []}, "Timing": dict(DEFAULT_TIMING),
+            "FetchMaxRecords": 0, **constants}
 
 
 class Upgrade:

@@ -470,7 +470,7 @@ class Simulation:
             initial = cfg.initial_voter_ids
             observers = tuple(r for r in self.ids if r not in initial)
             constants = spec_constants(initial, observers, cfg.values, cfg.cluster_id, "foreign" in cfg.faults, cfg.dynamic,
-                                       timing=self.quorum.timing())
+                                       timing=self.quorum.timing(), fetch_max_records=self.options.fetch_max_records)
             self.writer.header(constants, self.seed, sorted(cfg.faults), cfg.bug)
             self.last_state = {rid: n.replica.trace_state() for rid, n in self.nodes.items() if n.replica}
             self.writer.init(self.last_state)

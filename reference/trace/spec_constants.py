@@ -31,6 +31,7 @@ def spec_constants(
     foreign_requests: bool,
     dynamic: bool = False,
     timing: Mapping[str, int] | None = None,
+    fetch_max_records: int = 0,
 ) -> dict[str, Any]:
     """Constant name -> value (Python values, ITF-encoded by the trace writer) for a cluster
     of these voters and observers, client values ``1..values``, and foreign-cluster requests
@@ -38,10 +39,12 @@ def spec_constants(
     changes on); ``voter_ids`` are then the bootstrap voters (the initial controllers).
     ``timing``: the timer settings (``QuorumConfig.timing``); given, the header claims every
     timer rule (``TimedRules``), so the validator checks the events' times; omitted, the header
-    has neither constant (an untimed trace, as before the timer rules)."""
+    has neither constant (an untimed trace, as before the timer rules). ``fetch_max_records``:
+    the leader's cap on a FetchResponse's records (``FetchMaxRecords``; 0: any batch)."""
     if dynamic:
         return {
-            **spec_constants(voter_ids, observer_ids, values, cluster_id, foreign_requests, timing=timing),
+            **spec_constants(voter_ids, observer_ids, values, cluster_id, foreign_requests, timing=timing,
+                             fetch_max_records=fetch_max_records),
             "KRaftVersion": 1,
             "VoterChangeRequests": frozenset(VOTER_CHANGE_REQUESTS),
             **dict.fromkeys(RECONFIG_TOGGLES, True),
@@ -58,5 +61,7 @@ def spec_constants(
         **dict.fromkeys(RULE_TOGGLES, True),
         # Persistence order: every write durable before the step's sends (KIP-595).
         "SendBeforePersist": frozenset(),
+        # The leader fills a FetchResponse up to its cap: the batch size is not a choice.
+        "FetchMaxRecords": fetch_max_records,
         **({} if timing is None else {"TimedRules": frozenset(TIMER_RULES), "Timing": Record(timing)}),
     }
