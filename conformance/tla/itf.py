@@ -11,7 +11,7 @@ for model values.
 from __future__ import annotations
 
 import json
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -47,8 +47,11 @@ def encode(value: Value) -> Json:
     raise ItfError(f"cannot encode a value of kind {type_name(value)} in ITF")
 
 
-def decode(data: Json, model_values: Collection[str] = (), where: str = "value") -> Value:
-    """The runtime value of an ITF JSON value; ``where`` prefixes error messages."""
+def decode(data: Json, model_values: Collection[str] = (), where: str = "value",
+           tags: Mapping[str, Callable[[Any, str], Value]] | None = None) -> Value:
+    """The runtime value of an ITF JSON value; ``where`` prefixes error messages. ``tags``:
+    single-key objects beyond ITF's (a trace format's references), tag -> the function that
+    gives the value of the tag's content (called with the content and its path)."""
     if isinstance(data, bool):
         return data
     if isinstance(data, int):
@@ -56,7 +59,7 @@ def decode(data: Json, model_values: Collection[str] = (), where: str = "value")
     if isinstance(data, str):
         return ModelValue(data) if data in model_values else data
     if isinstance(data, list):
-        return tuple(decode(x, model_values, f"{where}[{i}]") for i, x in enumerate(data))
+        return tuple(decode(x, model_values, f"{where}[{i}]", tags) for i, x in enumerate(data))
     if isinstance(data, dict):
         if len(data) == 1:
             (key, inner), = data.items()
@@ -68,7 +71,7 @@ def decode(data: Json, model_values: Collection[str] = (), where: str = "value")
             if key in ("#set", "#tup", "#map"):
                 if not isinstance(inner, list):
                     raise ItfError(f"{where}: {key} must hold a JSON array")
-                items = [decode(x, model_values, f"{where}.{key}[{i}]") for i, x in enumerate(inner)]
+                items = [decode(x, model_values, f"{where}.{key}[{i}]", tags) for i, x in enumerate(inner)]
                 if key == "#set":
                     elements = frozenset(items)
                     if len(elements) != len(items):
@@ -86,10 +89,12 @@ def decode(data: Json, model_values: Collection[str] = (), where: str = "value")
                 return make_fn(pairs)
             if key == "#unserializable":
                 raise ItfError(f"{where}: unserializable value {inner!r}")
+            if tags is not None and key in tags:
+                return tags[key](inner, f"{where}.{key}")
         for key in data:
             if key.startswith("#"):
                 raise ItfError(f"{where}: unknown ITF tag {key!r}")
-        return make_fn({k: decode(v, model_values, f"{where}.{k}") for k, v in data.items()})
+        return make_fn({k: decode(v, model_values, f"{where}.{k}", tags) for k, v in data.items()})
     raise ItfError(f"{where}: {type(data).__name__} {data!r} is not an ITF value")
 
 

@@ -9,6 +9,7 @@ truncations), so that a trace's cost does not grow with the length of the logs i
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from sys import intern
 from typing import Any
 
@@ -22,6 +23,7 @@ class NeedsSlowPath(Exception):
 _SCALARS = (int, str, bool)
 _INTERNED = 64  # strings up to this length are kept once per process when records are shared
 _EMPTY_SET: frozenset[Value] = frozenset()
+Tags = Mapping[str, Callable[[Any, str], Value]]  # a trace format's references (see itf.decode)
 
 
 def _flat_set(v: Any) -> str | None:
@@ -29,17 +31,18 @@ def _flat_set(v: Any) -> str | None:
     return "#set:[]" if type(v) is dict and len(v) == 1 and v.get("#set") == [] else None
 
 
-def decode_fast(obj: Any, shared: dict[Any, Value] | None = None) -> Value:
+def decode_fast(obj: Any, shared: dict[Any, Value] | None = None, tags: Tags | None = None) -> Value:
     """The value of an ITF object. With ``shared``, records whose fields are all scalars (or
     empty sets) are decoded once per distinct content and shared (a log entry sent in many
-    FetchResponses is one object): the key is the fields with their types, in written order."""
+    FetchResponses is one object): the key is the fields with their types, in written order.
+    ``tags``: the single-key objects beyond ITF that stand for values (``itf.decode``)."""
     t = type(obj)
     if t is str and shared is not None and len(obj) <= _INTERNED:
         return intern(obj)
     if t is int or t is str or t is bool:
         return obj
     if t is list:
-        return tuple([decode_fast(x, shared) for x in obj])
+        return tuple([decode_fast(x, shared, tags) for x in obj])
     if t is dict and shared is not None:
         key = tuple([(k, type(v), v if type(v) in _SCALARS else _flat_set(v)) for k, v in obj.items()])
         if all(v is not None and k[:1] != "#" for k, _, v in key):
@@ -52,21 +55,23 @@ def decode_fast(obj: Any, shared: dict[Any, Value] | None = None) -> Value:
         if len(obj) == 1:
             ((key, inner),) = obj.items()
             if key[:1] == "#":
+                if tags is not None and key in tags:
+                    return tags[key](inner, key)
                 if type(inner) is not list and key != "#bigint":
                     raise NeedsSlowPath
                 if key == "#set":
-                    elements = frozenset([decode_fast(x, shared) for x in inner])
+                    elements = frozenset([decode_fast(x, shared, tags) for x in inner])
                     if len(elements) != len(inner):
                         raise NeedsSlowPath  # an element listed twice: itf.decode names the error
                     return elements
                 if key == "#tup":
-                    return tuple([decode_fast(x, shared) for x in inner])
+                    return tuple([decode_fast(x, shared, tags) for x in inner])
                 if key == "#map":
                     pairs = {}
                     for pair in inner:
                         if type(pair) is not list or len(pair) != 2:
                             raise NeedsSlowPath
-                        pairs[decode_fast(pair[0], shared)] = decode_fast(pair[1], shared)
+                        pairs[decode_fast(pair[0], shared, tags)] = decode_fast(pair[1], shared, tags)
                     if len(pairs) != len(inner):
                         raise NeedsSlowPath  # a key listed twice
                     return make_fn(pairs)
@@ -76,8 +81,8 @@ def decode_fast(obj: Any, shared: dict[Any, Value] | None = None) -> Value:
                 if key[:1] == "#":
                     raise NeedsSlowPath
         if shared is not None:  # field names once per process, not once per line
-            return make_fn({intern(k): decode_fast(v, shared) for k, v in obj.items()})
-        return make_fn({k: decode_fast(v, shared) for k, v in obj.items()})
+            return make_fn({intern(k): decode_fast(v, shared, tags) for k, v in obj.items()})
+        return make_fn({k: decode_fast(v, shared, tags) for k, v in obj.items()})
     raise NeedsSlowPath
 
 

@@ -51,8 +51,9 @@ def read_lines(path: Path | str, expand: bool = True) -> list[Line]:
 
 
 def expand_deltas(lines: list[Line]) -> list[Line]:
-    """Replace each event's ``delta`` (format 2) by the full ``state`` it stands for, so that a
-    mutation can edit, drop or move events freely (a format-2 event may carry either)."""
+    """Replace each event's ``delta`` (format 2) by the full ``state`` it stands for, and every
+    reference to a logged sequence (``#slice``, format 3) by the elements it stands for, so that
+    a mutation can edit, drop or move events freely (a format-2 event may carry either)."""
     init = next((line for line in lines if line.get("kind") == "init"), None)
     if init is None:
         return lines
@@ -61,6 +62,9 @@ def expand_deltas(lines: list[Line]) -> list[Line]:
         if line.get("kind") != "event":
             continue
         rid = str(line["replica"])
+        for key in ("params", "sent", "delta"):  # references are to the states before the event
+            if key in line:
+                line[key] = _without_slices(line[key], current)
         if "delta" in line:
             state = dict(current[rid])
             for name, change in line.pop("delta").items():
@@ -68,6 +72,18 @@ def expand_deltas(lines: list[Line]) -> list[Line]:
             line["state"] = state
         current[rid] = dict(line["state"])
     return lines
+
+
+def _without_slices(obj: Any, current: dict[str, dict[str, Any]]) -> Any:
+    """``obj`` with each ``{"#slice": [r, v, a, n]}`` replaced by the elements it names."""
+    if isinstance(obj, list):
+        return [_without_slices(x, current) for x in obj]
+    if isinstance(obj, dict):
+        if set(obj) == {"#slice"}:
+            r, name, offset, count = obj["#slice"]
+            return list(current[str(r)][name][offset:offset + count])
+        return {k: _without_slices(v, current) for k, v in obj.items()}
+    return obj
 
 
 def _apply_json(prev: Any, change: Any) -> Any:

@@ -6,7 +6,9 @@ in which the replica raised, kept in ``raised``) and an optional end line. The
 reader checks the shape of every line; whether the names and values fit the spec is the
 validator's business. Format 1 events carry the stepping replica's full state; format 2
 events carry either the full state or only its changes (``delta``), which the reader applies
-to the replica's previous values, so every ``TraceEvent`` has the full state either way.
+to the replica's previous values, so every ``TraceEvent`` has the full state either way;
+format 3 events may give logged entries as a reference (``#slice``) to a replica's log as it
+stood before the event, which the reader resolves.
 Nothing but the current line and each replica's current values is held in memory.
 """
 
@@ -23,7 +25,7 @@ from typing import Any, TextIO
 
 from conformance.tla.itf import ItfError, decode
 from conformance.tla.values import Fn, Value, make_fn
-from conformance.validate.fast_decode import IncrementalDecoder, NeedsSlowPath, decode_fast
+from conformance.validate.fast_decode import IncrementalDecoder, NeedsSlowPath, Tags, decode_fast
 from conformance.validate.legacy import (
     Upgrade,
     is_legacy,
@@ -33,7 +35,8 @@ from conformance.validate.legacy import (
 from conformance.validate.text_reuse import ArrayReuse, Reused
 
 TRACE_FORMAT = "kraft-trace"
-SUPPORTED_VERSIONS = (1, 2)
+SUPPORTED_VERSIONS = (1, 2, 3)
+SLICES_FROM = 3  # the first format version whose events may refer to logged sequences (#slice)
 MAX_TIME_MS = 2**63 - 1  # a Java long, as in Kafka's clocks
 
 
@@ -164,6 +167,7 @@ class TraceStream:
         self._events_started = False
         self._last_time: int | None = None
         self._current: dict[int, dict[str, Value]] = {rid: dict(v) for rid, v in self.init.replicas.items()}
+        self._slice_tags: Tags = {"#slice": self._slice}
 
     # -- helpers --------------------------------------------------------------------------------
 
@@ -198,7 +202,7 @@ class TraceStream:
             raise self.error(line, f'field "{key}" must be {names}, got {json.dumps(value)[:60]}')
         return value
 
-    def _decode(self, obj: Any, path: str, line: int, key: Any = None) -> Value:
+    def _decode(self, obj: Any, path: str, line: int, key: Any = None, tags: Tags | None = None) -> Value:
         if type(obj) is Reused:
             if key is not None:
                 self._incremental.forget(key)
@@ -206,13 +210,15 @@ class TraceStream:
         try:
             if key is not None:
                 return self._incremental.decode(key, obj)
-            return decode_fast(obj, self._incremental.shared)
+            return decode_fast(obj, self._incremental.shared, tags)
         except NeedsSlowPath:
             pass
         except TypeError as exc:
             raise self.error(line, f"bad value at {path}: {exc}") from None
+        except ItfError as exc:  # a bad reference
+            raise self.error(line, f"bad value at {path}: {exc}") from None
         try:
-            return decode(obj, where=path)
+            return decode(obj, where=path, tags=tags)
         except ItfError as exc:
             raise self.error(line, f"bad value encoding: {exc}") from None
         except TypeError as exc:  # unhashable combinations, e.g. a set of records holding sets of sets
@@ -344,7 +350,10 @@ class TraceStream:
             raise self.error(line, f"replica {replica} is not one of the init line's replicas {sorted(self.init.replicas)}")
         action = self._field(obj, "action", str, line)
         params_obj = self._field(obj, "params", dict, line)
-        params = {k: self._decode(v, f"params.{k}", line) for k, v in params_obj.items()}
+        tags = self._slice_tags if self.header.version >= SLICES_FROM else None
+        params = {k: self._decode(v, f"params.{k}", line, tags=tags) for k, v in params_obj.items()}
+        sent_obj = self._field(obj, "sent", list, line)
+        sent = tuple(self._decode(m, f"sent[{i}]", line, tags=tags) for i, m in enumerate(sent_obj))
         if self.header.version >= 2 and "delta" in obj:
             if "state" in obj:
                 raise self.error(line, 'an event carries either "state" or "delta", not both')
@@ -359,8 +368,6 @@ class TraceStream:
             extra = sorted(set(state) - set(expected_vars))
             parts = ([f"missing {missing}"] if missing else []) + ([f"unknown {extra}"] if extra else [])
             raise self.error(line, f"state of step {step} must list every per-replica variable: {'; '.join(parts)}")
-        sent_obj = self._field(obj, "sent", list, line)
-        sent = tuple(self._decode(m, f"sent[{i}]", line) for i, m in enumerate(sent_obj))
         return TraceEvent(
             step=step, replica=replica, action=action, params=params, state=state, sent=sent,
             line=line, time_ms=self._time_ms(obj, line), writes=self._writes(obj, line),
@@ -412,6 +419,11 @@ class TraceStream:
                 raise self.error(line, f"{path}: #keep/#append applied to a value that is not a sequence")
             if type(keep) is not int or not 0 <= keep <= len(prev):
                 raise self.error(line, f"{path}.#keep must be an integer in 0..{len(prev)}, got {json.dumps(keep)[:40]}")
+            if type(append) is dict and self.header.version >= SLICES_FROM:
+                added = self._decode(append, f"{path}.#append", line, tags=self._slice_tags)
+                if type(added) is not tuple:
+                    raise self.error(line, f"{path}.#append must be a JSON array or a #slice")
+                return prev[:keep] + added
             if type(append) is not list:
                 raise self.error(line, f"{path}.#append must be a JSON array")
             return prev[:keep] + tuple(self._decode(x, f"{path}.#append[{i}]", line) for i, x in enumerate(append))
@@ -430,6 +442,24 @@ class TraceStream:
                 mapping[key] = self._decode(v, f"{path}.#update[{i}][1]", line)
             return make_fn(mapping)
         return self._decode(change, path, line)
+
+    def _slice(self, inner: Any, where: str) -> Value:
+        """The value of ``{"#slice": [r, v, a, n]}``: the ``n`` elements after the first ``a``
+        of replica ``r``'s sequence variable ``v`` as it stood before the current event."""
+        if not (type(inner) is list and len(inner) == 4 and type(inner[0]) is int and type(inner[1]) is str
+                and type(inner[2]) is int and type(inner[3]) is int):
+            raise ItfError(f"{where} must be [replica, variable, offset, count], got {json.dumps(inner)[:60]}")
+        replica, name, offset, count = inner
+        values = self._current.get(replica)
+        if values is None:
+            raise ItfError(f"{where}: replica {replica} is not one of the init line's replicas {sorted(self._current)}")
+        seq = values.get(name)
+        if type(seq) is not tuple:
+            raise ItfError(f"{where}: replica {replica} has no sequence variable {name!r}")
+        if not (offset >= 0 and count >= 1 and offset + count <= len(seq)):
+            raise ItfError(f"{where}: elements {offset + 1}..{offset + count} of replica {replica}'s {name}, "
+                           f"which has {len(seq)}")
+        return seq[offset:offset + count]
 
     def _time_ms(self, obj: dict[str, Any], line: int) -> int | None:
         """The event's virtual time: optional, but once given an integer in

@@ -3,7 +3,8 @@
 Generic over the value's shape, so that a new variable needs no code here:
 
 * a sequence (a log) -> ``{"#keep": k, "#append": [...]}``: keep the first ``k`` elements of
-  the previous value, then append these (an append, a truncation, or both);
+  the previous value, then append these (an append, a truncation, or both); the appended
+  elements may be a reference (``{"#slice": ...}``) the writer gives;
 * a function (a Python ``dict``) with the same domain -> ``{"#update": [[key, value], ...]}``
   with only the keys whose value changed;
 * anything else -> the full new value (ITF);
@@ -15,6 +16,7 @@ object is mutated in place.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from reference.core.log import ReplicatedLog
@@ -49,13 +51,21 @@ def _common_prefix(prev: list[Any], cur: list[Any]) -> int:
     return lo
 
 
-def delta_text(prev: Any, value: Any) -> str | None:
-    """The ITF text of the change from ``prev`` (a snapshot) to ``value``, or None if equal."""
+SliceText = Callable[[Sequence[Any], int], str | None]
+
+
+def delta_text(prev: Any, value: Any, slice_text: SliceText | None = None) -> str | None:
+    """The ITF text of the change from ``prev`` (a snapshot) to ``value``, or None if equal.
+    ``slice_text(items, offset)``: a reference to a logged sequence that holds the appended
+    ``items`` at the same offset (``#slice``, format 3), or None to write them out."""
     cur = snapshot(value)
     if type(prev) is list and type(cur) is list:
         keep = _common_prefix(prev, cur)
         if keep == len(prev) == len(cur):
             return None
+        ref = slice_text(cur[keep:], keep) if slice_text is not None and len(cur) > keep else None
+        if ref is not None:
+            return '{"#keep": ' + str(keep) + ', "#append": ' + ref + "}"
         if type(value) is ReplicatedLog and value.keyed:  # a dynamic quorum's entries carry voters
             added = ", ".join([e.itf_keyed for e in cur[keep:]])
         else:

@@ -1,8 +1,11 @@
 """Writes one simulated run as a kraft-trace (``traces/FORMAT.md``).
 
 Each event carries the stepping replica's *changes* (``delta``), computed generically from
-its variables (see ``reference.trace.trace_delta``), so that a trace grows linearly with its
-length; with ``full_every = N`` every N-th event carries the full state instead.
+its variables (see ``reference.trace.trace_delta``), and a run of entries that some replica's
+last logged log already holds at the same offset (a FetchResponse's records, the entries a
+follower appends from one) is written as a reference to it (``#slice``), so that an event's
+size does not grow with the log and a trace grows linearly with its length; with
+``full_every = N`` every N-th event carries the full state instead.
 Newline-delimited JSON, gzip-compressed when the path ends in ``.gz``. A plain file is
 handed to the operating system every ``FLUSH_EVERY`` events, and every file is closed when
 the run ends (also when the simulator raises), so an interrupted generator keeps the steps
@@ -20,12 +23,13 @@ from typing import Any, TextIO
 
 from reference import __version__
 from reference.core.messages import Message
-from reference.trace.itf_encode import encode, encode_message, encode_record
+from reference.trace.itf_encode import encode, encode_message, encode_record, encode_str
 from reference.trace.trace_delta import delta_text, snapshot
 
 FORMAT = "kraft-trace"
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 FLUSH_EVERY = 256
+MIN_SLICE = 2  # runs of fewer entries are written out (a reference is not shorter)
 
 
 class TraceWriter:
@@ -78,14 +82,17 @@ class TraceWriter:
         writes: Sequence[str] = (),
     ) -> None:
         self.steps += 1
-        sent_text = ", ".join(encode_message(m) for m in sent)
+        # references are to the logged values before this event: build every text first
+        sent_text = ", ".join(self._message_text(m) for m in sent)
+        params_text = "{" + ", ".join(encode_str(k) + ": " + (self._message_text(v) if type(v) is Message else encode(v))
+                                      for k, v in params.items()) + "}"
         last = self._last.setdefault(replica, {})
         if self.full_every and self.steps % self.full_every == 0:
             change = f'"state": {encode_record(dict(state))}'
         else:
             parts = []
             for name, value in state.items():
-                text = delta_text(last[name], value) if name in last else encode(value)
+                text = delta_text(last[name], value, self._slice_text) if name in last else encode(value)
                 if text is not None:
                     parts.append(f'"{name}": {text}')
             change = '"delta": {' + ", ".join(parts) + "}"
@@ -93,11 +100,43 @@ class TraceWriter:
             last[name] = snapshot(value)
         self._out.write(
             f'{{"kind": "event", "step": {self.steps}, "time_ms": {time_ms}, "replica": {replica}, '
-            f'"action": "{action}", "params": {encode_record(dict(params))}, '
+            f'"action": "{action}", "params": {params_text}, '
             f'{change}, "writes": {_writes_text(writes)}, "sent": [{sent_text}]}}\n'
         )
         if self._flush_plain and self.steps % FLUSH_EVERY == 0:
             self._out.flush()
+
+    def _slice_text(self, items: Sequence[Any], offset: int, prefer: int | None = None) -> str | None:
+        """``{"#slice": [r, v, offset, n]}`` when replica ``r``'s last logged sequence ``v`` holds
+        ``items`` from ``offset`` on (``prefer`` is tried first), else None."""
+        n = len(items)
+        if n < MIN_SLICE or offset < 0:
+            return None
+        first = items[0]
+        order = sorted(self._last, key=lambda r: (r != prefer, r))
+        for r in order:
+            for name, seq in self._last[r].items():
+                if (type(seq) is list and len(seq) >= offset + n and seq[offset] == first
+                        and seq[offset:offset + n] == list(items)):
+                    return f'{{"#slice": [{r}, {encode_str(name)}, {offset}, {n}]}}'
+        return None
+
+    def _message_text(self, m: Message) -> str:
+        """A message's text, its records written as a reference where a logged log holds them
+        at the fetch offset (the message's own text, the cached one, is left as it is)."""
+        text = encode_message(m)
+        if len(m.records) < MIN_SLICE:
+            return text
+        ref = self._slice_text(m.records, m.fetchOffset, m.source)
+        if ref is None:
+            return text
+        for entry_text in ("itf", "itf_keyed"):  # the form the message was encoded in
+            array = "[" + ", ".join([getattr(e, entry_text) for e in m.records]) + "]"
+            at = text.find('"records": ' + array)
+            if at >= 0:
+                at += len('"records": ')
+                return text[:at] + ref + text[at + len(array):]
+        return text
 
     def error(
         self,

@@ -166,12 +166,23 @@ def test_trace_lines_follow_the_schema(tmp_path: Path) -> None:
         result = run_seed(SimConfig(out_dir=tmp_path / f"{quorum}-{bug}", steps=200, quorum=quorum, bug=bug), 2)
         assert result.trace_path is not None
         paths.append(result.trace_path)
+    slices = 0
     for path in paths:
         for line in read_lines(path):
             check.validate(line)
+        for line in read_lines(path, expand=False):  # as written: deltas and references
+            check.validate(line)
+            slices += json.dumps(line).count('"#slice"')
+    assert slices > 0
     bad = next(x for x in read_lines(paths[1]) if x.get("kind") == "event")
     bad["writes"] = ["quorum-state"]
     assert not check.is_valid(bad)
+    grown = next(x for x in read_lines(paths[1], expand=False)
+                 if x.get("kind") == "event" and '"#slice"' in json.dumps(x.get("delta")))
+    assert check.is_valid(grown)
+    (ref,) = [c["#append"] for c in grown["delta"].values() if isinstance(c, dict) and "#append" in c]
+    ref["#slice"] = ref["#slice"][:3]  # no count
+    assert not check.is_valid(grown)
 
 
 def test_cli_simulate_and_validate_catch_respond_then_fsync(tmp_path: Path) -> None:

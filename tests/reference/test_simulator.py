@@ -50,9 +50,11 @@ def test_trace_format(tmp_path: Path) -> None:
     assert result.ok and result.trace_path is not None and result.trace_path.suffix == ".gz"
     raw_events = _lines(result.trace_path)[2:-1]
     assert all("delta" in e and "state" not in e for e in raw_events)  # format 2: changes only
+    assert any('"#slice"' in json.dumps(e) for e in raw_events)  # format 3: logged entries referred to
     lines = read_lines(result.trace_path)
     header, init, events, end = lines[0], lines[1], lines[2:-1], lines[-1]
-    assert header["kind"] == "header" and header["format"] == "kraft-trace" and header["version"] == 2
+    assert header["kind"] == "header" and header["format"] == "kraft-trace" and header["version"] == 3
+    assert header["constants"]["FetchMaxRecords"] == 100
     consts = header["constants"]
     assert consts["Voters"] == {"#set": [1, 2, 3]} and consts["Observers"] == {"#set": [4]}
     assert all(consts[t] is True for t in RULE_TOGGLES)
@@ -85,7 +87,7 @@ def test_received_messages_were_sent_before(tmp_path: Path) -> None:
     result = run_seed(SimConfig(steps=1000, out_dir=tmp_path), 11)
     assert result.trace_path is not None
     sent: set[str] = set()
-    for e in _lines(result.trace_path)[2:-1]:
+    for e in read_lines(result.trace_path)[2:-1]:  # references to logged entries resolved
         if e["action"].startswith("Handle"):
             assert json.dumps(e["params"]["m"], sort_keys=True) in sent
         sent.update(json.dumps(m, sort_keys=True) for m in e["sent"])
