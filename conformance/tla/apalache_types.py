@@ -382,8 +382,10 @@ class ValueTypeChecker:
         # few accepted per type are, and a sequence that extends one has only its tail checked
         self._long: dict[int, list[tuple[Any, ...]]] = {}
 
-    def mismatch(self, value: Any, t: Type) -> tuple[Type, Any] | None:
-        """None when ``value`` has type ``t``; else the innermost (type, value) that fails."""
+    def mismatch(self, value: Any, t: Type, earlier: Any = None) -> tuple[Type, Any] | None:
+        """None when ``value`` has type ``t``; else the innermost (type, value) that fails.
+        ``earlier``: a value the caller knows to have type ``t`` (the variable's previous value,
+        accepted): a long sequence that extends it has only its tail checked."""
         if isinstance(t, TVar | TOper):
             return None
         vt = type(value)
@@ -394,7 +396,7 @@ class ValueTypeChecker:
         if isinstance(t, TConst):
             return None if vt is ModelValue or vt is str else (t, value)
         if vt is tuple and len(value) > _LONG_SEQ and isinstance(t, TSeq):
-            return self._long_seq(value, t)
+            return self._long_seq(value, t, earlier)
         cache = self._ok.get(id(t))
         if cache is None:
             cache = self._ok[id(t)] = {}
@@ -408,15 +410,21 @@ class ValueTypeChecker:
             cache[value] = True
         return bad
 
-    def _long_seq(self, value: tuple[Any, ...], t: TSeq) -> tuple[Type, Any] | None:
+    def _long_seq(self, value: tuple[Any, ...], t: TSeq, earlier: Any) -> tuple[Type, Any] | None:
         recent = self._long.get(id(t))
         if recent is None:
             recent = self._long[id(t)] = []
             self._keep.append(t)
+        # the first accepted sequence that is a prefix of ``value`` (the variable's previous
+        # value first, then the most recent): its end and last element are compared before
+        # the whole prefix is, since each comparison copies the prefix
         start = 0
-        for seen in recent:
-            if start < len(seen) <= len(value) and value[: len(seen)] == seen:
-                start = len(seen)
+        known = (earlier,) if type(earlier) is tuple else ()
+        for seen in (*known, *reversed(recent)):
+            n = len(seen)
+            if 0 < n <= len(value) and value[n - 1] == seen[-1] and value[:n] == seen:
+                start = n
+                break
         for k in range(start, len(value)):
             bad = self.mismatch(value[k], t.elem)
             if bad is not None:

@@ -48,8 +48,8 @@ class TraceTypes:
         self._checker = ValueTypeChecker()
         self._last: dict[tuple[int, str], Value] = {}
 
-    def _check(self, value: Value, t: Type, field: str) -> str | None:
-        bad = self._checker.mismatch(value, t)
+    def _check(self, value: Value, t: Type, field: str, earlier: Value = None) -> str | None:
+        bad = self._checker.mismatch(value, t, earlier)
         return None if bad is None else f"field {field}: {describe_mismatch(bad)}"
 
     def check_state(self, replica: int, state: Mapping[str, Value], path: str) -> str | None:
@@ -58,9 +58,10 @@ class TraceTypes:
         see ``ValueTypeChecker``)."""
         for name, value in state.items():
             t = self.replica.get(name)
-            if t is None or self._last.get((replica, name)) is value:
+            earlier = self._last.get((replica, name))
+            if t is None or earlier is value:
                 continue
-            problem = self._check(value, t, f"{path}.{name}")
+            problem = self._check(value, t, f"{path}.{name}", earlier)
             if problem is not None:
                 return problem
             self._last[(replica, name)] = value

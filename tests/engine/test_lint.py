@@ -209,3 +209,20 @@ def test_long_sequences_are_checked_by_their_new_tail_and_not_kept() -> None:
         assert c.mismatch(entries[:n], seq) is None
     assert sum(len(v) for v in c._long.values()) <= 8  # the last few long sequences only
     assert all(len(v) <= 64 for cache in c._ok.values() for v in cache if isinstance(v, tuple))
+
+
+def test_a_long_sequence_that_extends_the_value_it_replaces_has_its_tail_checked() -> None:
+    """``earlier`` (the variable's previous, accepted value) is tried first; a value that
+    does not extend it, or a bad element where it differs, is still found."""
+    c = ValueTypeChecker()
+    seq = parse_type("Seq({epoch: Int})")
+    entries = tuple(make_record([("epoch", k)]) for k in range(300))
+    bad = make_record([("epoch", "x")])
+    assert c.mismatch(entries[:200], seq) is None
+    for _ in range(10):  # the first log falls out of the recent ones
+        assert c.mismatch(tuple(make_record([("epoch", -k)]) for k in range(100)), seq) is None
+    assert c.mismatch((*entries[:200], bad), seq, earlier=entries[:200]) == (TPrim("Int"), "x")
+    assert c.mismatch(entries, seq, earlier=entries[:200]) is None
+    swapped = (*entries[:150], bad, *entries[151:])  # same length and last element as ``entries``
+    assert c.mismatch(swapped, seq, earlier=entries) == (TPrim("Int"), "x")
+    assert c.mismatch((bad, *entries[1:]), seq, earlier=entries[1:200]) == (TPrim("Int"), "x")
