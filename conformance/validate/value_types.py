@@ -48,7 +48,7 @@ class TraceTypes:
         self._checker = ValueTypeChecker()
         self._last: dict[tuple[int, str], Value] = {}
 
-    def _check(self, value: Value, t: Type, field: str, earlier: Value = None) -> str | None:
+    def _check(self, value: Value, t: Type, field: str, earlier: Value | None = None) -> str | None:
         bad = self._checker.mismatch(value, t, earlier)
         return None if bad is None else f"field {field}: {describe_mismatch(bad)}"
 
