@@ -26,6 +26,7 @@ from typing import Any
 from conformance.tla import syntax as S
 from conformance.tla.astwalk import children
 from conformance.tla.values import Value
+from conformance.validate.first_steps import FirstSteps
 
 
 def _cup_leaves(node: S.Expr) -> list[S.Expr]:
@@ -188,13 +189,25 @@ class SharedNetwork:
     """The network of one trace: every message with the first step that sent it.
 
     ``contains(m, k)``: whether ``m`` is in the network after ``k`` steps. Backtracking
-    replays the same events, so the first steps never change once recorded."""
+    replays the same events, so the first steps never change once recorded. At most
+    ``in_memory`` messages are kept in memory, the others in a temporary database
+    (``FirstSteps``); ``close`` deletes it."""
 
     __slots__ = ("_first", "_recorded")
 
-    def __init__(self, initial: Iterable[Value]) -> None:
-        self._first: dict[Value, int] = dict.fromkeys(initial, 0)
+    def __init__(self, initial: Iterable[Value], in_memory: int = 1 << 12) -> None:
+        self._first = FirstSteps(in_memory)
+        for m in initial:
+            self._first.add(m, 0)
         self._recorded = 0  # the last step whose messages were recorded
+
+    @property
+    def spilled(self) -> int:
+        """How many messages were moved out of memory."""
+        return self._first.on_disk
+
+    def close(self) -> None:
+        self._first.close()
 
     def record(self, step: int, sent: Iterable[Value]) -> None:
         """Add the messages event ``step`` sent (once per step; replays are ignored)."""
@@ -202,7 +215,7 @@ class SharedNetwork:
             return
         first = self._first
         for m in sent:
-            first.setdefault(m, step)
+            first.add(m, step)
         self._recorded = step
 
     def contains(self, m: Value, steps: int) -> bool:

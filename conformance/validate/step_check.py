@@ -69,11 +69,12 @@ def _with(state: State, i: int, v: Value) -> State:
 class StepChecker:
     """Matches successors against events for one spec binding."""
 
-    def __init__(self, binding: SpecBinding, share_network: bool = False) -> None:
+    def __init__(self, binding: SpecBinding, share_network: bool = False, network_in_memory: int = 1 << 12) -> None:
         self.binding = binding
         # whether the network may be kept outside the states (the spec only adds to it)
         self.share_network = share_network and binding.messages_index is not None
         self.network: SharedNetwork | None = None  # this trace's network, when shared
+        self.network_in_memory = network_in_memory  # messages of it kept in memory (SharedNetwork)
         # while the network is shared: the sends a step must make (the messages of the event
         # not in the network, and the steps done), tested where the action assigns the network
         self._sends_test: tuple[frozenset[Value], int] = (frozenset(), 0)
@@ -106,6 +107,12 @@ class StepChecker:
         self.logged = logged
         self.init_replicas = init_replicas
         self._counted_until = 0
+        self.finish()
+
+    def finish(self) -> None:
+        """Let go of the trace's network (and its temporary database)."""
+        if self.network is not None:
+            self.network.close()
         self.network = None
 
     # -- initial states -------------------------------------------------------------------------
@@ -136,7 +143,7 @@ class StepChecker:
         states = list(out)
         mi = self.binding.messages_index
         if self.share_network and states and mi is not None and len({s[mi] for s in states}) == 1:
-            self.network = SharedNetwork(states[0][mi])  # type: ignore[arg-type]
+            self.network = SharedNetwork(states[0][mi], self.network_in_memory)  # type: ignore[arg-type]
             states = [_with(s, mi, _EMPTY) for s in states]
         return states
 

@@ -34,6 +34,7 @@ from conformance.validate.coverage import (
     module_definitions,
     next_disjuncts,
 )
+from conformance.validate.first_steps import SpillError
 from conformance.validate.network import sharing_refusal
 from conformance.validate.spec_binding import (
     NETWORK,
@@ -66,6 +67,7 @@ class ValidatorOptions:
     next_name: str = "Next"
     init_name: str = "Init"
     share_network: bool = True  # keep the network outside the states when the spec allows it
+    network_in_memory: int = 1 << 12  # messages of a shared network kept in memory; the rest on disk
 
 
 def _load_model(spec: Path, constants: Mapping[str, Value], overrides: Mapping[str, str],
@@ -172,7 +174,8 @@ class TraceValidator:
             disjuncts = self.disjuncts()
             binding = SpecBinding.of(model, disjuncts)
             share = self.options.share_network and self.network_refusal() is None
-            cached = (binding, StepChecker(binding, share_network=share), disjuncts)
+            cached = (binding, StepChecker(binding, share_network=share,
+                                           network_in_memory=self.options.network_in_memory), disjuncts)
             self._bindings[key] = cached
         elif header.spec != cached[0].spec_name:
             raise BindingError(f"a trace for spec {header.spec!r}, validated against {cached[0].spec_name!r}")
@@ -198,6 +201,9 @@ class TraceValidator:
                 _Search(self.options, binding, checker, stream, report, Coverage(disjuncts), self.types()).run()
             finally:
                 stream.close()
+                checker.finish()
+        except SpillError as exc:
+            report.verdict, report.error = Verdict.ERROR, f"{label}: {exc}"
         except TraceFormatError as exc:
             report.verdict, report.error = Verdict.ERROR, str(exc)
         except _BadTrace as exc:
