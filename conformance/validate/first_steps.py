@@ -12,9 +12,11 @@ as exact as the dict's; the values are pickled beside them for diagnostics.
 from __future__ import annotations
 
 import pickle
-import sqlite3
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import sqlite3
 
 from conformance.tla.values import Fn, ModelValue, Value
 
@@ -133,6 +135,8 @@ class FirstSteps:
         self._limit = max(self._limit, 2 * len(kept))  # values without an encoding stay; spill less often
 
     def _run(self, op: Any) -> Any:
+        import sqlite3  # only a long trace needs it
+
         try:
             return op(self._db)
         except sqlite3.Error as exc:
@@ -140,9 +144,11 @@ class FirstSteps:
 
 
 def _open(_: Any) -> sqlite3.Connection:
+    import sqlite3
+
     db = sqlite3.connect("")  # a private temporary database on disk, deleted when closed
     db.execute("PRAGMA journal_mode = OFF")
     db.execute("PRAGMA synchronous = OFF")
-    db.execute("PRAGMA cache_size = -4096")  # KiB of page cache: the rest stays on disk
+    db.execute("PRAGMA cache_size = -1024")  # KiB of page cache: the rest stays on disk
     db.execute("CREATE TABLE first (key BLOB PRIMARY KEY, step INTEGER NOT NULL, value BLOB NOT NULL) WITHOUT ROWID")
     return db
