@@ -1,4 +1,4 @@
-"""Trace size and validation memory against the length of a run (trace format 2).
+"""Trace size and validation memory against the length of a run (trace format 3).
 
     python benchmarks/trace_size.py [--steps 1000,10000,100000] [--seed 1] [--baseline-max 10000]
                                     [--validate-max 100000] [--faults crash,partition,...]
@@ -13,6 +13,9 @@ every event (``--full-state-every 1``, the size of format 1) and prints the rati
 ``--validate-max`` are not validated. For lengths up to ``--network-max`` it also validates the
 same trace with the network kept in every candidate state (``ValidatorOptions(share_network=False)``,
 the validator before the shared network) and prints that time, its peak memory and the speed-up.
+For lengths up to ``--memory-max`` it validates once more with the whole shared network in
+memory (``network_in_memory`` unbounded: the validator before the network moved to disk) and
+prints that time and peak memory.
 """
 
 from __future__ import annotations
@@ -37,7 +40,10 @@ import json, resource, sys, time
 sys.path.insert(0, sys.argv[1])
 from conformance.validate.validator import TraceValidator, ValidatorOptions
 started = time.perf_counter()
-options = ValidatorOptions(share_network=sys.argv[4] == "shared")
+mode = sys.argv[4]
+options = ValidatorOptions(share_network=mode != "state")
+if mode == "memory":  # the whole shared network in memory
+    options = ValidatorOptions(network_in_memory=1 << 62)
 report = TraceValidator(sys.argv[2], options=options).validate(sys.argv[3])
 print(json.dumps({"verdict": report.verdict.value, "steps": report.steps, "seconds": time.perf_counter() - started,
                   "peak_rss_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}))
@@ -80,6 +86,8 @@ def main() -> int:
     parser.add_argument("--quorum", choices=("static", "dynamic"), default="static")
     parser.add_argument("--network-max", type=int, default=10_000,
                         help="also validate with the network in every state up to this length")
+    parser.add_argument("--memory-max", type=int, default=100_000,
+                        help="also validate with the whole network in memory up to this length")
     args = parser.parse_args()
     lengths = [int(x) for x in args.steps.split(",")]
     defaults = DYNAMIC_DEFAULT_FAULTS if args.quorum == "dynamic" else DEFAULT_FAULTS
@@ -87,7 +95,7 @@ def main() -> int:
     print(f"quorum: {args.quorum}; faults: {','.join(sorted(faults)) or 'none'}")
     print(f"{'steps':>8} {'bytes':>12} {'bytes/event':>12} {'delta bytes/event':>18} {'full-state bytes/event':>23} {'ratio':>7} "
           f"{'simulate s':>11} {'validate s':>11} {'verdict':>8} {'validation peak RSS MiB':>24} "
-          f"{'state-network s':>16} {'its RSS MiB':>12} {'speed-up':>9}")
+          f"{'state-network s':>16} {'its RSS MiB':>12} {'speed-up':>9} {'in-memory-network s':>20} {'its RSS MiB':>12}")
     with tempfile.TemporaryDirectory(prefix="trace-size-") as tmp:
         for steps in lengths:
             path, sim_seconds = _trace(Path(tmp) / f"d{steps}", steps, args.seed, 0, faults, args.quorum)
@@ -111,6 +119,11 @@ def main() -> int:
                               f"{w['seconds'] / v['seconds']:>8.1f}x")
             else:
                 validated += f" {'-':>16} {'-':>12} {'-':>9}"
+            if steps <= min(args.memory_max, args.validate_max):
+                u = _validate(path, "memory")
+                validated += f" {u['seconds']:>20.1f} {u['peak_rss_kib'] / 1024:>12.0f}"
+            else:
+                validated += f" {'-':>20} {'-':>12}"
             print(f"{steps:>8} {size:>12} {size / steps:>12.0f} {state_bytes / steps:>18.0f} {full:>23} {ratio:>7} "
                   f"{sim_seconds:>11.1f} {validated}",
                   flush=True)
