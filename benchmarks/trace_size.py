@@ -15,7 +15,9 @@ same trace with the network kept in every candidate state (``ValidatorOptions(sh
 the validator before the shared network) and prints that time, its peak memory and the speed-up.
 For lengths up to ``--memory-max`` it validates once more with the whole shared network in
 memory (``network_in_memory`` unbounded: the validator before the network moved to disk) and
-prints that time and peak memory.
+prints that time and peak memory. For lengths up to ``--heap-max`` (default: none) it validates
+once more under ``tracemalloc`` and prints the Python heap that is live at the end and its peak
+(the figures exclude the interpreter itself; the run is several times slower).
 """
 
 from __future__ import annotations
@@ -39,14 +41,19 @@ _CHILD = """
 import json, resource, sys, time
 sys.path.insert(0, sys.argv[1])
 from conformance.validate.validator import TraceValidator, ValidatorOptions
-started = time.perf_counter()
 mode = sys.argv[4]
+if mode == "heap":  # the Python heap, traced (slower): what is live at the end, and its peak
+    import tracemalloc
+    tracemalloc.start(1)
+started = time.perf_counter()
 options = ValidatorOptions(share_network=mode != "state")
 if mode == "memory":  # the whole shared network in memory
     options = ValidatorOptions(network_in_memory=1 << 62)
 report = TraceValidator(sys.argv[2], options=options).validate(sys.argv[3])
+heap = tracemalloc.get_traced_memory() if mode == "heap" else (0, 0)
 print(json.dumps({"verdict": report.verdict.value, "steps": report.steps, "seconds": time.perf_counter() - started,
-                  "peak_rss_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}))
+                  "peak_rss_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
+                  "heap_end": heap[0], "heap_peak": heap[1]}))
 """
 
 
@@ -88,6 +95,8 @@ def main() -> int:
                         help="also validate with the network in every state up to this length")
     parser.add_argument("--memory-max", type=int, default=100_000,
                         help="also validate with the whole network in memory up to this length")
+    parser.add_argument("--heap-max", type=int, default=0,
+                        help="also measure the Python heap (tracemalloc) up to this length")
     args = parser.parse_args()
     lengths = [int(x) for x in args.steps.split(",")]
     defaults = DYNAMIC_DEFAULT_FAULTS if args.quorum == "dynamic" else DEFAULT_FAULTS
@@ -95,7 +104,8 @@ def main() -> int:
     print(f"quorum: {args.quorum}; faults: {','.join(sorted(faults)) or 'none'}")
     print(f"{'steps':>8} {'bytes':>12} {'bytes/event':>12} {'delta bytes/event':>18} {'full-state bytes/event':>23} {'ratio':>7} "
           f"{'simulate s':>11} {'validate s':>11} {'verdict':>8} {'validation peak RSS MiB':>24} "
-          f"{'state-network s':>16} {'its RSS MiB':>12} {'speed-up':>9} {'in-memory-network s':>20} {'its RSS MiB':>12}")
+          f"{'state-network s':>16} {'its RSS MiB':>12} {'speed-up':>9} {'in-memory-network s':>20} {'its RSS MiB':>12} "
+          f"{'heap at end MiB':>16} {'heap peak MiB':>14}")
     with tempfile.TemporaryDirectory(prefix="trace-size-") as tmp:
         for steps in lengths:
             path, sim_seconds = _trace(Path(tmp) / f"d{steps}", steps, args.seed, 0, faults, args.quorum)
@@ -124,6 +134,11 @@ def main() -> int:
                 validated += f" {u['seconds']:>20.1f} {u['peak_rss_kib'] / 1024:>12.0f}"
             else:
                 validated += f" {'-':>20} {'-':>12}"
+            if steps <= min(args.heap_max, args.validate_max):
+                h = _validate(path, "heap")
+                validated += f" {h['heap_end'] / 2**20:>16.1f} {h['heap_peak'] / 2**20:>14.1f}"
+            else:
+                validated += f" {'-':>16} {'-':>14}"
             print(f"{steps:>8} {size:>12} {size / steps:>12.0f} {state_bytes / steps:>18.0f} {full:>23} {ratio:>7} "
                   f"{sim_seconds:>11.1f} {validated}",
                   flush=True)
