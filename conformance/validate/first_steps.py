@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 from conformance.tla.values import Fn, ModelValue, Value
 
 _MEMO = 4_096  # encodings of shared sub-values (log entries) remembered by identity
+IN_MEMORY = 1 << 12  # the validator's default: messages of a trace's network kept in memory
 
 
 class SpillError(RuntimeError):

@@ -26,7 +26,7 @@ from typing import Any
 from conformance.tla import syntax as S
 from conformance.tla.astwalk import children
 from conformance.tla.values import Value
-from conformance.validate.first_steps import FirstSteps
+from conformance.validate.first_steps import IN_MEMORY, FirstSteps
 
 
 def _cup_leaves(node: S.Expr) -> list[S.Expr]:
@@ -195,16 +195,11 @@ class SharedNetwork:
 
     __slots__ = ("_first", "_recorded")
 
-    def __init__(self, initial: Iterable[Value], in_memory: int = 1 << 12) -> None:
+    def __init__(self, initial: Iterable[Value], in_memory: int = IN_MEMORY) -> None:
         self._first = FirstSteps(in_memory)
         for m in initial:
             self._first.add(m, 0)
         self._recorded = 0  # the last step whose messages were recorded
-
-    @property
-    def spilled(self) -> int:
-        """How many messages were moved out of memory."""
-        return self._first.on_disk
 
     def close(self) -> None:
         self._first.close()

@@ -28,6 +28,7 @@ from typing import Any
 from conformance.tla.syntax import TlaError
 from conformance.tla.values import ApplyError, Fn, Value, fn_apply, fn_items, format_value, make_fn
 from conformance.validate.coverage import Coverage, Disjunct
+from conformance.validate.first_steps import IN_MEMORY
 from conformance.validate.network import SharedNetwork
 from conformance.validate.spec_binding import BindingError, SpecBinding, State
 from conformance.validate.trace_reader import TraceEvent
@@ -69,7 +70,7 @@ def _with(state: State, i: int, v: Value) -> State:
 class StepChecker:
     """Matches successors against events for one spec binding."""
 
-    def __init__(self, binding: SpecBinding, share_network: bool = False, network_in_memory: int = 1 << 12) -> None:
+    def __init__(self, binding: SpecBinding, share_network: bool = False, network_in_memory: int = IN_MEMORY) -> None:
         self.binding = binding
         # whether the network may be kept outside the states (the spec only adds to it)
         self.share_network = share_network and binding.messages_index is not None

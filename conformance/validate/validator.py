@@ -34,7 +34,7 @@ from conformance.validate.coverage import (
     module_definitions,
     next_disjuncts,
 )
-from conformance.validate.first_steps import SpillError
+from conformance.validate.first_steps import IN_MEMORY, SpillError
 from conformance.validate.network import sharing_refusal
 from conformance.validate.spec_binding import (
     NETWORK,
@@ -67,7 +67,7 @@ class ValidatorOptions:
     next_name: str = "Next"
     init_name: str = "Init"
     share_network: bool = True  # keep the network outside the states when the spec allows it
-    network_in_memory: int = 1 << 12  # messages of a shared network kept in memory; the rest on disk
+    network_in_memory: int = IN_MEMORY  # messages of a shared network kept in memory; the rest on disk
 
 
 def _load_model(spec: Path, constants: Mapping[str, Value], overrides: Mapping[str, str],

@@ -99,3 +99,21 @@ def test_validation_is_the_same_with_the_network_on_disk(tmp_path: Path, monkeyp
     assert on_disk == in_memory
     assert len(spills) > 500  # every few messages of the longer traces went to disk
     assert sum(r[0].value == "REJECT" for r in in_memory) >= 20
+
+
+def test_a_failing_database_is_an_error_naming_the_trace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import sqlite3
+
+    from conformance.validate import first_steps
+    from conformance.validate.verdict import Verdict
+
+    def no_space(_: Any) -> Any:
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(first_steps, "_open", no_space)
+    path = run_seed(SimConfig(steps=300, out_dir=tmp_path, quorum="static"), 1).trace_path
+    assert path is not None
+    report = TraceValidator(SPEC, options=ValidatorOptions(network_in_memory=4)).validate(path)
+    assert report.verdict is Verdict.ERROR and report.error is not None
+    assert report.error.startswith(str(path)) and "database or disk is full" in report.error, report.error
+    assert TraceValidator(SPEC).validate(path).verdict is Verdict.ACCEPT  # 4,096 in memory: no database
