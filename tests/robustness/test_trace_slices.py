@@ -18,16 +18,10 @@ from conformance.validate.verdict import Verdict
 from reference.core.messages import Entry, Message
 from reference.sim.simulator import SimConfig, run_seed
 from reference.trace.trace_writer import TraceWriter
+from tests.robustness.test_trace_deltas import _events
 
 ROOT = Path(__file__).resolve().parents[2]
 SPEC = ROOT / "spec" / "KRaft.tla"
-
-
-def _events(path: Path) -> list[tuple[Any, ...]]:
-    stream = TraceStream(path)
-    out = [(e.step, e.replica, e.action, e.params, e.state, e.sent, e.time_ms) for e in stream.events()]
-    stream.close()
-    return out
 
 
 def _slices(obj: Any) -> int:
