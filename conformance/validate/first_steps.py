@@ -1,18 +1,20 @@
 """The first step at which each message entered a trace's network, in bounded memory.
 
 A long trace sends hundreds of thousands of distinct messages, and the spec's network keeps
-every one (any may be delivered again, at any later step). ``FirstSteps`` keeps the most
-recent ``in_memory`` of them in a dict and moves the rest, when that fills, to a private
-temporary SQLite database (on disk, deleted when closed), as TLC moves its fingerprint set to
-disk. The disk keys are an exact canonical encoding of the value (``canonical``: injective,
-independent of set and record order, booleans never equal to integers), so a lookup there is
-as exact as the dict's; the values are pickled beside them for diagnostics.
+every one (any may be delivered again, at any later step). ``FirstSteps`` records them in a
+dict; when it holds more than ``in_memory``, they all move to a private temporary SQLite
+database (on disk, deleted when closed), as TLC moves its fingerprint set to disk, and the
+dict starts again. The disk keys are an exact canonical encoding of the value
+(``_Canonical``: injective, independent of set and record order, booleans never equal to
+integers), so a lookup there is as exact as the dict's; the values are pickled beside them
+for diagnostics.
 """
 
 from __future__ import annotations
 
 import pickle
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -88,7 +90,8 @@ class FirstSteps:
             key = self._canonical.encode(v)
         except TypeError:
             return None  # a value without an encoding is never moved to disk
-        row = self._run(lambda db: db.execute("SELECT step FROM first WHERE key = ?", (key,)).fetchone())
+        with _database_errors():
+            row = self._db.execute("SELECT step FROM first WHERE key = ?", (key,)).fetchone()
         return None if row is None else int(row[0])
 
     def add(self, v: Value, step: int) -> None:
@@ -101,7 +104,8 @@ class FirstSteps:
 
     def items(self) -> Iterator[tuple[Value, int]]:
         if self._db is not None:
-            rows = self._run(lambda db: db.execute("SELECT value, step FROM first").fetchall())
+            with _database_errors():
+                rows = self._db.execute("SELECT value, step FROM first").fetchall()
             for value, step in rows:
                 yield pickle.loads(value), int(step)
         yield from self._memory.items()
@@ -126,25 +130,29 @@ class FirstSteps:
                 moved += 1
                 yield key, step, pickle.dumps(v, pickle.HIGHEST_PROTOCOL)
 
-        if self._db is None:
-            self._db = self._run(_open)
-        db = self._db
-        self._run(lambda _: db.executemany("INSERT OR IGNORE INTO first VALUES (?, ?, ?)", rows()))
-        self._run(lambda _: db.commit())
+        with _database_errors():
+            if self._db is None:
+                self._db = _open()
+            self._db.executemany("INSERT OR IGNORE INTO first VALUES (?, ?, ?)", rows())
+            self._db.commit()
         self.on_disk += moved
         self._memory = kept
         self._limit = max(self._limit, 2 * len(kept))  # values without an encoding stay; spill less often
 
-    def _run(self, op: Any) -> Any:
-        import sqlite3  # only a long trace needs it
-
-        try:
-            return op(self._db)
-        except sqlite3.Error as exc:
-            raise SpillError(f"the temporary database of the trace's network failed: {exc}") from None
 
 
-def _open(_: Any) -> sqlite3.Connection:
+@contextmanager
+def _database_errors() -> Iterator[None]:
+    """SQLite's errors as ``SpillError`` (sqlite3 is imported only once a trace spills)."""
+    import sqlite3
+
+    try:
+        yield
+    except sqlite3.Error as exc:
+        raise SpillError(f"the temporary database of the trace's network failed: {exc}") from None
+
+
+def _open() -> sqlite3.Connection:
     import sqlite3
 
     db = sqlite3.connect("")  # a private temporary database on disk, deleted when closed

@@ -107,7 +107,7 @@ def test_a_failing_database_is_an_error_naming_the_trace(tmp_path: Path, monkeyp
     from conformance.validate import first_steps
     from conformance.validate.verdict import Verdict
 
-    def no_space(_: Any) -> Any:
+    def no_space() -> Any:
         raise sqlite3.OperationalError("database or disk is full")
 
     monkeypatch.setattr(first_steps, "_open", no_space)
