@@ -210,6 +210,17 @@ MUTATIONS: tuple[Mutation, ...] = (
              "        return self.config.election_timeout_ms + self.rng.randint(0, self.config.election_backoff_max_ms)",
              "        return self.rng.randint(0, self.config.election_backoff_max_ms)",
              "an election timer waits only the random backoff, not the election timeout before it"),
+    Mutation("election-backoff-doubled", "reference/core/replica.py",
+             "        return self.config.election_timeout_ms + self.rng.randint(0, self.config.election_backoff_max_ms)",
+             "        return self.config.election_timeout_ms + self.rng.randint(0, 2 * self.config.election_backoff_max_ms)",
+             "an election timer draws its random backoff up to twice quorum.election.backoff.max.ms"),
+    Mutation("fetch-timeout-from-send", "reference/core/replica.py",
+             "        state.fetch_sent_at = self.now\n",
+             "        state.fetch_sent_at = self.now\n"
+             "        if isinstance(state, Follower) and self.is_voter:\n"
+             "            state.fetch_deadline = self.now + self.config.fetch_timeout_ms\n",
+             "a follower's fetch timeout restarts when it sends a Fetch, not when a response arrives: "
+             "it keeps following a leader that no longer answers"),
     Mutation("check-quorum-half-window", "reference/core/replica.py",
              " else self.config.fetch_timeout_ms\n        window_start",
              " else self.config.fetch_timeout_ms // 2\n        window_start",

@@ -82,15 +82,24 @@ CONSTANT SendBeforePersist
 \*   "BeginQuorumEpochResend": the leader sends BeginQuorumEpoch to a voter that has not
 \*                       endorsed it at once, then again every quorum.request.timeout.ms,
 \*                       each before any other step once due.
-\* Deadlines are lower bounds, exact where Kafka's timer is exact (fetch timeout,
-\* successor backoff, check-quorum, resend), the start of the random range of an election
-\* timer (its random part, quorum.election.backoff.max.ms, is not modelled).
+\*   "TimeoutUpperBound": a voter's election or fetch timer fires by the end of its
+\*                       range: an unattached, voted, candidate or resigned voter takes
+\*                       no step later than its election deadline plus
+\*                       quorum.election.backoff.max.ms (the random part of the
+\*                       timeout), a follower none later than its fetch timeout or its
+\*                       successor schedule (TimeoutLatest).  A replica that is down
+\*                       takes no step, and its Restart arms its timers again, so only
+\*                       the steps of a replica that missed its timer break the rule.
+\* The other rules' deadlines are lower bounds, exact where Kafka's timer is exact (fetch
+\* timeout, successor backoff, check-quorum, resend), the start of the random range of
+\* an election timer (quorum.election.timeout.ms; with TimeoutUpperBound the range ends
+\* quorum.election.backoff.max.ms later).
 \* @type: Set(Str);
 CONSTANT TimedRules
 \* The timer settings, in the spec's time unit (ms in traces, small ticks in models):
 \* quorum.election.timeout.ms, quorum.fetch.timeout.ms, quorum.request.timeout.ms,
-\* quorum.retry.backoff.ms, quorum.retry.backoff.max.ms.
-\* @type: { electionTimeout: Int, fetchTimeout: Int, requestTimeout: Int, retryBackoff: Int, retryBackoffMax: Int };
+\* quorum.retry.backoff.ms, quorum.retry.backoff.max.ms, quorum.election.backoff.max.ms.
+\* @type: { electionTimeout: Int, fetchTimeout: Int, requestTimeout: Int, retryBackoff: Int, retryBackoffMax: Int, electionBackoffMax: Int };
 CONSTANT Timing
 \* The leader's cap on the records of one FetchResponse (Kafka caps a fetch by bytes: the
 \* Fetch's MaxBytes).  0: the leader may answer with any non-empty batch from the fetch
@@ -261,8 +270,9 @@ ASSUME ClusterId /= ""
 ASSUME ForeignRequests \subseteq {"VoteRequest", "BeginQuorumEpochRequest", "FetchRequest"}
 ASSUME SendBeforePersist \subseteq {"VoteRequest", "VoteResponse", "FetchRequest"}
 ASSUME TimedRules \subseteq {"ElectionTimeout", "FetchTimeout", "SuccessorBackoff", "CheckQuorum",
-                             "BeginQuorumEpochResend"}
-ASSUME \A f \in {"electionTimeout", "fetchTimeout", "requestTimeout", "retryBackoff", "retryBackoffMax"} :
+                             "BeginQuorumEpochResend", "TimeoutUpperBound"}
+ASSUME \A f \in {"electionTimeout", "fetchTimeout", "requestTimeout", "retryBackoff", "retryBackoffMax",
+                 "electionBackoffMax"} :
         Timing[f] \in Nat
 ASSUME \A t \in {CommitRequiresCurrentEpoch, VoteRequiresUpToDateLog, DurableVote,
                  TruncateOnDivergence, RejectConflictingLeader} : t \in BOOLEAN
@@ -518,11 +528,33 @@ CheckQuorumOnTime(i) ==
 \* @type: (Int) => Bool;
 BeginQuorumEpochOnTime(i) ==
     role[i] = "Leader" /\ "BeginQuorumEpochResend" \in TimedRules => ~BeginQuorumEpochOverdue(i, now - 1)
+
+\* The latest time the election or fetch timer of voter i fires (Nil: i has none, as a
+\* leader or an observer): an election deadline plus the random part of the timeout, a
+\* follower's fetch timeout, or a preferred successor's schedule (with the backoff of its
+\* position; it replaces a follower's fetch timer, and an earlier election deadline stays).
+\* @type: (Int) => Int;
+TimeoutLatest(i) ==
+    LET successor == IF endQuorum[i] = NoEndQuorum THEN Nil
+                     ELSE endQuorum[i][1] + SuccessorBackoff(endQuorum[i][2])
+        own == IF role[i] /= "Follower" THEN electionDeadline[i] + Timing.electionBackoffMax
+               ELSE IF successor = Nil THEN electionDeadline[i] ELSE Nil
+    IN CASE role[i] = "Leader" \/ ~IsVoter(i) -> Nil
+         [] successor = Nil -> own
+         [] own = Nil -> successor
+         [] OTHER -> Min(own, successor)
+
+\* A non-leader's timer fires by its latest time, before its other steps (at the same
+\* time the order is free).
+\* @type: (Int) => Bool;
+TimeoutOnTime(i) ==
+    "TimeoutUpperBound" \in TimedRules => TimeoutLatest(i) = Nil \/ now <= TimeoutLatest(i)
+
 \* @type: (Int) => Bool;
 OnTime(i) ==
     \/ TimedRules = {}
-    \/ role[i] /= "Leader"
-    \/ CheckQuorumOnTime(i) /\ BeginQuorumEpochOnTime(i)
+    \/ role[i] /= "Leader" /\ TimeoutOnTime(i)
+    \/ role[i] = "Leader" /\ CheckQuorumOnTime(i) /\ BeginQuorumEpochOnTime(i)
 
 \* The EndQuorumEpoch that made i a preferred successor allows it to stand now.
 \* @type: (Int) => Bool;
@@ -665,6 +697,7 @@ BecomeCandidate(i) ==
     /\ IsVoter(i)
     /\ role[i] \in {"Unattached", "Voted", "Follower", "Candidate", "Resigned"}
     /\ MayStand(i)
+    /\ TimeoutOnTime(i)
     /\ LET e == currentEpoch[i] + 1
            keys == VoterKeys(i)
        IN
@@ -700,6 +733,7 @@ SendFetchRequest(i, j) ==
     /\ \/ role[i] = "Follower" /\ j = leaderId[i]
        \/ ~IsVoter(i) /\ leaderId[i] = Nil /\ j \in VoterIds(i)
        \/ ~IsVoter(i) /\ role[i] = "Follower" /\ j \in VoterIds(i)
+    /\ TimeoutOnTime(i)
     /\ Send([FetchRequest(i, j, ClusterId, currentEpoch[i], Len(log[i]), LastEpoch(log[i])) EXCEPT
                !.sourceDirectoryId = dirId[i]])
     /\ UNCHANGED <<serverVars, logVars, volatileVars, historyVars, timerVars>>
@@ -1360,6 +1394,7 @@ SendUpdateVoterRequest(i, j) ==
     /\ "UpdateVoterRequest" \in VoterChangeRequests
     /\ IsVoter(i)
     /\ role[i] = "Follower" /\ j = leaderId[i]
+    /\ TimeoutOnTime(i)
     /\ Send([VoterChangeRequest("UpdateVoterRequest", j, i, dirId[i]) EXCEPT
                !.source = i, !.epoch = currentEpoch[i]])
     /\ UNCHANGED <<serverVars, logVars, volatileVars, historyVars, timerVars>>

@@ -70,6 +70,12 @@ BeginQuorumEpochResent ==
           (role[i] = "Leader" /\ \E m \in messages' \ messages : m.source = i /\ m.type /= "BeginQuorumEpochRequest")
              => ~BeginQuorumEpochOverdue(i, now - 1)]_vars
 
+\* A voter's election or fetch timer fires by the end of its range: a voter never stands
+\* later than that (KIP-595: the election timeout is randomized up to
+\* quorum.election.backoff.max.ms; a follower's fetch timeout is exact).
+TimeoutUpperBoundRespected ==
+    [][\A i \in Replicas : Stands(i) => TimeoutLatest(i) = Nil \/ now <= TimeoutLatest(i)]_vars
+
 \* Witness (expected VIOLATED by a timed walk without PatientVoters): a voter stands
 \* while a leader of its epoch or a later one still has its quorum (a disruptive
 \* election; KIP-595 has no pre-vote).
@@ -440,7 +446,7 @@ ScenarioStableLeader ==
 Untimed ==
     /\ TimedRules = {}
     /\ Timing = [electionTimeout |-> 1000, fetchTimeout |-> 2000, requestTimeout |-> 2000,
-                 retryBackoff |-> 20, retryBackoffMax |-> 1000]
+                 retryBackoff |-> 20, retryBackoffMax |-> 1000, electionBackoffMax |-> 1000]
     /\ MaxTime = 0
 
 KIPToggles ==

@@ -10,7 +10,9 @@ The corpus holds, with a ``manifest.json`` saying what the validator must answer
   quorum). The run with the bug and the run
   without it (same seed) are identical up to the first step where the bug acts, so that step
   is where the trace must be rejected; a bug that leaves out a timer's step (``OMISSION_BUGS``)
-  is rejected at the next step of the replica that should have taken it, once it was due;
+  is rejected at the next step of the replica that should have taken it, once it was due, and
+  one that delays a timer past its range (``LATE_TIMER_BUGS``) at that replica's late candidacy
+  (from the first seed where it is the replica's next step);
 * ``mutated/``: valid traces with an event dropped, duplicated, swapped with its neighbour, or
   a value edited (``conformance.validate.mutations``), each with its forced rejection step;
 * ``malformed/``: bad input (truncated JSON, unknown action, wrong value encoding, a trace for
@@ -130,10 +132,16 @@ def next_step_after_due(clean: Sequence[Line], buggy: Sequence[Line], step: int)
     return None
 
 
+def _fires_timer(lines: Sequence[Line], step: int) -> bool:
+    """Event ``step`` is a candidacy: a delayed election timer firing, late whatever happened
+    before it (the replica took no other step since its timer was due)."""
+    return any(e["kind"] == "event" and e["step"] == step and e["action"] == "BecomeCandidate" for e in lines)
+
+
 def bug_trace(bug: str, workdir: Path, dynamic: bool = False) -> tuple[list[Line], int, int, str]:
     """(lines cut after the rejected step, the step, seed, why that step) for the first seed
     where the bug acts (and, for a left-out timer step, the replica acts again)."""
-    from reference.sim.bugs import OMISSION_BUGS
+    from reference.sim.bugs import LATE_TIMER_BUGS, OMISSION_BUGS
 
     for seed in range(1, BUG_SEARCH_SEEDS + 1):
         clean = simulate(seed, BUG_STEPS, None, workdir, dynamic)
@@ -142,9 +150,9 @@ def bug_trace(bug: str, workdir: Path, dynamic: bool = False) -> tuple[list[Line
         if step is None:
             continue
         why = f"first step where the run differs from the run without the bug: {step}"
-        if bug in OMISSION_BUGS:
+        if bug in OMISSION_BUGS or bug in LATE_TIMER_BUGS:
             late = next_step_after_due(clean, buggy, step)
-            if late is None:
+            if late is None or (bug in LATE_TIMER_BUGS and not _fires_timer(buggy, late)):
                 continue
             why = (f"the run without the bug takes a timer step at step {step}; the next step of that "
                    f"replica once it was due: {late}")

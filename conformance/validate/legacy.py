@@ -39,15 +39,22 @@ def with_static_constants(constants: dict[str, Any]) -> dict[str, Any]:
 # Kafka's default timer settings (reference/core/config.py), for headers without ``Timing``.
 DEFAULT_TIMING: dict[str, Any] = {
     "electionTimeout": 1000, "fetchTimeout": 2000, "requestTimeout": 2000, "retryBackoff": 20, "retryBackoffMax": 1000,
+    "electionBackoffMax": 1000,
 }
 
 
 def with_persistence_default(constants: dict[str, Any]) -> dict[str, Any]:
     """A header written before the persistence-order toggle claims KIP-595's order too; one
     written before the timer rules is untimed (``TimedRules`` empty: the clock is not checked); one
-    written before the batch cap lets the leader answer with any batch (``FetchMaxRecords = 0``)."""
-    return {"SendBeforePersist": {"#set": []}, "TimedRules": {"#set": []}, "Timing": dict(DEFAULT_TIMING),
-            "FetchMaxRecords": 0, **constants}
+    written before the batch cap lets the leader answer with any batch (``FetchMaxRecords = 0``).
+    A ``Timing`` written before ``electionBackoffMax`` gets Kafka's default: its ``TimedRules``
+    predate ``TimeoutUpperBound``, the one rule that reads it."""
+    out = {"SendBeforePersist": {"#set": []}, "TimedRules": {"#set": []}, "Timing": dict(DEFAULT_TIMING),
+           "FetchMaxRecords": 0, **constants}
+    timing = out["Timing"]
+    if type(timing) is dict and "electionBackoffMax" not in timing:
+        out["Timing"] = {**timing, "electionBackoffMax": DEFAULT_TIMING["electionBackoffMax"]}
+    return out
 
 
 class Upgrade:

@@ -66,6 +66,7 @@ class QuorumConfig:
             "requestTimeout": self.request_timeout_ms,
             "retryBackoff": self.retry_backoff_ms,
             "retryBackoffMax": self.retry_backoff_max_ms,
+            "electionBackoffMax": self.election_backoff_max_ms,
         }
 
     def as_properties(self) -> dict[str, str]:

@@ -354,6 +354,9 @@ class Replica:
     def _random_election_timeout(self) -> int:
         if "early-election" in self.bugs:  # the random backoff without the timeout under it
             return self.rng.randint(0, self.config.election_timeout_ms + self.config.election_backoff_max_ms)
+        if "late-election" in self.bugs:  # the backoff max added on top of the random backoff
+            backoff = self.config.election_backoff_max_ms
+            return self.config.election_timeout_ms + backoff + self.rng.randint(1, backoff)
         return self.config.election_timeout_ms + self.rng.randint(0, self.config.election_backoff_max_ms)
 
     def _arm_election(self, state: EpochState, delay: int | None = None) -> None:

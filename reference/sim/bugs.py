@@ -37,6 +37,8 @@ BUGS: dict[str, str] = {
     # timers (the spec's TimedRules)
     "early-election": "an election timer draws its deadline from 0 .. election timeout + backoff "
     "max instead of adding the random backoff to the election timeout",
+    "late-election": "an election timer adds the backoff max to its random backoff, so it fires "
+    "after the end of the election timeout's range (timeout + backoff max + 1 .. 2 x backoff max)",
     "no-successor-backoff": "every preferred successor of an EndQuorumEpoch stands at once, "
     "without the backoff of its position",
     "early-resign": "check-quorum looks back half the fetch timeout only, so the leader resigns "
@@ -51,6 +53,10 @@ BUGS: dict[str, str] = {
 # resend): the run differs where the step is missing, and a trace shows the omission at the
 # replica's next step after the timer was due.
 OMISSION_BUGS = frozenset({"begin-epoch-once", "check-quorum-counts-observers"})
+
+# Bug switches that delay a timer past the end of its range: the replica's next step is where
+# a trace shows it, when that step is the late one itself (its timer firing).
+LATE_TIMER_BUGS = frozenset({"late-election"})
 
 # Bug switches that act only in a dynamic quorum (kraft.version 1).
 DYNAMIC_BUGS = frozenset(

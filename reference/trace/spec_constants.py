@@ -20,7 +20,9 @@ RULE_TOGGLES = (
 RECONFIG_TOGGLES = ("OneUncommittedChange", "ChangeRequiresCurrentEpochCommit", "VoteChecksDirectoryId")
 VOTER_CHANGE_REQUESTS = ("AddVoterRequest", "RemoveVoterRequest", "UpdateVoterRequest")
 # The spec's timer rules (TimedRules): the implementation claims all of them.
-TIMER_RULES = ("ElectionTimeout", "FetchTimeout", "SuccessorBackoff", "CheckQuorum", "BeginQuorumEpochResend")
+TIMER_RULES = (
+    "ElectionTimeout", "FetchTimeout", "SuccessorBackoff", "CheckQuorum", "BeginQuorumEpochResend", "TimeoutUpperBound",
+)
 
 
 def spec_constants(

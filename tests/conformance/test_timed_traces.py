@@ -26,6 +26,7 @@ FIXTURES = Path(__file__).parent / "fixtures"
 # bug switch -> (seed, steps, the rejected action, the guard the diagnostic names)
 TIMER_BUGS: dict[str, tuple[int, int, str, str]] = {
     "early-election": (1, 100, "BecomeCandidate", "MayStand(i)"),
+    "late-election": (1, 100, "BecomeCandidate", "TimeoutOnTime(i)"),
     "no-successor-backoff": (7, 200, "BecomeCandidate", "MayStand(i)"),
     "early-resign": (3, 200, "Resign", "QuorumLostBy"),
     "check-quorum-counts-observers": (16, 500, "", "OnTime"),
@@ -61,7 +62,8 @@ def test_header_claims_every_timer_rule(tmp_path: Path) -> None:
     q = config.quorum_config()
     assert constants["Timing"] == {"electionTimeout": q.election_timeout_ms, "fetchTimeout": q.fetch_timeout_ms,
                                    "requestTimeout": q.request_timeout_ms, "retryBackoff": q.retry_backoff_ms,
-                                   "retryBackoffMax": q.retry_backoff_max_ms}
+                                   "retryBackoffMax": q.retry_backoff_max_ms,
+                                   "electionBackoffMax": q.election_backoff_max_ms}
 
 
 @pytest.mark.parametrize("quorum", ["static", "dynamic"])
@@ -127,3 +129,41 @@ def test_time_going_past_a_deadline_is_what_rejects(validator: TraceValidator, t
     r = validator.validate(_text(lines), name="early")
     assert r.verdict is Verdict.REJECT and r.diagnostic is not None
     assert r.diagnostic.step == events[first]["step"], _explain(r)
+
+
+def test_time_going_past_the_end_of_a_range_is_what_rejects(validator: TraceValidator, tmp_path: Path) -> None:
+    """Differential, the other end: the first candidacy of a clean run moved later than any
+    timer of its replica can fire (its time plus the election timeout, the backoff max and the
+    fetch timeout) is rejected at that step, at the guard ``TimeoutOnTime(i)``; the same trace
+    claiming every timer rule but ``TimeoutUpperBound`` gets past that step."""
+    result = run_seed(SimConfig(out_dir=tmp_path, steps=60), 2)
+    assert result.trace_path is not None
+    lines = _lines(result.trace_path)
+    events = [x for x in lines if x.get("kind") == "event"]
+    first = next(k for k, e in enumerate(events) if e["action"] == "BecomeCandidate")
+    timing = lines[0]["constants"]["Timing"]
+    late = events[first]["time_ms"] + timing["electionTimeout"] + timing["electionBackoffMax"] + timing["fetchTimeout"] + 1
+    for e in events[first:]:
+        e["time_ms"] = max(e["time_ms"], late)
+    r = validator.validate(_text(lines), name="late")
+    assert r.verdict is Verdict.REJECT and r.diagnostic is not None
+    assert r.diagnostic.step == events[first]["step"], _explain(r)
+    assert any("TimeoutOnTime(i)" in g.text for g in r.diagnostic.disabled), _explain(r)
+    rules = lines[0]["constants"]["TimedRules"]["#set"]
+    rules.remove("TimeoutUpperBound")
+    relaxed = validator.validate(_text(lines), name="late-without-the-rule")
+    assert relaxed.verdict is Verdict.ACCEPT or (
+        relaxed.diagnostic is not None and relaxed.diagnostic.step > events[first]["step"]), _explain(relaxed)
+
+
+def test_a_header_before_the_upper_bound_is_read_without_it(validator: TraceValidator, tmp_path: Path) -> None:
+    """A trace written before ``TimeoutUpperBound`` (five rules, no ``electionBackoffMax``) is
+    read with Kafka's default for the missing timing and accepted."""
+    result = run_seed(SimConfig(out_dir=tmp_path, steps=300), 4)
+    assert result.trace_path is not None
+    lines = _lines(result.trace_path)
+    constants = lines[0]["constants"]
+    constants["TimedRules"]["#set"].remove("TimeoutUpperBound")
+    del constants["Timing"]["electionBackoffMax"]
+    r = validator.validate(_text(lines), name="five-rules")
+    assert r.verdict is Verdict.ACCEPT, _explain(r)

@@ -1,7 +1,8 @@
 """Time in the spec: the clock, the per-replica deadlines and the timer rules (TimedRules).
 
 Each timer rule is checked on hand-built steps of the timed model (MC_KRaft_timed.cfg: election
-timeout 2, fetch timeout 3, request timeout 2, retry backoff 1, max 2), each rule's toggle
+timeout 2 with a random part of at most 1, fetch timeout 3, request timeout 2, retry backoff 1,
+max 2), each rule's toggle
 config fails with its property, and the untimed configs keep a clock that never moves.
 """
 
@@ -20,10 +21,12 @@ from tests.spec.test_kraft_actions import at, init, load, one, var
 
 SPEC = Path(__file__).resolve().parents[2] / "spec"
 ENTRIES = {e.name: e for e in load_manifest()}
-RULES = {"ElectionTimeout", "FetchTimeout", "SuccessorBackoff", "CheckQuorum", "BeginQuorumEpochResend"}
+RULES = {"ElectionTimeout", "FetchTimeout", "SuccessorBackoff", "CheckQuorum", "BeginQuorumEpochResend",
+         "TimeoutUpperBound"}
 TIMER_TOGGLES = {"no_election_timeout": "ElectionTimeoutRespected", "no_fetch_timeout": "FetchTimeoutRespected",
                  "no_successor_backoff": "SuccessorBackoffRespected", "no_check_quorum": "CheckQuorumRespected",
-                 "no_begin_epoch_resend": "BeginQuorumEpochResent"}
+                 "no_begin_epoch_resend": "BeginQuorumEpochResent",
+                 "no_timeout_upper_bound": "TimeoutUpperBoundRespected"}
 
 
 def load_timed(**overrides: Value) -> Model:
@@ -88,6 +91,37 @@ def test_election_timeout_is_a_lower_bound(model: Model) -> None:
     assert succ(model, "BecomeCandidate", [1], tick(model, s, 1)) == []
     t = one(model, "BecomeCandidate", [1], tick(model, s, 2))
     assert at(model, t, "electionDeadline", 1) == 4  # the candidate's own election timeout
+
+
+def test_an_election_timer_fires_by_the_end_of_its_range(model: Model) -> None:
+    """Election timeout 2 plus a random part of at most 1: voter 1 stands at 2 or 3, and at 4,
+    its timer missed, it takes no step at all (a VoteRequest stays unanswered) until a Restart
+    arms its timer again."""
+    s = init(model)
+    for t in (2, 3):
+        assert len(succ(model, "BecomeCandidate", [1], tick(model, s, t))) == 1
+    s4 = tick(model, s, 4)
+    assert succ(model, "BecomeCandidate", [1], s4) == []
+    s2 = tick(model, s, 2)
+    u = one(model, "BecomeCandidate", [2], s2)
+    (req,) = [m for m in sent(model, s2, u, "VoteRequest") if fn_apply(m, "dest") == 1]
+    assert len(succ(model, "HandleVoteRequest", [req], tick(model, u, 3))) == 1
+    assert succ(model, "HandleVoteRequest", [req], tick(model, u, 4)) == []
+    restarted = one(model, "Restart", [1], s4)
+    assert at(model, restarted, "electionDeadline", 1) == 4 + 2
+    assert succ(model, "BecomeCandidate", [1], tick(model, restarted, 6)) != []
+    # without the rule the late candidacy is a step like any other
+    relaxed = load_timed(TimedRules=frozenset(RULES - {"TimeoutUpperBound"}))
+    assert len(succ(relaxed, "BecomeCandidate", [1], tick(relaxed, init(relaxed), 4))) == 1
+
+
+def test_a_follower_stands_exactly_at_its_fetch_timeout(model: Model) -> None:
+    s = follow(model, elect(model, init(model)), 1, 2)  # follower 2: fetch timeout at 5
+    s = one(model, "SendBeginQuorumEpoch", [1, 3], s)
+    assert len(succ(model, "BecomeCandidate", [2], tick(model, s, 5))) == 1
+    s6 = tick(model, s, 6)
+    assert succ(model, "BecomeCandidate", [2], s6) == []
+    assert succ(model, "SendFetchRequest", [2, 1], s6) == []
 
 
 def test_untimed_spec_has_no_clock_and_no_guards() -> None:
