@@ -64,6 +64,14 @@ CONSTANT RejectConflictingLeader
 \*                   loses a committed entry).
 \* @type: Set(Str);
 CONSTANT SendBeforePersist
+\* A crash between the two durable writes of one step (a fault, not a rule toggle).  A
+\* step that writes both files writes the quorum-state first, then the log (DurableFiles):
+\* a new leader its leaderId, then its leaderChange record.  With TRUE a crash may fall
+\* between them: the step may stop after the quorum-state write, its record pending
+\* (`unflushed`), and the replica's next step is then its Restart, which loses the record
+\* (InCrashWindow).  FALSE: every step's writes are durable together.
+\* @type: Bool;
+CONSTANT CrashBetweenWrites
 \* Time (KIP-595's timers).  Each element is a timer rule the spec enforces; {} is the
 \* untimed spec, where any timer may fire whenever its state allows and the clock never
 \* moves.  Removing one rule from the full set lets its timer fire early (or late):
@@ -269,6 +277,7 @@ ASSUME \A t \in {OneUncommittedChange, ChangeRequiresCurrentEpochCommit, VoteChe
 ASSUME ClusterId /= ""
 ASSUME ForeignRequests \subseteq {"VoteRequest", "BeginQuorumEpochRequest", "FetchRequest"}
 ASSUME SendBeforePersist \subseteq {"VoteRequest", "VoteResponse", "FetchRequest"}
+ASSUME CrashBetweenWrites \in BOOLEAN /\ (CrashBetweenWrites => SendBeforePersist = {})
 ASSUME TimedRules \subseteq {"ElectionTimeout", "FetchTimeout", "SuccessorBackoff", "CheckQuorum",
                              "BeginQuorumEpochResend", "TimeoutUpperBound"}
 ASSUME \A f \in {"electionTimeout", "fetchTimeout", "requestTimeout", "retryBackoff", "retryBackoffMax",
@@ -371,6 +380,19 @@ QuorumStateWrite(i, t) ==
         THEN [unflushed EXCEPT ![i].epoch = currentEpoch[i], ![i].votedId = votedId[i],
                                ![i].leaderId = leaderId[i]]
         ELSE unflushed
+
+\* The two writes of a new leader i (CrashBetweenWrites): both durable, or the crash fell
+\* between them and the leaderChange record just appended is pending.
+\* @type: (Int) => Bool;
+LeaderChangeWrite(i) ==
+    \/ unflushed' = unflushed
+    \/ /\ CrashBetweenWrites
+       /\ unflushed' = [unflushed EXCEPT ![i].logLen = Len(log[i])]
+
+\* Replica i crashed between the two writes of its last step: it takes no step until its
+\* Restart (only the window leaves a log write pending when CrashBetweenWrites is TRUE).
+\* @type: (Int) => Bool;
+InCrashWindow(i) == CrashBetweenWrites /\ unflushed[i].logLen /= Nil
 
 -----------------------------------------------------------------------------
 (* Log entries, replica keys and the voter set (KIP-853) *)
@@ -550,11 +572,14 @@ TimeoutLatest(i) ==
 TimeoutOnTime(i) ==
     "TimeoutUpperBound" \in TimedRules => TimeoutLatest(i) = Nil \/ now <= TimeoutLatest(i)
 
+\* Replica i may take a step now: it is not inside a crash window, and its timers are on
+\* time.
 \* @type: (Int) => Bool;
 OnTime(i) ==
-    \/ TimedRules = {}
-    \/ role[i] /= "Leader" /\ TimeoutOnTime(i)
-    \/ role[i] = "Leader" /\ CheckQuorumOnTime(i) /\ BeginQuorumEpochOnTime(i)
+    /\ ~InCrashWindow(i)
+    /\ \/ TimedRules = {}
+       \/ role[i] /= "Leader" /\ TimeoutOnTime(i)
+       \/ role[i] = "Leader" /\ CheckQuorumOnTime(i) /\ BeginQuorumEpochOnTime(i)
 
 \* The EndQuorumEpoch that made i a preferred successor allows it to stand now.
 \* @type: (Int) => Bool;
@@ -717,7 +742,8 @@ BecomeCandidate(i) ==
                /\ endorsers' = [endorsers EXCEPT ![i] = {}]
                /\ ResetLeaderState(i)
                /\ UNCHANGED <<log, elections>>
-    /\ QuorumStateWrite(i, "VoteRequest")
+    /\ IF role'[i] = "Leader" /\ CrashBetweenWrites THEN LeaderChangeWrite(i)
+       ELSE QuorumStateWrite(i, "VoteRequest")
     /\ UNCHANGED <<highWatermark, dirId, committed, restarts>>
     /\ Timers(i)
 
@@ -745,6 +771,7 @@ SendBeginQuorumEpoch(i, j) ==
     /\ role[i] = "Leader"
     /\ j \in VoterIds(i) \ ({i} \cup endorsers[i])
     /\ "BeginQuorumEpochResend" \in TimedRules => now >= beginEpochDue[i][j]
+    /\ ~InCrashWindow(i)
     /\ CheckQuorumOnTime(i)
     /\ Send([BeginQuorumEpochRequest(i, j, ClusterId, currentEpoch[i]) EXCEPT
                !.sourceDirectoryId = dirId[i], !.voterDirectoryId = DirOf(VoterKeys(i), j)])
@@ -777,6 +804,7 @@ StepDown(i) ==
 \* @type: (Int) => Bool;
 Resign(i) ==
     /\ "CheckQuorum" \in TimedRules => (QuorumLostBy(i, now) \/ ~CheckQuorumTracked(i))
+    /\ ~InCrashWindow(i)
     /\ BeginQuorumEpochOnTime(i)
     /\ StepDown(i)
 
@@ -835,10 +863,12 @@ Restart(i) ==
     /\ RestartTimers(i)
 
 \* The pending writes of replica i reach the disk (the fsync a SendBeforePersist step
-\* postponed).  Never enabled in KIP-595, where nothing is pending after a step.
+\* postponed).  Never enabled in KIP-595, where nothing is pending after a step, nor inside
+\* a crash window (that write is lost with the crash).
 \* @type: (Int) => Bool;
 Flush(i) ==
     /\ unflushed[i] /= NoUnflushed
+    /\ ~InCrashWindow(i)
     /\ unflushed' = [unflushed EXCEPT ![i] = NoUnflushed]
     /\ UNCHANGED <<serverVars, logVars, volatileVars, messages, elections, votes, committed, restarts,
                    timerVars>>
@@ -961,8 +991,9 @@ HandleVoteResponse(m) ==
             IF m.voteGranted /\ IsMajorityOf(granted, VoterKeys(i))
             THEN \* 2. "it can transit to the leader state"
                  /\ BecomeLeader(i, currentEpoch[i])
+                 /\ LeaderChangeWrite(i)
                  /\ UNCHANGED <<currentEpoch, votedId, highWatermark, dirId, messages, votes, committed,
-                                restarts, unflushed>>
+                                restarts>>
             ELSE IF ~m.voteGranted /\ Cardinality(VoterKeys(i)) = 2
             THEN \* Gridlocked elections: "if there are only two voters and a candidate
                  \* fails to get a vote from the other voter ... The candidate in this

@@ -412,9 +412,18 @@ PendingVoterChangesReceived ==
         /\ r \in messages
         /\ r.type \in {"AddVoterRequest", "RemoveVoterRequest", "UpdateVoterRequest"}
 
-\* With the KIP's persistence order no durable write is pending between steps.
+\* With the KIP's persistence order no durable write is pending between steps, but for a
+\* crash between a new leader's two writes: its leaderChange record, the last of its log,
+\* is pending, and it takes no step until its Restart loses the record.
 NothingUnflushed ==
-    SendBeforePersist = {} => \A i \in Replicas : unflushed[i] = NoUnflushed
+    SendBeforePersist = {} =>
+        \A i \in Replicas :
+            \/ unflushed[i] = NoUnflushed
+            \/ /\ CrashBetweenWrites
+               /\ role[i] = "Leader"
+               /\ Len(log[i]) > 0
+               /\ log[i][Len(log[i])] = Entry(currentEpoch[i], "leaderChange", i)
+               /\ unflushed[i] = [NoUnflushed EXCEPT !.logLen = Len(log[i]) - 1]
 
 IndInv ==
     /\ Safety

@@ -454,6 +454,7 @@ KIPToggles ==
     /\ VoteRequiresUpToDateLog = TRUE
     /\ DurableVote = TRUE
     /\ SendBeforePersist = {}
+    /\ CrashBetweenWrites = FALSE
     /\ TruncateOnDivergence = TRUE
     /\ RejectConflictingLeader = TRUE
     /\ OneUncommittedChange = TRUE
@@ -509,6 +510,7 @@ ConstInitDynamic ==
     /\ VoteRequiresUpToDateLog = TRUE
     /\ DurableVote = TRUE
     /\ SendBeforePersist = {}
+    /\ CrashBetweenWrites = FALSE
     /\ TruncateOnDivergence = TRUE
     /\ RejectConflictingLeader = TRUE
     /\ OneUncommittedChange = TRUE

@@ -44,13 +44,14 @@ DEFAULT_TIMING: dict[str, Any] = {
 
 
 def with_persistence_default(constants: dict[str, Any]) -> dict[str, Any]:
-    """A header written before the persistence-order toggle claims KIP-595's order too; one
+    """A header written before the persistence-order toggle claims KIP-595's order too (and
+    before ``CrashBetweenWrites``, no crash between a step's writes); one
     written before the timer rules is untimed (``TimedRules`` empty: the clock is not checked); one
     written before the batch cap lets the leader answer with any batch (``FetchMaxRecords = 0``).
     A ``Timing`` written before ``electionBackoffMax`` gets Kafka's default: its ``TimedRules``
     predate ``TimeoutUpperBound``, the one rule that reads it."""
-    out = {"SendBeforePersist": {"#set": []}, "TimedRules": {"#set": []}, "Timing": dict(DEFAULT_TIMING),
-           "FetchMaxRecords": 0, **constants}
+    out = {"SendBeforePersist": {"#set": []}, "CrashBetweenWrites": False, "TimedRules": {"#set": []},
+           "Timing": dict(DEFAULT_TIMING), "FetchMaxRecords": 0, **constants}
     timing = out["Timing"]
     if type(timing) is dict and "electionBackoffMax" not in timing:
         out["Timing"] = {**timing, "electionBackoffMax": DEFAULT_TIMING["electionBackoffMax"]}

@@ -202,7 +202,8 @@ def _summary(console: Console, config: SimConfig, seeds: list[int], total: RunSt
     table.add_row("commits (committed entries)", str(total.commits))
     table.add_row("client appends", str(total.client_appends))
     table.add_row("messages sent / dropped", f"{total.messages_sent} / {total.messages_dropped}")
-    table.add_row("crashes (inside a step)", f"{total.crashes} ({total.crashes_in_step})")
+    table.add_row("crashes (inside a step; between two writes)",
+                  f"{total.crashes} ({total.crashes_in_step}; {total.crashes_between_writes})")
     table.add_row("shutdowns / disk losses / partitions", f"{total.shutdowns} / {total.disk_losses} / {total.partitions}")
     if config.dynamic:
         table.add_row("voter changes requested / committed", f"{total.voter_change_requests} / {total.voter_changes_committed}")

@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 FAULTS: dict[str, str] = {
-    "crash": "a replica crashes (unflushed writes lost) and restarts later with its durable state",
+    "crash": "a replica crashes (unflushed writes lost) and restarts later with its durable state; "
+    "now and then a new leader crashes between its quorum-state write and its leaderChange record",
     "shutdown": "a replica (most often the leader) shuts down gracefully: a leader resigns "
     "(EndQuorumEpoch to the other voters, preferred successors first) and stays up for a short "
     "grace period to handle the responses; the replica then stops (nothing lost) and restarts later",

@@ -89,7 +89,7 @@ from reference.sim.invariants import SafetyChecker, Violation
 from reference.sim.reassignment import VoterChange, draw_target, next_change, refused_change
 from reference.sim.voter_invariants import VoterChangeChecker
 from reference.storage.base import MemoryStorage
-from reference.storage.persist import persist, stage
+from reference.storage.persist import QUORUM_STATE_FILE, persist, persist_until_crash, stage
 from reference.trace.itf_encode import encode_keyed_message
 from reference.trace.spec_constants import FOREIGN_CLUSTER_ID, FOREIGN_REQUEST_TYPES, spec_constants
 from reference.trace.trace_writer import TraceWriter
@@ -124,6 +124,12 @@ STALE_WINDOW_MS = 100
 # Probability that a crash falls inside the crashing replica's next step, after the step's
 # durable writes and after a random number of its sends, instead of between steps.
 _CRASH_IN_STEP_PROBABILITY = 0.5
+# Fault crash, on memory storage: a new leader crashes inside its winning step, between its
+# quorum-state write and its leaderChange record (the spec's CrashBetweenWrites), with this
+# probability per election won (drawn from its own generator: the other faults' draws stay
+# the same); a crash already due inside that step falls there with the second probability.
+_CRASH_AT_ELECTION_PROBABILITY = 0.05
+_CRASH_BETWEEN_WRITES_PROBABILITY = 0.5
 # Bug respond-then-fsync: the fsync of a step's writes comes this many ms after its sends.
 _LATE_FSYNC_MS = (1, 30)
 # Fault stale-position: the chance that an old FetchResponse at a replica's new log end (with
@@ -283,6 +289,7 @@ class RunStats:
     messages_dropped: int = 0
     crashes: int = 0
     crashes_in_step: int = 0  # of which inside a step's window (after its writes, amid its sends)
+    crashes_between_writes: int = 0  # of which between a new leader's quorum-state and log writes
     shutdowns: int = 0
     disk_losses: int = 0
     partitions: int = 0
@@ -389,6 +396,8 @@ class Simulation:
         self.isolate_leader = "isolate-leader" in config.faults
         self.isolate_rng = random.Random(f"isolate-{seed}")
         self.position_rng = random.Random(f"position-{seed}")
+        self.crash_at_election = "crash" in config.faults
+        self.window_rng = random.Random(f"window-{seed}")
         # The last FetchResponse sent to each replica per fetch offset (fault ``stale-position``).
         self.fetch_responses: dict[int, dict[int, tuple[Message, int]]] = {rid: {} for rid in self.ids}
         # The replica the client appended to last.
@@ -650,6 +659,9 @@ class Simulation:
                 if not node.staged:
                     self._push(self.now + self.fault_rng.randint(*_LATE_FSYNC_MS), _FSYNC, node.id, replica)
                 node.staged += [f for f in staged if f not in node.staged]
+        elif isinstance(node.storage, MemoryStorage) and self._crashes_between_writes(node, ready):
+            writes = persist_until_crash(node.storage, ready)
+            node.crash_in_step = True
         else:
             writes = persist(node.storage, ready)
         self.stats.events += 1
@@ -662,7 +674,11 @@ class Simulation:
         sends = len(ready.messages)
         if crash_in_step:
             node.crash_in_step = False
-            sends = self.fault_rng.randint(0, sends)
+            if writes == (QUORUM_STATE_FILE,) and ready.log_ops:
+                sends = 0  # the crash came before the log write, so before any send
+                self.stats.crashes_between_writes += 1
+            else:
+                sends = self.fault_rng.randint(0, sends)
         for m in ready.messages[:sends]:
             self._send(m)
         if disk is not None:
@@ -688,6 +704,17 @@ class Simulation:
         if node.resigned_epoch is not None and replica.current_epoch > node.resigned_epoch:
             self._push(self.now, _STOP, node.id, replica)
         self._schedule_tick(node)
+
+    def _crashes_between_writes(self, node: _Node, ready: Ready) -> bool:
+        """A crash falls inside this step, between its two writes: a new leader's quorum-state
+        (durable) and its leaderChange record (lost). On memory storage only: file storage
+        explores every crash point of a step's writes itself."""
+        replica = node.replica
+        if not (self.crash_at_election and replica is not None and replica.role == LEADER
+                and ready.quorum_state is not None and ready.log_ops):
+            return False
+        chance = _CRASH_BETWEEN_WRITES_PROBABILITY if node.crash_in_step else _CRASH_AT_ELECTION_PROBABILITY
+        return self.window_rng.random() < chance
 
     def _replay_position(self, node: _Node, replica: Replica) -> None:
         """Fault ``stale-position``: the log of ``replica`` changed; an old FetchResponse to it

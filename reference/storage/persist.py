@@ -59,6 +59,17 @@ def persist(storage: Storage | _Writable, ready: Ready) -> tuple[str, ...]:
     return durable_files(ready)
 
 
+def persist_until_crash(storage: MemoryStorage, ready: Ready) -> tuple[str, ...]:
+    """The step's writes cut by a crash between them: the quorum-state write is durable, the
+    log operations are applied but never synced (the crash that follows drops them). Returns
+    the files made durable."""
+    if ready.quorum_state is None:
+        raise ValueError("a crash between two writes needs a quorum-state write")
+    storage.write_quorum_state(ready.quorum_state)
+    _apply_log_ops(storage, ready)
+    return (QUORUM_STATE_FILE,)
+
+
 def stage(storage: MemoryStorage, ready: Ready) -> tuple[str, ...]:
     """The step's writes without their fsync (bug ``respond-then-fsync``): durable only at
     the storage's next ``flush``, lost by a crash before it. Returns the files staged."""

@@ -63,6 +63,8 @@ def spec_constants(
         **dict.fromkeys(RULE_TOGGLES, True),
         # Persistence order: every write durable before the step's sends (KIP-595).
         "SendBeforePersist": frozenset(),
+        # A crash may fall between a new leader's quorum-state write and its leaderChange record.
+        "CrashBetweenWrites": True,
         # The leader fills a FetchResponse up to its cap: the batch size is not a choice.
         "FetchMaxRecords": fetch_max_records,
         **({} if timing is None else {"TimedRules": frozenset(TIMER_RULES), "Timing": Record(timing)}),

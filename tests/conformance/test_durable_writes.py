@@ -199,3 +199,41 @@ def test_cli_simulate_and_validate_catch_respond_then_fsync(tmp_path: Path) -> N
     assert doc["totals"]["traces"] == 8 and doc["totals"]["REJECT"] == 8
     for trace in doc["traces"]:
         assert any(m["variable"] == "writes" for m in trace["diagnostic"]["mismatches"])
+
+
+def _window_crash(tmp_path: Path) -> tuple[list[dict[str, Any]], dict[str, Any], dict[str, Any]]:
+    """A static run with a crash between a new leader's two writes: (its lines, the event
+    that logs the quorum-state write alone, the same replica's next event)."""
+    for seed in range(1, 30):
+        result = run_seed(SimConfig(out_dir=tmp_path, steps=400), seed)
+        if result.stats.crashes_between_writes == 0:
+            continue
+        assert result.trace_path is not None
+        lines = list(read_lines(result.trace_path))
+        events = [x for x in lines if x["kind"] == "event"]
+        k, cut = next((k, e) for k, e in enumerate(events) if e["writes"] == ["quorumState"]
+                      and e.get("delta", e.get("state", {})).get("role") == "Leader")
+        after = next(e for e in events[k + 1:] if e["replica"] == cut["replica"])
+        return lines, cut, after
+    raise AssertionError("no crash between two writes in seeds 1..29")
+
+
+def test_a_crash_between_a_new_leaders_writes_conforms(validator: TraceValidator, tmp_path: Path) -> None:
+    """The trace logs the winning step's quorum-state write alone, no message, and the
+    replica's next step is its Restart: resigned in the epoch it won, without the leaderChange
+    record. Accepted; rejected at that step when the header says no crash falls between two
+    writes (CrashBetweenWrites = FALSE), and at the Restart when the step claims both writes
+    (the spec's restart then keeps the record)."""
+    lines, cut, after = _window_crash(tmp_path)
+    assert cut["sent"] == [] and after["action"] == "Restart"
+    assert lines[0]["constants"]["CrashBetweenWrites"] is True
+    r = _lines(validator, lines, "window")
+    assert r.verdict is Verdict.ACCEPT, r.summary_line() + "\n" + (r.diagnostic.render() if r.diagnostic else "")
+    atomic = json.loads(json.dumps(lines))
+    atomic[0]["constants"]["CrashBetweenWrites"] = False
+    r = _lines(validator, atomic, "atomic-writes")
+    assert r.verdict is Verdict.REJECT and r.diagnostic is not None and r.diagnostic.step == cut["step"], r.summary_line()
+    both = json.loads(json.dumps(lines))
+    next(x for x in both if x.get("step") == cut["step"])["writes"] = ["quorumState", "log"]
+    r = _lines(validator, both, "both-writes")
+    assert r.verdict is Verdict.REJECT and r.diagnostic is not None and r.diagnostic.step == after["step"], r.summary_line()
