@@ -229,7 +229,17 @@ def build(out_dir: Path) -> list[Entry]:
             entries.append(Entry(name, "ERROR", None, line, f"valid/seed-{VALID_SEEDS[0]}.ndjson.gz", what))
     manifest = {"generator": "python -m conformance.validate.corpus", "entries": [e.__dict__ for e in entries]}
     (out_dir / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
+    _remove_stale(out_dir, {e.file for e in entries})
     return entries
+
+
+def _remove_stale(out_dir: Path, written: set[str]) -> None:
+    """Remove the traces of an earlier corpus that this one no longer lists (a bug switch's
+    trace moves to another seed when the simulator changes)."""
+    for sub in ("valid", "bugs", "mutated", "malformed"):
+        for path in (out_dir / sub).glob("*"):
+            if path.is_file() and f"{sub}/{path.name}" not in written:
+                path.unlink()
 
 
 def _write(path: Path, lines: Sequence[Line]) -> None:

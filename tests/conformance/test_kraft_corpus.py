@@ -78,9 +78,15 @@ def test_fresh_seeds_with_faults_all_conform(tmp_path: Path) -> None:
 
 
 def test_corpus_script_is_deterministic() -> None:
+    listed = {e.file for e in ENTRIES}
+    on_disk = {str(p.relative_to(CORPUS)) for p in CORPUS.rglob("*") if p.is_file() and p.name != "manifest.json"}
+    assert on_disk == listed, f"files the manifest does not list: {sorted(on_disk - listed)}"
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp)
+        (out / "bugs").mkdir()
+        (out / "bugs" / "an-earlier-seed.ndjson.gz").write_bytes(b"")  # a trace of an earlier corpus
         entries = build(out)
+        assert not (out / "bugs" / "an-earlier-seed.ndjson.gz").exists()
         assert entries == ENTRIES, "the manifest changed: run python -m conformance.validate.corpus"
         for e in entries:
             assert (out / e.file).read_bytes() == (CORPUS / e.file).read_bytes(), (

@@ -72,15 +72,21 @@ def test_refused_change_kinds_are_refusals_the_spec_allows() -> None:
 def test_operator_sends_refused_changes_and_the_traces_are_accepted(tmp_path: Path) -> None:
     config = SimConfig(quorum="dynamic", steps=1000, out_dir=tmp_path, faults=frozenset(DYNAMIC_DEFAULT_FAULTS))
     validator = TraceValidator(SPEC)
-    errors = set()
-    for seed in (1, 2):
+    errors: set[tuple[str, str]] = set()
+    refused = 0
+    wanted = {("AddVoterResponse", "DUPLICATE_VOTER"), ("RemoveVoterResponse", "VOTER_NOT_FOUND")}
+    for seed in range(1, 13):  # until both refusals were answered
+        if refused and wanted <= errors:
+            break
         result = run_seed(config, seed)
-        assert result.ok and result.trace_path is not None and result.stats.refused_change_requests > 0
+        assert result.ok and result.trace_path is not None
+        refused += result.stats.refused_change_requests
         errors |= {(m["type"], m["errorCode"]) for e in _events(result.trace_path)
                    for m in e.get("sent") or [] if m.get("errorCode")}
         report = validator.validate(result.trace_path)
         assert report.verdict is Verdict.ACCEPT, report.summary_line()
-    assert {("AddVoterResponse", "DUPLICATE_VOTER"), ("RemoveVoterResponse", "VOTER_NOT_FOUND")} <= errors
+    assert refused > 0
+    assert wanted <= errors
 
 
 # -- DescribeQuorum ------------------------------------------------------------------------------
@@ -222,7 +228,7 @@ REACHED = {
     "truncate-to-leader-end": ("static", 3, 5, "isolate-leader"),
     "fetch-stale-offset-only": ("static", 3, 3, "stale-position"),
     "add-voter-duplicate-by-key": ("dynamic", 3, 2, "_READD_REBUILT_VOTER_PROBABILITY"),
-    "removed-leader-stays": ("dynamic", 3, 6, None),
+    "removed-leader-stays": ("dynamic", 3, 11, None),
 }
 
 

@@ -33,7 +33,7 @@ def test_standalone_bootstrap_grows_the_quorum() -> None:
 @pytest.mark.parametrize(("bug", "seed", "invariant"), [
     ("two-uncommitted-changes", 7, "OneUncommittedChange"),
     ("change-before-epoch-commit", 14, "ChangeAfterEpochCommit"),
-    ("vote-ignores-directory-id", 5, "CommittedNeverLost"),
+    ("vote-ignores-directory-id", 4, "CommittedNeverLost"),
 ])
 def test_kip853_bug_switches_are_caught(bug: str, seed: int, invariant: str) -> None:
     clean = run_seed(DYNAMIC, seed)

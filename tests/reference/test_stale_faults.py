@@ -106,7 +106,7 @@ def _begin_quorum_epoch_response_without_epoch_check(r: HandlerContext, m: Messa
 # (message type, handler without its staleness check, a seed and steps where the current
 # faults expose it, the fewest seeds of 1..40 that must expose it, measured: 8 and 3)
 SEEDED_BUGS = {
-    "vote-response-any-epoch": (VOTE_RESPONSE, _vote_response_without_epoch_check, 1, 300, 5),
+    "vote-response-any-epoch": (VOTE_RESPONSE, _vote_response_without_epoch_check, 4, 300, 5),
     "endorsement-any-epoch": (BEGIN_QUORUM_EPOCH_RESPONSE, _begin_quorum_epoch_response_without_epoch_check, 9, 1000, 2),
 }
 
