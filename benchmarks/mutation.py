@@ -221,6 +221,13 @@ MUTATIONS: tuple[Mutation, ...] = (
              "            state.fetch_deadline = self.now + self.config.fetch_timeout_ms\n",
              "a follower's fetch timeout restarts when it sends a Fetch, not when a response arrives: "
              "it keeps following a leader that no longer answers"),
+    Mutation("check-quorum-rearmed-on-change", "reference/core/replica.py",
+             "        if isinstance(state, Leader):\n            for voter in sorted(self.voters - previous.ids):",
+             "        if isinstance(state, Leader):\n"
+             "            state.check_quorum_deadline = self.now + self.config.fetch_timeout_ms\n"
+             "            for voter in sorted(self.voters - previous.ids):",
+             "a leader's voter change restarts its check-quorum timer: it checks a whole fetch timeout "
+             "later than Kafka, which keeps the due time"),
     Mutation("check-quorum-half-window", "reference/core/replica.py",
              " else self.config.fetch_timeout_ms\n        window_start",
              " else self.config.fetch_timeout_ms // 2\n        window_start",

@@ -232,10 +232,14 @@ VARIABLE electionDeadline
 \* <<time received, 0-based position>> (<<Nil, Nil>>: none).
 \* @type: Int -> <<Int, Int>>;
 VARIABLE endQuorum
-\* Leader l: the time of each voter's last Fetch with a valid position (its own entry:
-\* the time it became leader).
+\* Leader l: the time of each voter's last Fetch with a valid position.
 \* @type: Int -> (Int -> Int);
 VARIABLE lastFetchTime
+\* Leader l: when its next check-quorum falls due (Kafka's check-quorum timer: a fetch
+\* timeout after its election, then when the fetch that completed the majority at the
+\* last check leaves the window); Nil for other roles.
+\* @type: Int -> Int;
+VARIABLE checkQuorumDue
 \* Leader l: when BeginQuorumEpoch to voter j is due (again).
 \* @type: Int -> (Int -> Int);
 VARIABLE beginEpochDue
@@ -244,11 +248,11 @@ serverVars == <<currentEpoch, votedId, leaderId, role>>
 logVars == <<log, highWatermark, dirId>>
 volatileVars == <<votesGranted, endorsers, replicaEndOffset, replicaDirectoryId, pendingVoterChange>>
 historyVars == <<elections, votes, committed, restarts, unflushed>>
-timerVars == <<now, electionDeadline, endQuorum, lastFetchTime, beginEpochDue>>
+timerVars == <<now, electionDeadline, endQuorum, lastFetchTime, beginEpochDue, checkQuorumDue>>
 vars == <<currentEpoch, votedId, leaderId, log, dirId, role, highWatermark, votesGranted,
           endorsers, replicaEndOffset, replicaDirectoryId, pendingVoterChange, messages,
           elections, votes, committed, restarts, unflushed,
-          now, electionDeadline, endQuorum, lastFetchTime, beginEpochDue>>
+          now, electionDeadline, endQuorum, lastFetchTime, beginEpochDue, checkQuorumDue>>
 
 -----------------------------------------------------------------------------
 (* Constants and helpers *)
@@ -485,6 +489,63 @@ ArmedDeadline(i) ==
       [] role[i] = "Candidate" /\ role'[i] = "Voted" /\ currentEpoch'[i] = currentEpoch[i] -> now
       [] OTHER -> now + Timing.electionTimeout
 
+\* Check-quorum, as Kafka's timer runs it.  A check of leader l at time t, with its voter
+\* set and fetch times: a majority of its voters, itself included, sent a Fetch at a valid
+\* position within the fetch timeout before t.
+\* @type: (Int, Int) => Bool;
+QuorumHeard(l, t) ==
+    IsMajorityOf((IF IsVoter(l) THEN {l} ELSE {}) \cup
+                 {j \in VoterIds(l) \ {l} : lastFetchTime[l][j] > t - Timing.fetchTimeout},
+                 VoterKeys(l))
+
+\* The next check after one at t that heard the quorum: when the fetch that completed the
+\* majority leaves the window (heard-ness only falls as time passes with the same fetches,
+\* and changes only where a fetch leaves it); a voter that is a majority alone: t + timeout.
+\* @type: (Int, Int) => Int;
+CheckQuorumNext(l, t) ==
+    LET ends == {lastFetchTime[l][j] + Timing.fetchTimeout : j \in VoterIds(l) \ {l}}
+        lost == {d \in ends : d > t /\ ~QuorumHeard(l, d)}
+    IN IF lost = {} THEN t + Timing.fetchTimeout
+       ELSE CHOOSE d \in lost : \A x \in lost : d <= x
+
+\* The checks of leader l that fell due before now all heard the quorum.  The fetch times
+\* and the voter set change only at l's own steps, which bring checkQuorumDue up to date
+\* (NextCheckQuorumDues), so the checks since then are judged with today's values.  A second
+\* check with the same fetches fails, unless l is a majority alone (it never fails).
+\* @type: (Int) => Bool;
+ChecksPassed(l) ==
+    LET d == checkQuorumDue[l]
+        d1 == CheckQuorumNext(l, d)
+    IN d >= now \/ (QuorumHeard(l, d) /\ (d1 >= now \/ QuorumHeard(l, d1)))
+
+\* When the next check of leader l falls due once the checks before now passed.
+\* @type: (Int) => Int;
+DueAfterChecks(l) ==
+    LET d == checkQuorumDue[l]
+        d1 == CheckQuorumNext(l, d)
+        t == Timing.fetchTimeout
+    IN IF d >= now THEN d
+       ELSE IF d1 >= now THEN d1
+       ELSE d1 + t * ((now - d1 + t - 1) \div t)
+
+\* A check-quorum of leader l that fell due by now did not hear the quorum: it resigns
+\* (on time: the check falls due now; else nothing but the resignation is left to it).
+\* @type: (Int) => Bool;
+QuorumLost(l) == ~ChecksPassed(l) \/ (DueAfterChecks(l) = now /\ ~QuorumHeard(l, now))
+
+\* checkQuorumDue after a step of replica i that sets its fetch times to `fetched`: a new
+\* leader's first check is a fetch timeout away; a step that changes the fetch times or the
+\* voter set first takes the checks that fell due before it, with the values before it (a
+\* check due at this very time may come before the step or after it: Kafka orders a timer
+\* and a message of the same millisecond either way).
+\* @type: (Int, Int -> Int) => Set(Int);
+NextCheckQuorumDues(i, fetched) ==
+    CASE role'[i] /= "Leader" -> {Nil}
+      [] role[i] /= "Leader" -> {now + Timing.fetchTimeout}
+      [] fetched = lastFetchTime[i] /\ log'[i] = log[i] -> {checkQuorumDue[i]}
+      [] OTHER -> {DueAfterChecks(i)} \cup
+                  IF DueAfterChecks(i) = now /\ QuorumHeard(i, now) THEN {CheckQuorumNext(i, now)} ELSE {}
+
 \* The timers of replica i after its step: deadline, successor schedule, and (leader)
 \* fetch times and BeginQuorumEpoch due times, as given.
 \* @type: (Int, Int, <<Int, Int>>, Int -> Int, Int -> Int) => Bool;
@@ -498,16 +559,18 @@ SetTimers(i, deadline, eq, fetched, due) ==
          /\ lastFetchTime' = IF fetched = lastFetchTime[i] THEN lastFetchTime
                              ELSE [lastFetchTime EXCEPT ![i] = fetched]
          /\ beginEpochDue' = IF due = beginEpochDue[i] THEN beginEpochDue ELSE [beginEpochDue EXCEPT ![i] = due]
+         /\ \E d \in NextCheckQuorumDues(i, fetched) :
+                checkQuorumDue' = IF d = checkQuorumDue[i] THEN checkQuorumDue ELSE [checkQuorumDue EXCEPT ![i] = d]
 
 \* @type: (Int) => Int;
 NextDeadline(i) == IF NewEpochState(i) THEN ArmedDeadline(i) ELSE electionDeadline[i]
 \* @type: (Int) => <<Int, Int>>;
 NextEndQuorum(i) == IF NewEpochState(i) THEN NoEndQuorum ELSE endQuorum[i]
-\* A new leader counts itself as fetched when elected; BeginQuorumEpoch is due at once.
+\* A new leader has heard no fetch yet; BeginQuorumEpoch is due at once.
 \* @type: (Int) => (Int -> Int);
 NextFetchTimes(i) ==
     CASE role'[i] /= "Leader" -> NoTimes
-      [] role[i] /= "Leader" -> [NoTimes EXCEPT ![i] = now]
+      [] role[i] /= "Leader" -> NoTimes
       [] OTHER -> lastFetchTime[i]
 \* @type: (Int) => (Int -> Int);
 NextDue(i) ==
@@ -519,23 +582,6 @@ NextDue(i) ==
 \* @type: (Int) => Bool;
 Timers(i) == SetTimers(i, NextDeadline(i), NextEndQuorum(i), NextFetchTimes(i), NextDue(i))
 
-\* Leader i's check-quorum is tracked: its own entry of lastFetchTime is the time it became
-\* leader; Nil once it appended a voter change.  Kafka's check-quorum timer keeps the deadline
-\* it armed with the previous voter set, so after a change the spec no longer says when the
-\* check fires (it lets the leader resign, or not, from then on).
-\* @type: (Int) => Bool;
-CheckQuorumTracked(i) == lastFetchTime[i][i] /= Nil
-
-\* Check-quorum: at time t, leader i has not heard from a majority of its voters within
-\* the fetch timeout (itself counts; the window starts when it became leader).
-\* @type: (Int, Int) => Bool;
-QuorumLostBy(i, t) ==
-    /\ CheckQuorumTracked(i)
-    /\ t >= lastFetchTime[i][i] + Timing.fetchTimeout
-    /\ ~IsMajorityOf((IF IsVoter(i) THEN {i} ELSE {}) \cup
-                     {j \in VoterIds(i) \ {i} : lastFetchTime[i][j] > t - Timing.fetchTimeout},
-                     VoterKeys(i))
-
 \* At time t, leader i owes a voter a BeginQuorumEpoch.
 \* @type: (Int, Int) => Bool;
 BeginQuorumEpochOverdue(i, t) ==
@@ -546,7 +592,7 @@ BeginQuorumEpochOverdue(i, t) ==
 \* BeginQuorumEpoch part.
 \* @type: (Int) => Bool;
 CheckQuorumOnTime(i) ==
-    role[i] = "Leader" /\ "CheckQuorum" \in TimedRules => ~QuorumLostBy(i, now - 1)
+    role[i] = "Leader" /\ "CheckQuorum" \in TimedRules => ChecksPassed(i)
 \* @type: (Int) => Bool;
 BeginQuorumEpochOnTime(i) ==
     role[i] = "Leader" /\ "BeginQuorumEpochResend" \in TimedRules => ~BeginQuorumEpochOverdue(i, now - 1)
@@ -603,7 +649,7 @@ AdvanceClock(time) ==
     /\ time > now
     /\ now' = time
     /\ UNCHANGED <<serverVars, logVars, volatileVars, messages, historyVars,
-                   electionDeadline, endQuorum, lastFetchTime, beginEpochDue>>
+                   electionDeadline, endQuorum, lastFetchTime, beginEpochDue, checkQuorumDue>>
 
 \* The models' clock advances one tick at a time.
 \* @type: Set(Int);
@@ -803,7 +849,7 @@ StepDown(i) ==
 \* Check-quorum (or, untimed, also a graceful shutdown).
 \* @type: (Int) => Bool;
 Resign(i) ==
-    /\ "CheckQuorum" \in TimedRules => (QuorumLostBy(i, now) \/ ~CheckQuorumTracked(i))
+    /\ "CheckQuorum" \in TimedRules => QuorumLost(i)
     /\ ~InCrashWindow(i)
     /\ BeginQuorumEpochOnTime(i)
     /\ StepDown(i)
@@ -1496,11 +1542,12 @@ HandleVoterChangeRequest(m) ==
             /\ pendingVoterChange' = [pendingVoterChange EXCEPT ![l] = @ \cup {m}]
             /\ UNCHANGED <<serverVars, highWatermark, dirId, votesGranted, endorsers, replicaEndOffset,
                            replicaDirectoryId, messages, historyVars>>
-    \* a voter the leader adds is due a BeginQuorumEpoch at once; after a change the
-    \* check-quorum is no longer tracked (CheckQuorumTracked)
+    \* a voter the leader adds is due a BeginQuorumEpoch at once; the check-quorum timer keeps
+    \* the due time it had (Kafka computed it with the previous voter set) and the next check
+    \* counts the new set (NextCheckQuorumDues)
     /\ LET l == m.dest IN
        IF TimedRules /= {} /\ log'[l] /= log[l]
-       THEN SetTimers(l, electionDeadline[l], endQuorum[l], [lastFetchTime[l] EXCEPT ![l] = Nil],
+       THEN SetTimers(l, electionDeadline[l], endQuorum[l], lastFetchTime[l],
                       IF m.type = "AddVoterRequest" THEN [beginEpochDue[l] EXCEPT ![m.voterId] = now]
                       ELSE beginEpochDue[l])
        ELSE Timers(l)
@@ -1559,6 +1606,7 @@ TimersInit ==
     /\ electionDeadline = [i \in Replicas |-> Timing.electionTimeout]
     /\ endQuorum = [i \in Replicas |-> NoEndQuorum]
     /\ lastFetchTime = [i \in Replicas |-> NoTimes]
+    /\ checkQuorumDue = [i \in Replicas |-> Nil]
     /\ beginEpochDue = [i \in Replicas |-> NoTimes]
 
 Init ==

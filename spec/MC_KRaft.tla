@@ -62,7 +62,7 @@ SuccessorBackoffRespected ==
 CheckQuorumRespected ==
     [][\A i \in Replicas :
           (role[i] = "Leader" /\ \E m \in messages' \ messages : m.source = i /\ m.type /= "EndQuorumEpochRequest")
-             => ~QuorumLostBy(i, now - 1)]_vars
+             => ChecksPassed(i)]_vars
 
 \* A leader that owes a voter a BeginQuorumEpoch sends nothing else.
 BeginQuorumEpochResent ==
@@ -81,7 +81,7 @@ TimeoutUpperBoundRespected ==
 \* election; KIP-595 has no pre-vote).
 NoDisruptiveElection ==
     [][\A i \in Voters : Stands(i) =>
-          ~\E l \in Replicas : role[l] = "Leader" /\ currentEpoch[l] >= currentEpoch[i] /\ ~QuorumLostBy(l, now)]_vars
+          ~\E l \in Replicas : role[l] = "Leader" /\ currentEpoch[l] >= currentEpoch[i] /\ ~QuorumLost(l)]_vars
 
 \* Optional narrowing for focused configs: no graceful resignation.
 NoResignation == \A i \in Replicas : role[i] /= "Resigned"

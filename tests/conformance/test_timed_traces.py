@@ -28,7 +28,7 @@ TIMER_BUGS: dict[str, tuple[int, int, str, str]] = {
     "early-election": (1, 100, "BecomeCandidate", "MayStand(i)"),
     "late-election": (1, 100, "BecomeCandidate", "TimeoutOnTime(i)"),
     "no-successor-backoff": (7, 200, "BecomeCandidate", "MayStand(i)"),
-    "early-resign": (3, 200, "Resign", "QuorumLostBy"),
+    "early-resign": (3, 200, "Resign", "QuorumLost(i)"),
     "check-quorum-counts-observers": (16, 500, "", "OnTime"),
     "begin-epoch-once": (1, 700, "", "OnTime"),
 }

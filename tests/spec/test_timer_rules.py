@@ -236,3 +236,46 @@ def test_a_disruptive_election_is_reached_without_patient_voters() -> None:
     entry = ENTRIES["timed_disruption"]
     result = run_api(entry, traces=None, depth=None, time_limit=120)
     assert (result.verdict, result.failed) == ("violation", "NoDisruptiveElection"), result.message
+
+
+
+def _dynamic_leader_at_2() -> tuple[Model, State]:
+    """A dynamic quorum, voters {1, 2} and observer 3, timed with the timed model's ticks:
+    1 wins epoch 1 at time 2 (its first check-quorum is due at 5) and voter 2 fetches at 2
+    until the leaderChange record commits."""
+    from tests.spec import test_reconfig_actions as reconfig
+    from tests.spec.test_kraft_actions import elect as elect_voter
+
+    timing = read_config(SPEC / "MC_KRaft_timed.cfg").constants["Timing"]
+    m = reconfig.dynamic(TimedRules=frozenset(RULES), Timing=timing, MaxTime=8)
+    s = elect_voter(m, tick(m, init(m), 2), leader=1, voter=2)
+    s = one(m, "SendBeginQuorumEpoch", [1, 2], s)
+    s = reconfig.deliver(m, s, "HandleBeginQuorumEpochRequest", "BeginQuorumEpochRequest", dest=2)
+    s = reconfig.fetch_round(m, reconfig.fetch_round(m, s, 2), 2)
+    assert at(m, s, "highWatermark", 1) == 1 and at(m, s, "checkQuorumDue", 1) == 5
+    return m, s
+
+
+def test_check_quorum_falls_due_on_kafkas_timer() -> None:
+    """Voter 2's last fetch at 2 leaves the window at 5: the check due at 5 fails, the leader
+    resigns then (not at 4) and, had it not, takes no step at 6."""
+    m, s = _dynamic_leader_at_2()
+    assert succ(m, "Resign", [1], tick(m, s, 4)) == []
+    assert len(succ(m, "Resign", [1], tick(m, s, 5))) == 1
+    assert succ(m, "Shutdown", [1], tick(m, s, 6)) == []
+
+
+def test_check_quorum_after_a_voter_change_counts_the_new_set() -> None:
+    """The leader removes voter 2 at time 3: its timer keeps the due time 5, and the check then
+    counts the new set, the leader alone, which is a majority: no resignation at 5, steps at 6
+    (when a voter change left check-quorum untracked, a Resign was allowed at any time)."""
+    from tests.spec import test_reconfig_actions as reconfig
+
+    m, s = _dynamic_leader_at_2()
+    s = one(m, "SendRemoveVoterRequest", [1, 2, 1], tick(m, s, 3))
+    s = reconfig.deliver(m, s, "HandleRemoveVoterRequest", "RemoveVoterRequest", voterId=2)
+    assert reconfig.keys(m, s, 1) == frozenset({(1, 1)})
+    assert at(m, s, "checkQuorumDue", 1) == 5
+    for t in (4, 5):
+        assert succ(m, "Resign", [1], tick(m, s, t)) == []
+    assert len(succ(m, "Shutdown", [1], tick(m, s, 6))) == 1
