@@ -133,8 +133,9 @@ def next_step_after_due(clean: Sequence[Line], buggy: Sequence[Line], step: int)
 
 
 def _fires_timer(lines: Sequence[Line], step: int) -> bool:
-    """Event ``step`` is a candidacy: a delayed election timer firing, late whatever happened
-    before it (the replica took no other step since its timer was due)."""
+    """Event ``step`` of the bug run is a candidacy. Found by ``next_step_after_due``, it is the
+    replica's first step since the run without the bug stood: its election timer, armed as in
+    that run, fired past the end of its range."""
     return any(e["kind"] == "event" and e["step"] == step and e["action"] == "BecomeCandidate" for e in lines)
 
 

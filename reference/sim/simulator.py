@@ -89,7 +89,7 @@ from reference.sim.invariants import SafetyChecker, Violation
 from reference.sim.reassignment import VoterChange, draw_target, next_change, refused_change
 from reference.sim.voter_invariants import VoterChangeChecker
 from reference.storage.base import MemoryStorage
-from reference.storage.persist import QUORUM_STATE_FILE, persist, persist_until_crash, stage
+from reference.storage.persist import persist, persist_until_crash, stage
 from reference.trace.itf_encode import encode_keyed_message
 from reference.trace.spec_constants import FOREIGN_CLUSTER_ID, FOREIGN_REQUEST_TYPES, spec_constants
 from reference.trace.trace_writer import TraceWriter
@@ -650,6 +650,7 @@ class Simulation:
         disk = node.storage if isinstance(node.storage, ReplicaDisk) else None
         if disk is not None:
             disk.begin_step(ready.log_ops, ready.quorum_state is not None)
+        between_writes = False
         if "respond-then-fsync" in self.options.bugs:
             # Bug: the writes are staged, the messages leave, the fsync comes later.
             writes: tuple[str, ...] = ()
@@ -661,7 +662,7 @@ class Simulation:
                 node.staged += [f for f in staged if f not in node.staged]
         elif isinstance(node.storage, MemoryStorage) and self._crashes_between_writes(node, ready):
             writes = persist_until_crash(node.storage, ready)
-            node.crash_in_step = True
+            node.crash_in_step = between_writes = True
         else:
             writes = persist(node.storage, ready)
         self.stats.events += 1
@@ -674,7 +675,7 @@ class Simulation:
         sends = len(ready.messages)
         if crash_in_step:
             node.crash_in_step = False
-            if writes == (QUORUM_STATE_FILE,) and ready.log_ops:
+            if between_writes:
                 sends = 0  # the crash came before the log write, so before any send
                 self.stats.crashes_between_writes += 1
             else:
