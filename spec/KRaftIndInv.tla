@@ -261,12 +261,17 @@ FetchRequestsHeld ==
 \* its sender's epoch or an earlier one while the sender keeps that disk (in a static quorum
 \* for voters only: an observer that lost its disk keeps its id 0 and restarts in epoch 0).
 \* (Without the last, a replica that learns epoch 1 from a response finds a FetchRequest of
-\* epoch 1 it never sent, at an offset beyond its log, and breaks FetchRequestsHeld.)
+\* epoch 1 it never sent, at an offset beyond its log, and breaks FetchRequestsHeld.)  Its
+\* last fetched epoch is 0 exactly at offset 0: no entry is of epoch 0.  (Without that, a
+\* Fetch at offset 0 naming epoch 1 is a valid position in a leader's log of epoch 1, and
+\* the answer starts with a leaderChange record of the last fetched epoch, which breaks
+\* FetchResponseRecordsWellFormed.)
 FetchRequestsWellFormed ==
     \A m \in messages :
         (m.type = "FetchRequest" /\ m.clusterId /= ForeignClusterId) =>
             /\ m.fetchOffset >= 0
             /\ m.lastFetchedEpoch >= 0
+            /\ (m.fetchOffset = 0) = (m.lastFetchedEpoch = 0)
             /\ m.sourceDirectoryId >= 0
             /\ (m.sourceDirectoryId = dirId[m.source] /\ (KRaftVersion > 0 \/ m.source \in Voters)) =>
                    m.epoch <= currentEpoch[m.source]

@@ -797,3 +797,24 @@ def test_a_foreign_fetch_request_does_not_speak_for_its_claimed_sender(model: Mo
     assert model.eval_state("IndInv", state) is True
     stands = [t for label, t in model.successors(state) if label.name == "BecomeCandidate"]
     assert stands and all(model.eval_state("IndInv", t) is True for t in stands)
+
+
+def test_a_fetch_at_offset_zero_names_epoch_zero(model: Model) -> None:
+    """The counterexample to induction the reassignment walks found for HandleFetchRequest: a
+    FetchRequest of replica 3 at offset 0 naming last fetched epoch 1 (no replica sends one: an
+    empty log's last epoch is 0) is a valid position in leader 1's log of epoch 1, so 1
+    answers with its leaderChange record of epoch 1, which is not after the last fetched epoch
+    (FetchResponseRecordsWellFormed). FetchRequestsWellFormed now ties offset 0 to epoch 0."""
+    init = reachable(model, 1)[0]
+    record = leader_change_record(1, 1)
+    fetch = message_like(model, init, type="FetchRequest", source=3, dest=1, epoch=1, clusterId="kraft",
+                         fetchOffset=0, lastFetchedEpoch=1, sourceDirectoryId=0)
+    cti = state_like(model, init, currentEpoch=make_fn({1: 1, 2: 1, 3: 1}),
+                                  votedId=make_fn({1: 1, 2: 1, 3: -1}),
+                                  leaderId=make_fn({1: 1, 2: -1, 3: -1}),
+                                  role=make_fn({1: "Leader", 2: "Voted", 3: "Unattached"}),
+                                  log=make_fn({1: (record,), 2: (), 3: ()}),
+                                  elections=frozenset({(1, 1)}),
+                                  votes=frozenset({(1, 1, 1), (2, 1, 1)}),
+                                  messages=frozenset({fetch}))
+    assert_needed(model, cti, "FetchRequestsWellFormed", "HandleFetchRequest", "FetchResponseRecordsWellFormed")
