@@ -17,7 +17,7 @@ import json
 from typing import Any
 
 from reference.core.log import ReplicatedLog
-from reference.core.messages import MESSAGE_FIELDS, Entry, Message
+from reference.core.messages import Entry, Message
 
 _BIG = 2**53
 
@@ -37,14 +37,27 @@ def encode_entry(e: Entry) -> str:
     return e.itf
 
 
-_MESSAGE_KEYS = tuple((name, f'"{name}": ') for name in MESSAGE_FIELDS)
+def _kip595_fields(m: Message, records: str) -> str:
+    """The text of the KIP-595 fields (``MESSAGE_FIELDS``, in that order), the records given."""
+    return (
+        f'"type": {encode_str(m.type)}, "source": {encode_int(m.source)}, "dest": {encode_int(m.dest)}, '
+        f'"clusterId": {encode_str(m.clusterId)}, "epoch": {encode_int(m.epoch)}, '
+        f'"leaderId": {encode_int(m.leaderId)}, "errorCode": {encode_str(m.errorCode)}, '
+        f'"voteGranted": {"true" if m.voteGranted else "false"}, '
+        f'"lastOffsetEpoch": {encode_int(m.lastOffsetEpoch)}, "lastOffset": {encode_int(m.lastOffset)}, '
+        f'"preferredSuccessors": {_ints(m.preferredSuccessors)}, "fetchOffset": {encode_int(m.fetchOffset)}, '
+        f'"lastFetchedEpoch": {encode_int(m.lastFetchedEpoch)}, "highWatermark": {encode_int(m.highWatermark)}, '
+        f'"divergingEpoch": {encode_int(m.divergingEpoch)}, '
+        f'"divergingEndOffset": {encode_int(m.divergingEndOffset)}, '
+        f'"records": [{records}]'
+    )
 
 
 def encode_message(m: Message) -> str:
+    """A KIP-595 message: the fields of ``MESSAGE_FIELDS`` (in that order). Cached in the message."""
     s = m.encoded
     if s is None:
-        s = "{" + ", ".join([key + encode(getattr(m, name)) for name, key in _MESSAGE_KEYS]) + "}"
-        m.encoded = s
+        s = m.encoded = "{" + _kip595_fields(m, ", ".join([e.itf for e in m.records])) + "}"
     return s
 
 
@@ -58,17 +71,8 @@ def encode_keyed_message(m: Message) -> str:
     s = m.encoded
     if s is None:
         s = m.encoded = (
-            f'{{"type": {encode_str(m.type)}, "source": {encode_int(m.source)}, "dest": {encode_int(m.dest)}, '
-            f'"clusterId": {encode_str(m.clusterId)}, "epoch": {encode_int(m.epoch)}, '
-            f'"leaderId": {encode_int(m.leaderId)}, "errorCode": {encode_str(m.errorCode)}, '
-            f'"voteGranted": {"true" if m.voteGranted else "false"}, '
-            f'"lastOffsetEpoch": {encode_int(m.lastOffsetEpoch)}, "lastOffset": {encode_int(m.lastOffset)}, '
-            f'"preferredSuccessors": {_ints(m.preferredSuccessors)}, "fetchOffset": {encode_int(m.fetchOffset)}, '
-            f'"lastFetchedEpoch": {encode_int(m.lastFetchedEpoch)}, "highWatermark": {encode_int(m.highWatermark)}, '
-            f'"divergingEpoch": {encode_int(m.divergingEpoch)}, '
-            f'"divergingEndOffset": {encode_int(m.divergingEndOffset)}, '
-            f'"records": [{", ".join([e.itf_keyed for e in m.records])}], '
-            f'"sourceDirectoryId": {encode_int(m.sourceDirectoryId)}, "voterId": {encode_int(m.voterId)}, '
+            "{" + _kip595_fields(m, ", ".join([e.itf_keyed for e in m.records]))
+            + f', "sourceDirectoryId": {encode_int(m.sourceDirectoryId)}, "voterId": {encode_int(m.voterId)}, '
             f'"voterDirectoryId": {encode_int(m.voterDirectoryId)}}}'
         )
     return s

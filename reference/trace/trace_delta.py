@@ -39,7 +39,11 @@ def snapshot(value: Any) -> Any:
 
 def _common_prefix(prev: list[Any], cur: list[Any]) -> int:
     n = min(len(prev), len(cur))
-    if prev[:n] == cur[:n]:  # the usual case (an append), compared element by element in C
+    # the usual cases (no change, an append), compared element by element in C
+    if len(prev) == len(cur):
+        if prev == cur:
+            return n
+    elif (prev == cur[:n]) if n == len(prev) else (prev[:n] == cur):
         return n
     lo, hi = 0, n  # prev[:lo] == cur[:lo] and prev[:hi] != cur[:hi]
     while hi - lo > 1:
@@ -54,11 +58,13 @@ def _common_prefix(prev: list[Any], cur: list[Any]) -> int:
 SliceText = Callable[[Sequence[Any], int], str | None]
 
 
-def delta_text(prev: Any, value: Any, slice_text: SliceText | None = None) -> str | None:
+def delta_text(prev: Any, value: Any, slice_text: SliceText | None = None, cur: Any = None) -> str | None:
     """The ITF text of the change from ``prev`` (a snapshot) to ``value``, or None if equal.
     ``slice_text(items, offset)``: a reference to a logged sequence that holds the appended
-    ``items`` at the same offset (``#slice``, format 3), or None to write them out."""
-    cur = snapshot(value)
+    ``items`` at the same offset (``#slice``, format 3), or None to write them out. ``cur``:
+    ``snapshot(value)`` when the caller has taken it already."""
+    if cur is None:
+        cur = snapshot(value)
     if type(prev) is list and type(cur) is list:
         keep = _common_prefix(prev, cur)
         if keep == len(prev) == len(cur):

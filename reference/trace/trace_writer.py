@@ -30,6 +30,7 @@ FORMAT = "kraft-trace"
 FORMAT_VERSION = 3
 FLUSH_EVERY = 256
 MIN_SLICE = 2  # runs of fewer entries are written out (a reference is not shorter)
+_SCALARS = (int, str, bool)
 
 
 class TraceWriter:
@@ -87,17 +88,25 @@ class TraceWriter:
         params_text = "{" + ", ".join(encode_str(k) + ": " + (self._message_text(v) if type(v) is Message else encode(v))
                                       for k, v in params.items()) + "}"
         last = self._last.setdefault(replica, {})
-        if self.full_every and self.steps % self.full_every == 0:
-            change = f'"state": {encode_record(dict(state))}'
-        else:
-            parts = []
-            for name, value in state.items():
-                text = delta_text(last[name], value, self._slice_text) if name in last else encode(value)
-                if text is not None:
-                    parts.append(f'"{name}": {text}')
-            change = '"delta": {' + ", ".join(parts) + "}"
+        # one snapshot per variable: compared with the last logged value, then kept in its place
+        taken: dict[str, Any] = {}
+        full = self.full_every and self.steps % self.full_every == 0
+        parts = []
         for name, value in state.items():
-            last[name] = snapshot(value)
+            scalar = type(value) in _SCALARS  # its own snapshot; its delta is the value or nothing
+            cur = taken[name] = value if scalar else snapshot(value)
+            if full:
+                continue
+            if name not in last:
+                text: str | None = encode(value)
+            elif scalar:
+                text = None if last[name] == cur else encode(value)
+            else:
+                text = delta_text(last[name], value, self._slice_text, cur)
+            if text is not None:
+                parts.append(f'"{name}": {text}')
+        change = f'"state": {encode_record(dict(state))}' if full else '"delta": {' + ", ".join(parts) + "}"
+        last.update(taken)
         self._out.write(
             f'{{"kind": "event", "step": {self.steps}, "time_ms": {time_ms}, "replica": {replica}, '
             f'"action": "{action}", "params": {params_text}, '
