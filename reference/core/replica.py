@@ -365,25 +365,32 @@ class Replica:
 
     def next_deadline(self) -> int | None:
         """The earliest armed timer, for the driver to schedule a ``Tick``."""
-        return min((d for d in self._deadlines() if d is not None), default=None)
+        deadlines = self._deadlines()
+        return min(deadlines) if deadlines else None
 
-    def _deadlines(self) -> list[int | None]:
+    def _deadlines(self) -> list[int]:
+        """The armed timers (a leader's due high watermark or voter change: now)."""
         s = self.state
         voter = self.is_voter
-        out: list[int | None] = [s.election_deadline if voter else None]
+        out: list[int] = [s.election_deadline] if voter and s.election_deadline is not None else []
         if isinstance(s, Follower):
-            out += [s.fetch_deadline if voter else None, s.next_fetch_at]
+            if voter and s.fetch_deadline is not None:
+                out.append(s.fetch_deadline)
+            if s.next_fetch_at is not None:
+                out.append(s.next_fetch_at)
             if s.fetch_sent_at is not None:
                 out.append(s.fetch_sent_at + self.config.request_timeout_ms)
         elif not isinstance(s, Leader) and not voter and self.leader_id == NIL:
-            out.append(s.next_fetch_at)
+            if s.next_fetch_at is not None:
+                out.append(s.next_fetch_at)
             if s.fetch_sent_at is not None:
                 out.append(s.fetch_sent_at + self.config.request_timeout_ms)
         elif isinstance(s, Leader):
             if self.leader_high_watermark_due() or (self.pending_voter_changes and self.voter_change_committed()):
                 out.append(self.now)
-            out.append(s.check_quorum_deadline)
-            out += list(s.begin_epoch_due.values())
+            if s.check_quorum_deadline is not None:
+                out.append(s.check_quorum_deadline)
+            out += s.begin_epoch_due.values()
         return out
 
     def _fire_timer(self) -> None:

@@ -360,6 +360,7 @@ class Simulation:
         self.seed = seed
         self.quorum = config.quorum_config()
         self.options = ReplicaOptions(fetch_interval_ms=config.fetch_interval_ms, bugs=parse_bug(config.bug))
+        self.respond_then_fsync = "respond-then-fsync" in self.options.bugs
         self.faults = config.faults
         self.net_rng = random.Random(f"net-{seed}")
         self.fault_rng = random.Random(f"fault-{seed}")
@@ -493,18 +494,20 @@ class Simulation:
         if cfg.dynamic:
             self._push(self._admin_gap(), _ADMIN, 0)
         reason = "step limit reached"
-        while self.queue:
-            time, seq, kind, nid, payload = heapq.heappop(self.queue)
-            if time > self.max_time:
+        queue, nodes, stats, failures, in_flight = self.queue, self.nodes, self.stats, self.failures, self.in_flight
+        oldest_first, max_time, steps = self.oldest_first, self.max_time, cfg.steps
+        while queue:
+            time, seq, kind, nid, payload = heapq.heappop(queue)
+            if time > max_time:
                 reason = "time limit reached"
                 break
-            if kind == _DELIVER and self.oldest_first and self.in_flight.pop(seq, None) is None:
+            if kind == _DELIVER and oldest_first and in_flight.pop(seq, None) is None:
                 continue  # delivered early by the oldest-first bias
             self.now = time
             if kind == _DELIVER:
                 self._deliver(*payload)
             elif kind == _TICK:
-                node = self.nodes[nid]
+                node = nodes[nid]
                 if node.tick_at == time:
                     node.tick_at = None
                     self._tick(node)
@@ -513,22 +516,22 @@ class Simulation:
             elif kind == _FAULT:
                 self._inject_fault()
             elif kind == _RESTART:
-                self._restart(self.nodes[nid], disk_lost=bool(payload))
+                self._restart(nodes[nid], disk_lost=bool(payload))
             elif kind == _HEAL:
                 self._heal(payload)
             elif kind == _STOP:
-                self._stop(self.nodes[nid], payload)
+                self._stop(nodes[nid], payload)
             elif kind == _ADMIN:
                 self._admin(periodic=payload is None)
             elif kind == _FSYNC:
-                self._fsync(self.nodes[nid], payload)
-            if (self.oldest_first and self.in_flight and not self.failures and self.stats.events < cfg.steps
+                self._fsync(nodes[nid], payload)
+            if (oldest_first and in_flight and not failures and stats.events < steps
                     and self.stale_rng.random() < _OLDEST_FIRST_PROBABILITY):
                 self._deliver_oldest()
-            if self.failures:
-                reason = "replica raised" if self.stats.replica_errors else "invariant violated"
+            if failures:
+                reason = "replica raised" if stats.replica_errors else "invariant violated"
                 break
-            if self.stats.events >= cfg.steps:
+            if stats.events >= steps:
                 break
         if self.writer is not None:
             self.writer.end(reason)
@@ -651,7 +654,7 @@ class Simulation:
         if disk is not None:
             disk.begin_step(ready.log_ops, ready.quorum_state is not None)
         between_writes = False
-        if "respond-then-fsync" in self.options.bugs:
+        if self.respond_then_fsync:
             # Bug: the writes are staged, the messages leave, the fsync comes later.
             writes: tuple[str, ...] = ()
             assert isinstance(node.storage, MemoryStorage)  # SimConfig refuses file storage with it
@@ -660,7 +663,8 @@ class Simulation:
                 if not node.staged:
                     self._push(self.now + self.fault_rng.randint(*_LATE_FSYNC_MS), _FSYNC, node.id, replica)
                 node.staged += [f for f in staged if f not in node.staged]
-        elif isinstance(node.storage, MemoryStorage) and self._crashes_between_writes(node, ready):
+        elif (self.crash_at_election and ready.quorum_state is not None and isinstance(node.storage, MemoryStorage)
+              and self._crashes_between_writes(node, ready)):
             writes = persist_until_crash(node.storage, ready)
             node.crash_in_step = between_writes = True
         else:
