@@ -13,6 +13,11 @@ with ``PYTHONPATH=<that checkout>`` and ``--quorum static``: it falls back to th
 ``--quorum both`` measures a static quorum (KIP-595) and a dynamic one (KIP-853, its default
 faults and voter changes) in the same process and prints dynamic / static.
 
+``--baseline DIR`` measures another checkout (e.g. a ``git worktree`` of the commit before a
+change, or of the code a target was set against) and this one alternately, each repetition a
+fresh process of each checkout's own copy of this script (``--repeat 1``, its ``PYTHONPATH`` set
+to its checkout), and prints the medians and this / baseline for each campaign and tracing mode.
+
 ``--compare-faults`` measures, with the chosen quorum(s), the default fault set before the
 stale-message faults (``PREVIOUS_DEFAULT_FAULTS``), the one before the faults that reach more
 of the spec (``foreign``, ``isolate-leader``, ``stale-position``: "before-reach") and the current
@@ -24,7 +29,11 @@ change of epoch, leader or role (``RunStats``).
 from __future__ import annotations
 
 import argparse
+import os
+import re
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -101,6 +110,44 @@ def compare_faults(args: argparse.Namespace, quorums: tuple[str, ...], clock: Ca
                       f"of them of an older epoch ({totals['events']} events)")
 
 
+_FIGURE = re.compile(r"^(static|dynamic) (tracing o[nf]f?)\s*: ([\d,]+) simulated events")
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _one_process(checkout: Path, args: argparse.Namespace) -> dict[tuple[str, str], float]:
+    """Events per second of each campaign and tracing mode, from one run of ``checkout``'s script."""
+    cmd = [sys.executable, str(checkout / "benchmarks" / "simulate.py"), "--seeds", str(args.seeds),
+           "--steps", str(args.steps), "--repeat", "1", "--quorum", args.quorum, *(["--wall"] if args.wall else [])]
+    proc = subprocess.run(cmd, cwd=checkout, env=dict(os.environ, PYTHONPATH=str(checkout)),
+                          capture_output=True, text=True, check=False)
+    if proc.returncode != 0:
+        raise SystemExit(f"{checkout}: benchmark failed (exit {proc.returncode}):\n{proc.stderr}")
+    found = {(m.group(1), m.group(2)): float(m.group(3).replace(",", ""))
+             for m in map(_FIGURE.match, proc.stdout.splitlines()) if m}
+    if not found:
+        raise SystemExit(f"{checkout}: no figures in its output:\n{proc.stdout}")
+    return found
+
+
+def compare_baseline(args: argparse.Namespace, unit: str) -> None:
+    """This checkout against ``args.baseline``, alternating processes."""
+    baseline = args.baseline.resolve()
+    if not (baseline / "benchmarks" / "simulate.py").is_file():
+        raise SystemExit(f"--baseline {baseline}: no benchmarks/simulate.py there (a checkout of this project?)")
+    samples: dict[str, dict[tuple[str, str], list[float]]] = {"baseline": {}, "this": {}}
+    for _ in range(args.repeat):
+        for name, checkout in (("baseline", baseline), ("this", ROOT)):
+            for key, eps in _one_process(checkout, args).items():
+                samples[name].setdefault(key, []).append(eps)
+    for key in sorted(samples["this"]):
+        if key not in samples["baseline"]:
+            continue
+        old, new = (statistics.median(samples[n][key]) for n in ("baseline", "this"))
+        print(f"{key[0]} {key[1]:<11}: baseline {old:,.0f}, this {new:,.0f} simulated events/{unit} s, "
+              f"this / baseline {new / old:.2f} (medians of {args.repeat} alternating processes; "
+              f"{args.seeds} seeds x {args.steps} steps)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=20)
@@ -110,7 +157,12 @@ def main() -> None:
     parser.add_argument("--wall", action="store_true", help="wall-clock instead of CPU seconds")
     parser.add_argument("--compare-faults", action="store_true",
                         help="the default faults before the stale-message faults against the current ones")
+    parser.add_argument("--baseline", type=Path, default=None,
+                        help="another checkout to measure alternately with this one (prints this / baseline)")
     args = parser.parse_args()
+    if args.baseline is not None:
+        compare_baseline(args, "wall" if args.wall else "CPU")
+        return
     clock = time.perf_counter if args.wall else time.process_time
     unit = "wall" if args.wall else "CPU"
     seeds = range(1, args.seeds + 1)
