@@ -388,8 +388,7 @@ class Replica:
         elif isinstance(s, Leader):
             if self.leader_high_watermark_due() or (self.pending_voter_changes and self.voter_change_committed()):
                 out.append(self.now)
-            if s.check_quorum_deadline is not None:
-                out.append(s.check_quorum_deadline)
+            out.append(s.check_quorum_deadline)
             out += s.begin_epoch_due.values()
         return out
 
@@ -404,7 +403,7 @@ class Replica:
             if self.voter_change_committed():
                 rpc_voters.complete_voter_change(self)
                 return
-            if s.check_quorum_deadline is not None and s.check_quorum_deadline <= now:
+            if s.check_quorum_deadline <= now:
                 self._check_quorum(s)
                 if self._ready.action is not None:
                     return

@@ -65,7 +65,7 @@ class Leader(EpochState):
     name: str = LEADER
     begin_epoch_due: dict[int, int] = field(default_factory=dict)
     last_fetch_ms: dict[int, int] = field(default_factory=dict)
-    check_quorum_deadline: int | None = None
+    check_quorum_deadline: int = 0  # armed when the leader is elected (a fetch timeout later)
 
 
 @dataclass(slots=True)
