@@ -35,7 +35,7 @@ from conformance.tla.parser import parse_expression
 from conformance.tla.printer import render
 from conformance.tla.stdlib import Runtime
 from conformance.tla.syntax import EvalError, Loc, Module, TlaError, Unit
-from conformance.tla.values import Value
+from conformance.tla.values import Value, reuse_equal
 
 State = tuple[Value, ...]
 
@@ -364,7 +364,7 @@ class Model:
             label = labels.get(raw)
             if label is None:
                 label = labels[raw] = make_label(raw)
-            yield label, tuple(t)
+            yield label, reuse_equal(tuple(t), state)
 
     def successors_skipping_errors(self, state: State, next: str | S.Expr = "Next"
                                    ) -> tuple[list[tuple[ActionLabel, State]], list[TlaError]]:

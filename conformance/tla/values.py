@@ -137,6 +137,21 @@ def same_value(a: Any, b: Any) -> bool:
     return True
 
 
+def reuse_equal(new: tuple, old: tuple) -> tuple:
+    """``new`` with each item TLA+-equal to ``old``'s item at its position replaced by that
+    very object (``new`` itself when there is none): a successor state then shares the
+    values an action rebuilt unchanged with its parent, which identity-keyed caches
+    (fingerprints, invariant parts, type checks) see at once."""
+    out: list | None = None
+    for i, v in enumerate(new):
+        o = old[i]
+        if v is not o and v == o and same_value(v, o):
+            if out is None:
+                out = list(new)
+            out[i] = o
+    return new if out is None else tuple(out)
+
+
 def punnable(v: Any) -> bool:
     """Whether ``v`` holds a boolean or an integer 0 or 1 anywhere (a possible pun)."""
     t = type(v)
