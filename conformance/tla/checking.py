@@ -15,6 +15,7 @@ from conformance.tla.cfg import ModelConfig
 from conformance.tla.fpset import Fingerprinter
 from conformance.tla.model import ActionLabel, Model, State
 from conformance.tla.plan import CheckPlan
+from conformance.tla.stateparts import StatePart
 from conformance.tla.syntax import Loc, TlaError
 from conformance.tla.values import Fn, ModelValue, Value, format_value, make_fn, same_value
 
@@ -178,10 +179,10 @@ class Checks:
         self._props = [(p.name, model.action_function(p.action)) for p in plan.action_properties]
         self._passed_outside: set[int] = set()  # exact fingerprints of dropped states checked
 
-    def _parts(self, inv: str | S.Expr) -> list[tuple[Callable[[State], Value], tuple[int, ...] | None]]:
+    def _parts(self, inv: str | S.Expr) -> list[StatePart]:
         if isinstance(inv, str) and self.model.has_definition(inv):
-            return self.model.invariant_parts(inv)
-        return [(self.model.state_function(inv), None)]
+            return [StatePart(fn, deps) for fn, deps in self.model.invariant_parts(inv)]
+        return [StatePart(self.model.state_function(inv), None)]
 
     def outside_ok(self, state: State, number: int, exact_fp: int | None, parent: State | None = None) -> None:
         """``state_ok`` for a state outside the model (it is dropped after the check, so it
@@ -202,7 +203,8 @@ class Checks:
         """Raise ``Stop`` when ``state`` (state ``number``) violates an invariant or the
         extra check. ``parent``: a state that passed every invariant; a conjunct whose
         variables are the very same objects in ``state`` (an action's UNCHANGED, or a
-        function it did not touch) holds there too and is not evaluated again. The
+        function it did not touch) holds there too and is not evaluated again, nor is one
+        that held in a state with the same values of its variables (``StatePart``). The
         conjuncts are taken in order, so the first false one stops the evaluation as the
         conjunction's would."""
         if self.extra is not None:
@@ -210,10 +212,10 @@ class Checks:
             if problem is not None:
                 raise Stop("violation", "type annotations", problem)
         for name, parts in self._invariants:
-            for fn, deps in parts:
-                if parent is not None and deps is not None and all(state[k] is parent[k] for k in deps):
+            for part in parts:
+                if parent is not None and part.unchanged(state, parent):
                     continue
-                value = fn(state)
+                value = part(state)
                 if value is not True and not self._bool(value, "invariant", name):
                     raise Stop("violation", name, f"Invariant {name} is violated.")
 
