@@ -157,6 +157,15 @@ class StateIdentity:
                 fp = other
         return fp
 
+    def of_successors(self, parent: State) -> Callable[[State], int]:
+        """This identity for the successors of ``parent`` (the same fingerprints, computed
+        from those of the parent's values where a successor holds the very same objects)."""
+        if not self.exact:
+            return self
+        fpr = self.fpr
+        known = fpr.prefixes(parent)
+        return lambda state: fpr.state_after(state, known)
+
 
 # ---------------------------------------------------------------------------
 # Checks shared by exhaustive search and simulation
