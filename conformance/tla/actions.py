@@ -537,10 +537,12 @@ class ActionCompiler:
             call = self._call(node, scope)
             if call is not None:
                 enter, _, (target, pnames), by_name = call
-                first = None
+                split_guards = None
                 if by_name is None:
-                    sb = self._split_body(target)
-                    first = self._first_guard(*self._body_of(target))
+                    if not self.init:
+                        split_guards = self._leading_guard(*self._body_of(target))
+                    if split_guards is None:
+                        sb = self._split_body(target)
                 else:
                     self._inlining.add(id(target.unit))
                     try:
@@ -556,18 +558,21 @@ class ActionCompiler:
                                   for v in env[len(env) - n:]]) if n else ()
                     yield from sb(s, t, env, (name, pnames, vals, loc))
 
-                if first is None:
+                if split_guards is None:
                     return labelled
+                guards, rest = split_guards
 
                 def guarded(s: Any, t: list, e: tuple, lab: RawLabel) -> Iterator[RawLabel]:
-                    # the body's first conjunct, tested before its steps are set up (a
-                    # pure guard: testing it again in the body gives the same answer)
+                    # a body opening with guards (a conjunction whose steps stay within
+                    # this label): the guards are tested before the other steps are set up
                     env = enter(s, t, e)
-                    if not first(s, t, env):
+                    if not guards(s, t, env):
                         return
                     vals = tuple([v.get() if isinstance(v, Lazy) else v
                                   for v in env[len(env) - n:]]) if n else ()
-                    yield from sb(s, t, env, (name, pnames, vals, loc))
+                    label = (name, pnames, vals, loc)
+                    for _ in rest(s, t, env):
+                        yield label
 
                 return guarded
         comp = self._conj(node, scope)
@@ -600,17 +605,6 @@ class ActionCompiler:
         if isinstance(target, DefEntry):
             return unit.body, self.c._def_scope(unit, Scope(target.ctx, target.ctx.base))
         return unit.body, self.c._def_scope(unit, target.scope)
-
-    def _first_guard(self, body: S.Expr, scope: Scope) -> EvalFn | None:
-        """The first conjunct of an action body as a guard, when it assigns nothing and two
-        evaluations of it always agree (else None)."""
-        if self.init or not isinstance(body, S.And) or not body.items:
-            return None
-        item = body.items[0]
-        c = self.c.expr(item, scope)
-        if c.primed or c.rec or not c.pure or isinstance(item, (S.Unchanged, S.ActionBox)):
-            return None
-        return self._guard(item, scope)
 
     def _split_body(self, target: Any) -> SplitStep:
         key = id(target)

@@ -64,8 +64,8 @@ def _calls(tmp_path: Path) -> Model:
 
 
 def test_an_operators_first_conjunct_selects_its_calls(tmp_path: Path) -> None:
-    """An action operator's first conjunct is tested before its body is entered: the calls
-    it rejects give nothing, the others every successor, with the argument in the label."""
+    """An action operator's leading guards are tested before its other steps are set up: the calls
+    they reject give nothing, the others every successor, with the argument in the label."""
     m = _calls(tmp_path)
     got = sorted((lab.name, lab.params, succ) for lab, succ in m.successors((2, 5)))
     assert got == [("Odd", (("i", 1),), (1, 5)), ("Odd", (("i", 3),), (3, 5)),
