@@ -22,6 +22,8 @@ from conformance.tla.values import Fn, ModelValue, Value, format_value, make_fn,
 StateCheck = Callable[[State, int], str | None]
 """An extra per-state check (e.g. type annotations): state, state number -> error or None."""
 
+_UNKNOWN = object()
+
 EXIT_CODES = {"ok": 0, "violation": 12, "deadlock": 12, "error": 1, "limit": 3, "interrupted": 130}
 INTERRUPTED = "interrupted by the user (SIGINT): the statistics are those of the partial search"
 
@@ -184,7 +186,20 @@ class Checks:
         self._invariants = [(name, self._parts(inv)) for name, inv in plan.invariants]
         self._constraints = [(c, model.state_function(c)) for c in plan.constraints]
         self._action_constraints = [(c, model.action_function(c)) for c in plan.action_constraints]
-        self._subs = [model.state_function(p.sub) for p in plan.action_properties]
+        # the distinct subscripts (a name at the top level means one thing: evaluated once
+        # per state when pure) and, per property, the index of its own
+        self._subs: list[Callable[[State], Value]] = []
+        self._sub_index: list[int] = []
+        named: dict[str, int] = {}
+        for p in plan.action_properties:
+            name = p.sub.name if isinstance(p.sub, S.Name) else None
+            if name is None or name not in named or not model.is_pure(p.sub):
+                if name is not None:
+                    named.setdefault(name, len(self._subs))
+                self._sub_index.append(len(self._subs))
+                self._subs.append(model.state_function(p.sub))
+            else:
+                self._sub_index.append(named[name])
         self._props = [(p.name, model.action_function(p.action)) for p in plan.action_properties]
         self._passed_outside: set[int] = set()  # exact fingerprints of dropped states checked
 
@@ -245,7 +260,7 @@ class Checks:
         return True
 
     def subscripts(self, s: State) -> list[Value]:
-        """The subscripts ``v`` of the ``[][A]_v`` properties in state ``s``."""
+        """The distinct subscripts ``v`` of the ``[][A]_v`` properties in state ``s``."""
         return [sub(s) for sub in self._subs]
 
     def violated_property(self, s: State, t: State, subs: list[Value] | None = None) -> str | None:
@@ -253,8 +268,11 @@ class Checks:
         subscripts in ``s`` when already computed."""
         if subs is None:
             subs = self.subscripts(s)
-        for (name, action), sub, before in zip(self._props, self._subs, subs, strict=True):
-            after = sub(t)
+        afters: list[Any] = [_UNKNOWN] * len(subs)
+        for (name, action), k in zip(self._props, self._sub_index, strict=True):
+            before, after = subs[k], afters[k]
+            if after is _UNKNOWN:
+                after = afters[k] = self._subs[k](t)
             if before == after and same_value(before, after):  # v' = v: a stuttering step
                 continue
             value = action(s, t)

@@ -227,6 +227,12 @@ class Model:
         if c.vars or c.primed:
             raise EvalError(f"{what} must be constant-level but reads state variables", loc)
 
+    def is_pure(self, what: str | S.Expr) -> bool:
+        """Whether two evaluations of an expression in the same state always agree (it
+        calls no RandomElement, Print, TLCGet, ...)."""
+        c = self._compiled(what)
+        return c.pure and not c.rec
+
     def variables_read(self, what: str | S.Expr) -> frozenset[int]:
         """Indices of the state variables an expression reads (all of them when the compiler
         cannot tell): a state whose variables at these indices are unchanged gives it the
