@@ -236,3 +236,12 @@ def test_state_type_check_passes_the_same_objects_at_once_and_checks_the_others(
     msg = check((False, s), 3)  # Python finds FALSE equal to 0; TLA+ does not
     assert msg is not None and "variable x" in msg
     assert check((1, frozenset({True})), 4) is not None
+
+
+def test_a_value_accepted_before_does_not_accept_its_boolean_pun() -> None:
+    c = ValueTypeChecker()
+    t = parse_type("[a: Int, b: Seq(Int)]")
+    assert c.mismatch(make_record([("a", 0), ("b", (1,))]), t) is None
+    assert c.mismatch(make_record([("a", False), ("b", (1,))]), t) == (TPrim("Int"), False)
+    assert c.mismatch(make_record([("a", 0), ("b", (True,))]), t) == (TPrim("Int"), True)
+    assert c.mismatch(make_record([("a", 0), ("b", (1,))]), t) is None
