@@ -31,6 +31,8 @@ boolean element from an integer one; a pun nested inside an element (``<<0>> \\i
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
+from itertools import compress
+from operator import is_not
 from typing import Any, Union
 
 Value = Union[int, bool, str, "ModelValue", frozenset, tuple, "Fn"]
@@ -143,9 +145,9 @@ def reuse_equal(new: tuple, old: tuple) -> tuple:
     values an action rebuilt unchanged with its parent, which identity-keyed caches
     (fingerprints, invariant parts, type checks) see at once."""
     out: list | None = None
-    for i, v in enumerate(new):
-        o = old[i]
-        if v is not o and v == o and same_value(v, o):
+    for i in compress(range(len(new)), map(is_not, new, old)):  # the items not shared
+        v, o = new[i], old[i]
+        if v == o and same_value(v, o):
             if out is None:
                 out = list(new)
             out[i] = o
