@@ -60,7 +60,7 @@ def _expand(item: Item) -> Outcome:
             if not (checks.in_model(succ) and checks.action_allowed(state, succ)):
                 # outside the model: checked against the invariants, then dropped
                 try:
-                    checks.outside_ok(succ, 0, fingerprint(succ) if ident.exact else None)
+                    checks.outside_ok(succ, 0, fingerprint(succ) if ident.exact else None, state)
                 except Stop as stop:
                     return ("stop", index, stop.verdict, stop.prop, stop.message, label, succ)
                 continue
