@@ -537,8 +537,12 @@ class ActionCompiler:
             call = self._call(node, scope)
             if call is not None:
                 enter, _, (target, pnames), by_name = call
+                split_guards = None
                 if by_name is None:
-                    sb = self._split_body(target)
+                    if not self.init:
+                        split_guards = self._leading_guard(*self._body_of(target))
+                    if split_guards is None:
+                        sb = self._split_body(target)
                 else:
                     self._inlining.add(id(target.unit))
                     try:
@@ -546,7 +550,6 @@ class ActionCompiler:
                     finally:
                         self._inlining.discard(id(target.unit))
                 name, loc = node.name, node.loc
-
                 n = len(pnames)
 
                 def labelled(s: Any, t: list, e: tuple, lab: RawLabel) -> Iterator[RawLabel]:
@@ -555,7 +558,23 @@ class ActionCompiler:
                                   for v in env[len(env) - n:]]) if n else ()
                     yield from sb(s, t, env, (name, pnames, vals, loc))
 
-                return labelled
+                if split_guards is None:
+                    return labelled
+                guards, rest = split_guards
+
+                def guarded(s: Any, t: list, e: tuple, lab: RawLabel) -> Iterator[RawLabel]:
+                    # a body opening with guards (a conjunction whose steps stay within
+                    # this label): the guards are tested before the other steps are set up
+                    env = enter(s, t, e)
+                    if not guards(s, t, env):
+                        return
+                    vals = tuple([v.get() if isinstance(v, Lazy) else v
+                                  for v in env[len(env) - n:]]) if n else ()
+                    label = (name, pnames, vals, loc)
+                    for _ in rest(s, t, env):
+                        yield label
+
+                return guarded
         comp = self._conj(node, scope)
         if comp.det is not None:
             block = _block(comp.det)
@@ -576,22 +595,23 @@ class ActionCompiler:
 
         return leaf
 
+    def _body_of(self, target: Any) -> tuple[S.Expr, Scope]:
+        """The body of a called action operator and the scope it is compiled in."""
+        if isinstance(target, LazySlot):
+            assert target.unit is not None and target.scope is not None
+            return target.unit.body, target.scope
+        unit = target.unit
+        assert isinstance(unit, S.OpDef)
+        if isinstance(target, DefEntry):
+            return unit.body, self.c._def_scope(unit, Scope(target.ctx, target.ctx.base))
+        return unit.body, self.c._def_scope(unit, target.scope)
+
     def _split_body(self, target: Any) -> SplitStep:
         key = id(target)
         cached = self._split_cache.get(key)
         if cached is not None and cached[0] is target:
             return cached[1]
-        if isinstance(target, LazySlot):
-            assert target.unit is not None and target.scope is not None
-            body, scope = target.unit.body, target.scope
-        elif isinstance(target, DefEntry):
-            unit = target.unit
-            assert isinstance(unit, S.OpDef)
-            body, scope = unit.body, self.c._def_scope(unit, Scope(target.ctx, target.ctx.base))
-        else:
-            unit = target.unit
-            assert isinstance(unit, S.OpDef)
-            body, scope = unit.body, self.c._def_scope(unit, target.scope)
+        body, scope = self._body_of(target)
         cell: list[SplitStep] = []
 
         def forward(s: Any, t: list, e: tuple, lab: RawLabel) -> Iterator[RawLabel]:

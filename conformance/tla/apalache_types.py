@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from conformance.tla.values import Fn, ModelValue, format_value, type_name
+from conformance.tla.values import Fn, ModelValue, format_value, same_value, type_name
 
 
 class TypeSyntaxError(ValueError):
@@ -375,7 +375,7 @@ class ValueTypeChecker:
     """Checks values against (alias-free) types, remembering values already accepted."""
 
     def __init__(self, cache_limit: int = 2_000) -> None:
-        self._ok: dict[int, dict[Any, bool]] = {}
+        self._ok: dict[int, dict[Any, Any]] = {}  # per type, the values accepted
         self._keep: list[Type] = []  # keeps the cached types alive (their ids key the cache)
         self._limit = cache_limit
         # long sequences are not cached whole (a log would be kept once per length): the last
@@ -401,13 +401,15 @@ class ValueTypeChecker:
         if cache is None:
             cache = self._ok[id(t)] = {}
             self._keep.append(t)
-        if value in cache:
+        known = cache.get(value)
+        # a hit counts only for the same TLA+ value (Python: [a |-> FALSE] == [a |-> 0])
+        if known is not None and (known is value or same_value(known, value)):
             return None
         bad = self._container(value, t)
         if bad is None:
             if len(cache) >= self._limit:
                 cache.clear()
-            cache[value] = True
+            cache[value] = value
         return bad
 
     def _long_seq(self, value: tuple[Any, ...], t: TSeq, earlier: Any) -> tuple[Type, Any] | None:

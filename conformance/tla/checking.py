@@ -15,11 +15,14 @@ from conformance.tla.cfg import ModelConfig
 from conformance.tla.fpset import Fingerprinter
 from conformance.tla.model import ActionLabel, Model, State
 from conformance.tla.plan import CheckPlan
+from conformance.tla.stateparts import StatePart
 from conformance.tla.syntax import Loc, TlaError
 from conformance.tla.values import Fn, ModelValue, Value, format_value, make_fn, same_value
 
 StateCheck = Callable[[State, int], str | None]
 """An extra per-state check (e.g. type annotations): state, state number -> error or None."""
+
+_UNKNOWN = object()
 
 EXIT_CODES = {"ok": 0, "violation": 12, "deadlock": 12, "error": 1, "limit": 3, "interrupted": 130}
 INTERRUPTED = "interrupted by the user (SIGINT): the statistics are those of the partial search"
@@ -156,6 +159,15 @@ class StateIdentity:
                 fp = other
         return fp
 
+    def of_successors(self, parent: State) -> Callable[[State], int]:
+        """This identity for the successors of ``parent`` (the same fingerprints, computed
+        from those of the parent's values where a successor holds the very same objects)."""
+        if not self.exact:
+            return self
+        fpr = self.fpr
+        known = fpr.prefixes(parent)
+        return lambda state: fpr.state_after(state, known)
+
 
 # ---------------------------------------------------------------------------
 # Checks shared by exhaustive search and simulation
@@ -174,14 +186,27 @@ class Checks:
         self._invariants = [(name, self._parts(inv)) for name, inv in plan.invariants]
         self._constraints = [(c, model.state_function(c)) for c in plan.constraints]
         self._action_constraints = [(c, model.action_function(c)) for c in plan.action_constraints]
-        self._subs = [model.state_function(p.sub) for p in plan.action_properties]
+        # the distinct subscripts (a name at the top level means one thing: evaluated once
+        # per state when pure) and, per property, the index of its own
+        self._subs: list[Callable[[State], Value]] = []
+        self._sub_index: list[int] = []
+        named: dict[str, int] = {}
+        for p in plan.action_properties:
+            name = p.sub.name if isinstance(p.sub, S.Name) else None
+            if name is None or name not in named or not model.is_pure(p.sub):
+                if name is not None:
+                    named.setdefault(name, len(self._subs))
+                self._sub_index.append(len(self._subs))
+                self._subs.append(model.state_function(p.sub))
+            else:
+                self._sub_index.append(named[name])
         self._props = [(p.name, model.action_function(p.action)) for p in plan.action_properties]
         self._passed_outside: set[int] = set()  # exact fingerprints of dropped states checked
 
-    def _parts(self, inv: str | S.Expr) -> list[tuple[Callable[[State], Value], tuple[int, ...] | None]]:
+    def _parts(self, inv: str | S.Expr) -> list[StatePart]:
         if isinstance(inv, str) and self.model.has_definition(inv):
-            return self.model.invariant_parts(inv)
-        return [(self.model.state_function(inv), None)]
+            return [StatePart(fn, deps) for fn, deps in self.model.invariant_parts(inv)]
+        return [StatePart(self.model.state_function(inv), None)]
 
     def outside_ok(self, state: State, number: int, exact_fp: int | None, parent: State | None = None) -> None:
         """``state_ok`` for a state outside the model (it is dropped after the check, so it
@@ -202,7 +227,8 @@ class Checks:
         """Raise ``Stop`` when ``state`` (state ``number``) violates an invariant or the
         extra check. ``parent``: a state that passed every invariant; a conjunct whose
         variables are the very same objects in ``state`` (an action's UNCHANGED, or a
-        function it did not touch) holds there too and is not evaluated again. The
+        function it did not touch) holds there too and is not evaluated again, nor is one
+        that held in a state with the same values of its variables (``StatePart``). The
         conjuncts are taken in order, so the first false one stops the evaluation as the
         conjunction's would."""
         if self.extra is not None:
@@ -210,10 +236,10 @@ class Checks:
             if problem is not None:
                 raise Stop("violation", "type annotations", problem)
         for name, parts in self._invariants:
-            for fn, deps in parts:
-                if parent is not None and deps is not None and all(state[k] is parent[k] for k in deps):
+            for part in parts:
+                if parent is not None and part.unchanged(state, parent):
                     continue
-                value = fn(state)
+                value = part(state)
                 if value is not True and not self._bool(value, "invariant", name):
                     raise Stop("violation", name, f"Invariant {name} is violated.")
 
@@ -234,7 +260,7 @@ class Checks:
         return True
 
     def subscripts(self, s: State) -> list[Value]:
-        """The subscripts ``v`` of the ``[][A]_v`` properties in state ``s``."""
+        """The distinct subscripts ``v`` of the ``[][A]_v`` properties in state ``s``."""
         return [sub(s) for sub in self._subs]
 
     def violated_property(self, s: State, t: State, subs: list[Value] | None = None) -> str | None:
@@ -242,8 +268,11 @@ class Checks:
         subscripts in ``s`` when already computed."""
         if subs is None:
             subs = self.subscripts(s)
-        for (name, action), sub, before in zip(self._props, self._subs, subs, strict=True):
-            after = sub(t)
+        afters: list[Any] = [_UNKNOWN] * len(subs)
+        for (name, action), k in zip(self._props, self._sub_index, strict=True):
+            before, after = subs[k], afters[k]
+            if after is _UNKNOWN:
+                after = afters[k] = self._subs[k](t)
             if before == after and same_value(before, after):  # v' = v: a stuttering step
                 continue
             value = action(s, t)

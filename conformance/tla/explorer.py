@@ -148,11 +148,12 @@ class Search:
             try:
                 subs = checks.subscripts(state) if has_props else None
                 successors = []
+                fingerprint = identity.of_successors(state)
                 for label, succ in model.successors(state, nxt):
                     any_successor = True
                     self.generated += 1
                     allowed = checks.action_allowed(state, succ)
-                    successors.append((identity(succ), label, succ, allowed, allowed and checks.in_model(succ)))
+                    successors.append((fingerprint(succ), label, succ, allowed, allowed and checks.in_model(succ)))
                 successors.sort(key=_BY_FINGERPRINT)
                 for fp, label, succ, _, kept in successors:
                     if not kept:

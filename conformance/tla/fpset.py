@@ -10,7 +10,7 @@ share most of their sub-values, so a state costs little more than its changed pa
 from __future__ import annotations
 
 from array import array
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from hashlib import blake2b
 from typing import Any
 
@@ -27,6 +27,9 @@ _TAG_FN = 0xA0761D6478BD642F
 _TAG_STATE = 0xE7037ED1A0B428DB
 _FP_TRUE = 0x8EBC6AF09C88C6E3
 _FP_FALSE = 0x589965CC75374CC3
+
+# a state's values, their fingerprints, and the running state fingerprint before each
+StatePrefixes = tuple[Sequence[Any], list[int], list[int]]
 
 
 def _mix(x: int) -> int:
@@ -110,6 +113,39 @@ class Fingerprinter:
         val = self.value
         for x in values:
             h = _mix((h * _PRIME + val(x)) & _MASK)
+        return h
+
+    def prefixes(self, values: Sequence[Any]) -> StatePrefixes:
+        """What ``state_after`` needs of a state: its values, their fingerprints, and the
+        state fingerprint's running value before each of them (``state`` is the last)."""
+        val = self.value
+        parts = [val(x) for x in values]
+        running = [_TAG_STATE]
+        h = _TAG_STATE
+        for fp in parts:
+            h = _mix((h * _PRIME + fp) & _MASK)
+            running.append(h)
+        return values, parts, running
+
+    def state_after(self, values: Sequence[Any], known: StatePrefixes) -> int:
+        """``state(values)``, computed from the ``prefixes`` of another state (a parent): its
+        running value up to the first value that is not the very object there, and its
+        fingerprints of the later values that are."""
+        other, parts, running = known
+        k = 0
+        for x, y in zip(values, other, strict=False):
+            if x is not y:
+                break
+            k += 1
+        else:
+            if len(values) == len(other):
+                return running[k]
+        h = running[k]
+        val = self.value
+        for i in range(k, len(values)):
+            x = values[i]
+            fp = parts[i] if i < len(other) and x is other[i] else val(x)
+            h = _mix((h * _PRIME + fp) & _MASK)
         return h
 
 

@@ -252,6 +252,9 @@ def lint_file(path: Path | str, search_path: Sequence[Path | str] = ()) -> list[
 # ---------------------------------------------------------------------------
 
 
+_NOTHING = object()
+
+
 class StateTypeCheck:
     """Checks each state's variables against their declared types (a ``StateCheck``)."""
 
@@ -259,13 +262,20 @@ class StateTypeCheck:
         self.variables = tuple(variables)
         self.types = [types[v] for v in self.variables]
         self.checker = ValueTypeChecker()
+        # per variable, the value it held when it last passed (successive states share
+        # most of their values with their parent: the very same objects pass at once)
+        self._passed: list[object] = [_NOTHING] * len(self.variables)
 
     def __call__(self, state: Sequence[Value], number: int) -> str | None:
-        for var, t, value in zip(self.variables, self.types, state, strict=True):
+        passed = self._passed
+        for k, (var, t, value) in enumerate(zip(self.variables, self.types, state, strict=True)):
+            if value is passed[k]:
+                continue
             bad = self.checker.mismatch(value, t)
             if bad is not None:
                 return (f"state {number}: variable {var} does not have its declared type {show(t)}: "
                         f"{describe_mismatch(bad)}")
+            passed[k] = value
         return None
 
 

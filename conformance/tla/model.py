@@ -35,7 +35,7 @@ from conformance.tla.parser import parse_expression
 from conformance.tla.printer import render
 from conformance.tla.stdlib import Runtime
 from conformance.tla.syntax import EvalError, Loc, Module, TlaError, Unit
-from conformance.tla.values import Value
+from conformance.tla.values import Value, reuse_equal
 
 State = tuple[Value, ...]
 
@@ -227,6 +227,12 @@ class Model:
         if c.vars or c.primed:
             raise EvalError(f"{what} must be constant-level but reads state variables", loc)
 
+    def is_pure(self, what: str | S.Expr) -> bool:
+        """Whether two evaluations of an expression in the same state always agree (it
+        calls no RandomElement, Print, TLCGet, ...)."""
+        c = self._compiled(what)
+        return c.pure and not c.rec
+
     def variables_read(self, what: str | S.Expr) -> frozenset[int]:
         """Indices of the state variables an expression reads (all of them when the compiler
         cannot tell): a state whose variables at these indices are unchanged gives it the
@@ -364,7 +370,7 @@ class Model:
             label = labels.get(raw)
             if label is None:
                 label = labels[raw] = make_label(raw)
-            yield label, tuple(t)
+            yield label, reuse_equal(tuple(t), state)
 
     def successors_skipping_errors(self, state: State, next: str | S.Expr = "Next"
                                    ) -> tuple[list[tuple[ActionLabel, State]], list[TlaError]]:

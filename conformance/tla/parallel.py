@@ -55,18 +55,19 @@ def _expand(item: Item) -> Outcome:
         subs = checks.subscripts(state) if has_props else None
         out: list[tuple[int, State]] = []
         fresh: set[int] = set()
+        fingerprint = ident.of_successors(state)
         for label, succ in succs:
             if not (checks.in_model(succ) and checks.action_allowed(state, succ)):
                 # outside the model: checked against the invariants, then dropped
                 try:
-                    checks.outside_ok(succ, 0, ident(succ) if ident.exact else None)
+                    checks.outside_ok(succ, 0, fingerprint(succ) if ident.exact else None, state)
                 except Stop as stop:
                     return ("stop", index, stop.verdict, stop.prop, stop.message, label, succ)
                 continue
             prop = checks.violated_property(state, succ, subs) if has_props else None
             if prop is not None:
                 return ("stop", index, "violation", prop, f"Action property {prop} is violated.")
-            fp = ident(succ)
+            fp = fingerprint(succ)
             if fp not in _SENT and fp not in fresh:
                 fresh.add(fp)
                 out.append((fp, succ))

@@ -31,6 +31,8 @@ boolean element from an integer one; a pun nested inside an element (``<<0>> \\i
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
+from itertools import compress
+from operator import is_not
 from typing import Any, Union
 
 Value = Union[int, bool, str, "ModelValue", frozenset, tuple, "Fn"]
@@ -135,6 +137,21 @@ def same_value(a: Any, b: Any) -> bool:
         twin = {y: y for y in b}  # the element of b Python finds equal to x
         return all(same_value(x, twin[x]) for x in a)
     return True
+
+
+def reuse_equal(new: tuple, old: tuple) -> tuple:
+    """``new`` with each item TLA+-equal to ``old``'s item at its position replaced by that
+    very object (``new`` itself when there is none): a successor state then shares the
+    values an action rebuilt unchanged with its parent, which identity-keyed caches
+    (fingerprints, invariant parts, type checks) see at once."""
+    out: list | None = None
+    for i in compress(range(len(new)), map(is_not, new, old)):  # the items not shared
+        v, o = new[i], old[i]
+        if v == o and same_value(v, o):
+            if out is None:
+                out = list(new)
+            out[i] = o
+    return new if out is None else tuple(out)
 
 
 def punnable(v: Any) -> bool:

@@ -198,6 +198,20 @@ def test_except_on_sequences_records_and_nested_paths() -> None:
     assert ev("[<<1>> EXCEPT ![5] = 0]") == (1,)
 
 
+def test_except_with_several_one_level_updates() -> None:
+    """Each update sees the ones before it (through @); the base function is not changed."""
+    rec = make_record
+    assert ev("[[a |-> 1, b |-> 2] EXCEPT !.a = 5, !.a = @ + 1, !.b = @ * @]") == rec(
+        [("a", 6), ("b", 4)])
+    assert ev("[[a |-> 1] EXCEPT !.z = 5, !.a = 2]") == rec([("a", 2)])
+    assert ev("[[a |-> 1] EXCEPT !.z = 5, !.y = 6]") == rec([("a", 1)])
+    assert ev('[[x \\in {"p", "q"} |-> 0] EXCEPT !["p"] = 1, !["q"] = @ - 1]') == make_fn(
+        {"p": 1, "q": -1})
+    assert ev("LET r == [a |-> 1, b |-> 2] IN <<[r EXCEPT !.a = 5, !.b = 6], r>>") == (
+        rec([("a", 5), ("b", 6)]), rec([("a", 1), ("b", 2)]))
+    assert ev("[<<1, 2>> EXCEPT ![1] = 7, ![2] = @ + 7, ![3] = 0]") == (7, 9)
+
+
 def test_records() -> None:
     r = ev('[name |-> "n", val |-> 3]')
     assert isinstance(r, Fn) and r.map == {"name": "n", "val": 3}

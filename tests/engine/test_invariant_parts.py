@@ -11,6 +11,7 @@ from conformance.tla.explorer import check, simulate
 from conformance.tla.loader import ModuleLoader
 from conformance.tla.model import Model
 from conformance.tla.parser import parse_module_text
+from conformance.tla.stateparts import StatePart
 
 # x grows only while y = 0, so (2, 2) is reached only by IncY from (2, 1): a step that keeps x
 SPEC = """---- MODULE Parts ----
@@ -60,3 +61,31 @@ def test_a_violation_reached_by_a_step_that_keeps_some_variables_is_found() -> N
 def test_simulation_skips_the_same_way() -> None:
     verdict, prop, states = run("Inv", simulated=True)
     assert (verdict, prop) == ("violation", "Inv") and states[-1] == (2, 2)
+
+
+def test_a_part_remembers_where_it_held_by_tla_equality() -> None:
+    calls: list[object] = []
+
+    def small(state: tuple) -> bool:
+        v = calls.append(state[0]) or state[0]
+        inner = v[0] if type(v) is tuple else v
+        return type(inner) is int and inner == 0
+
+    part = StatePart(small, (0,))
+    assert part((0, "a")) is True and part((0, "b")) is True
+    assert len(calls) == 1  # the same value of the variable it reads: not evaluated again
+    assert part((False, "a")) is False  # equal to 0 in Python only
+    assert part(((0,), 1)) is True and part(((False,), 1)) is False
+    assert part((False, "a")) is False and len(calls) == 5  # a FALSE result is not kept
+    pair = StatePart(lambda s: s[0] < s[1], (0, 1))
+    assert pair((1, 2)) is True and pair((1, 1)) is False
+    one = (1, 2)
+    assert pair.unchanged((one, 2), (one, 2)) and not pair.unchanged((one, 2), (one, 3))
+    assert not pair.unchanged((one, 2), (tuple(list(one)), 2))  # equal, not the same object
+
+
+def test_a_part_of_unknown_variables_is_always_evaluated() -> None:
+    calls: list[object] = []
+    part = StatePart(lambda s: calls.append(s) is None, None)
+    assert part((1,)) is True and part((1,)) is True and len(calls) == 2
+    assert not part.unchanged((1,), (1,))

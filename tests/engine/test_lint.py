@@ -226,3 +226,22 @@ def test_a_long_sequence_that_extends_the_value_it_replaces_has_its_tail_checked
     swapped = (*entries[:150], bad, *entries[151:])  # same length and last element as ``entries``
     assert c.mismatch(swapped, seq, earlier=entries) == (TPrim("Int"), "x")
     assert c.mismatch((bad, *entries[1:]), seq, earlier=entries[1:200]) == (TPrim("Int"), "x")
+
+
+def test_state_type_check_passes_the_same_objects_at_once_and_checks_the_others() -> None:
+    check = StateTypeCheck(["x", "s"], {"x": parse_type("Int"), "s": parse_type("Set(Int)")})
+    s = frozenset({2})
+    assert check((0, s), 1) is None
+    assert check((0, s), 2) is None
+    msg = check((False, s), 3)  # Python finds FALSE equal to 0; TLA+ does not
+    assert msg is not None and "variable x" in msg
+    assert check((1, frozenset({True})), 4) is not None
+
+
+def test_a_value_accepted_before_does_not_accept_its_boolean_pun() -> None:
+    c = ValueTypeChecker()
+    t = parse_type("[a: Int, b: Seq(Int)]")
+    assert c.mismatch(make_record([("a", 0), ("b", (1,))]), t) is None
+    assert c.mismatch(make_record([("a", False), ("b", (1,))]), t) == (TPrim("Int"), False)
+    assert c.mismatch(make_record([("a", 0), ("b", (True,))]), t) == (TPrim("Int"), True)
+    assert c.mismatch(make_record([("a", 0), ("b", (1,))]), t) is None

@@ -141,3 +141,34 @@ def test_a_memo_keeps_a_bounded_number_of_elements_alive(monkeypatch: pytest.Mon
     assert f(None, None, (b,)) == 7  # 13 elements would be kept: the memo is emptied first
     assert f(None, None, (b,)) == 7 and len(calls) == 2
     assert f(None, None, (a,)) == 6 and len(calls) == 3  # a was let go
+
+
+INSTANCED = """---- MODULE Counted ----
+EXTENDS Naturals, FiniteSets
+CONSTANT N
+VARIABLE v
+Evens(x) == Cardinality({k \\in 1..(x + N) : k % 2 = 0})
+EvensPlus(x) == Cardinality({k \\in 1..(x + N) : k % 2 = 0}) + v
+====
+"""
+
+TWICE = """---- MODULE Twice ----
+EXTENDS Naturals
+VARIABLES a, b
+I1 == INSTANCE Counted WITH N <- 2, v <- a
+I2 == INSTANCE Counted WITH N <- 10, v <- b
+Init == a = 0 /\\ b = 100
+Next == UNCHANGED <<a, b>>
+====
+"""
+
+
+@pytest.mark.parametrize("order", [1, -1])
+def test_an_operator_of_a_module_instantiated_twice_has_a_memo_per_instance(
+        tmp_path: Path, order: int) -> None:
+    (tmp_path / "Counted.tla").write_text(INSTANCED)
+    (tmp_path / "Twice.tla").write_text(TWICE)
+    m = Model.load(tmp_path / "Twice.tla")
+    expected = {"I1!Evens(4)": 3, "I2!Evens(4)": 7, "I1!EvensPlus(4)": 3, "I2!EvensPlus(4)": 107}
+    for expr in list(expected)[::order]:
+        assert m.eval_state(expr, (0, 100)) == expected[expr], expr

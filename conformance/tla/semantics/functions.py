@@ -293,6 +293,30 @@ class FunctionCompiler(SetCompiler):
                 return update(s, t, e, f, path1, 0, fv1, at1)
 
             return derived(except1, *parts)
+        if all(len(path) == 1 for path, _, _ in updates):
+            # [f EXCEPT ![a] = x, !.b = y, ...], every update one level deep: the function
+            # is copied once, and each update sees the previous ones (through @)
+            flat = [(path[0][0], path[0][1], fv, uses_at) for path, fv, uses_at in updates]
+
+            def except_flat(s: Any, t: Any, e: tuple) -> Any:
+                f = fbase(s, t, e)
+                if type(f) is not Fn:
+                    for path, fv, uses_at in updates:
+                        f = update(s, t, e, f, path, 0, fv, uses_at)
+                    return f
+                m = f.map
+                copied = False
+                for field, idx, fv, uses_at in flat:
+                    key = field if idx is None else idx(s, t, e)
+                    if key in m:
+                        new = fv(s, t, (*e, m[key])) if uses_at else fv(s, t, e)
+                        if not copied:
+                            m = dict(m)
+                            copied = True
+                        m[key] = new
+                return Fn(m) if copied else f
+
+            return derived(except_flat, *parts)
         return derived(except_, *parts)
 
     def _c_At(self, node: S.At, scope: Scope) -> C:

@@ -81,7 +81,9 @@ class OperatorCompiler:
         # compiles ENABLED A (set by the model: action enumeration lives in actions.py)
         self.enabled: Callable[[S.Expr, Scope], EvalFn] | None = None
         # memoised bodies of operators whose result depends on their arguments only
-        self._memos: dict[int, tuple[S.OpDef, EvalFn]] = {}
+        # memoised bodies, by id() of the compiled body (each entry keeps it alive): an
+        # operator of a module instantiated twice has a body per instance
+        self._memos: dict[int, tuple[EvalFn, EvalFn]] = {}
         # the by-name parameters of each operator (keyed by id, the entry keeps it alive)
         self._by_name: dict[int, tuple[S.OpDef, frozenset[str]]] = {}
         self._inlining: set[int] = set()  # operators whose body is being substituted
@@ -461,10 +463,10 @@ class OperatorCompiler:
                 and all(p.arity == 0 for p in unit.params) and memo_worthy(unit.body))
 
     def _memo_of(self, unit: S.OpDef, f: EvalFn) -> EvalFn:
-        """The memoised body of ``unit``, shared by all its call sites."""
-        hit = self._memos.get(id(unit))
-        if hit is None or hit[0] is not unit:
-            hit = self._memos[id(unit)] = (unit, memoized(f, len(unit.params)))
+        """The memoised body ``f`` of ``unit``, shared by all its call sites."""
+        hit = self._memos.get(id(f))
+        if hit is None or hit[0] is not f:
+            hit = self._memos[id(f)] = (f, memoized(f, len(unit.params)))
         return hit[1]
 
     def _call_op_slot(self, target: OpSlot, args: Sequence[S.Expr], loc: Loc, scope: Scope) -> C:

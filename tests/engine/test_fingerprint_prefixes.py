@@ -1,0 +1,55 @@
+"""A successor's fingerprint computed from its parent's prefixes (``state_after``) is the
+fingerprint of the successor itself, whatever it shares with the parent."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from conformance.tla.fpset import Fingerprinter
+from conformance.tla.values import Fn
+
+_atoms = st.one_of(st.integers(-2, 3), st.booleans(), st.sampled_from(["a", "b"]))
+_values = st.recursive(
+    _atoms,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3).map(tuple),
+        st.frozensets(inner, max_size=3),
+        st.dictionaries(st.sampled_from(["x", "y", 0, 1]), inner, min_size=1, max_size=3).map(Fn),
+    ),
+    max_leaves=6,
+)
+
+
+def _copy(v: Any) -> Any:
+    """An equal value built anew (other objects, the same TLA+ value)."""
+    if type(v) is tuple:
+        return tuple(_copy(x) for x in v)
+    if type(v) is frozenset:
+        return frozenset(_copy(x) for x in v)
+    if type(v) is Fn:
+        return Fn({k: _copy(x) for k, x in v.map.items()})
+    return v
+
+
+@given(st.lists(_values, min_size=1, max_size=6), st.data())
+def test_state_after_is_the_state_fingerprint(parent: list[Any], data: st.DataObject) -> None:
+    fpr = Fingerprinter()
+    known = fpr.prefixes(tuple(parent))
+    assert known[2][-1] == fpr.state(parent)
+    succ: list[Any] = []
+    for v in parent:  # per value: the parent's object, an equal copy, or another value
+        how = data.draw(st.sampled_from(["same", "copy", "other"]))
+        succ.append(v if how == "same" else _copy(v) if how == "copy" else data.draw(_values))
+    succ.extend(data.draw(st.lists(_values, max_size=2)))
+    del succ[len(succ) - data.draw(st.integers(0, min(2, len(succ) - 1))):]
+    assert fpr.state_after(tuple(succ), known) == Fingerprinter().state(succ)
+
+
+def test_a_boolean_in_the_successor_is_not_the_parents_integer() -> None:
+    fpr = Fingerprinter()
+    known = fpr.prefixes((0, "a", 1))
+    assert fpr.state_after((False, "a", 1), known) == fpr.state((False, "a", 1)) != fpr.state((0, "a", 1))
+    assert fpr.state_after((0, "a", True), known) == fpr.state((0, "a", True))

@@ -1,0 +1,56 @@
+"""Successor states share with their parent the values an action rebuilt unchanged
+(``values.reuse_equal``), and never a value that is only Python-equal (a boolean for an
+integer)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from conformance.tla.model import Model
+from conformance.tla.values import Fn, reuse_equal
+
+SPEC = """---- MODULE Share ----
+EXTENDS Naturals
+VARIABLES f, r, p, q, n
+Init == f = [i \\in {1, 2} |-> 0] /\\ r = [a |-> 1, b |-> {2}] /\\ p = 0 /\\ q = <<1, 0>> /\\ n = 0
+Next ==
+    /\\ n < 2
+    /\\ f' = [i \\in {1, 2} |-> 0]
+    /\\ r' = [r EXCEPT !.a = 1]
+    /\\ p' = IF n = 0 THEN FALSE ELSE 0
+    /\\ q' = <<TRUE, FALSE>>
+    /\\ n' = n + 1
+====
+"""
+
+
+def _model(tmp_path: Path) -> Model:
+    (tmp_path / "Share.tla").write_text(SPEC)
+    return Model.load(tmp_path / "Share.tla")
+
+
+def test_successor_keeps_the_parents_objects_for_equal_values(tmp_path: Path) -> None:
+    m = _model(tmp_path)
+    (init,) = m.init_states()
+    ((_, succ),) = m.successors(init)
+    assert succ[0] is init[0] and succ[1] is init[1]  # rebuilt, equal: the parent's object
+    assert succ[4] == 1
+
+
+def test_a_boolean_never_stands_for_an_integer(tmp_path: Path) -> None:
+    m = _model(tmp_path)
+    (init,) = m.init_states()
+    ((_, succ),) = m.successors(init)
+    assert succ[2] is False and succ[3] == (True, False)
+    assert all(type(x) is bool for x in succ[3])
+    ((_, succ2),) = m.successors(succ)
+    assert succ2[2] == 0 and type(succ2[2]) is int
+
+
+def test_reuse_equal_directly() -> None:
+    old = (Fn({"a": 0}), (1, 0), 5)
+    new = (Fn({"a": 0}), (True, False), 5)
+    out = reuse_equal(new, old)
+    assert out[0] is old[0] and out[1] is new[1] and type(out[1][0]) is bool
+    same = (old[0], old[1], 5)
+    assert reuse_equal(same, old) is same
