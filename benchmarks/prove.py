@@ -49,7 +49,7 @@ def bench_prove(args: argparse.Namespace) -> None:
         cfg = Path(args.config) if args.config else observer_cfg(Path(tmp), args.observers)
         bounds = Bounds(args.seq_bound, args.set_bound, {"messages": args.messages})
         inp = ProofInput(SPEC, cfg, "IndInv", "Safety", None, bounds, args.timeout,
-                         per_element=not args.whole_sets, slicing=not args.no_slicing)
+                         per_element=not args.whole_sets, slicing=args.slicing)
         per: dict[str, list[float]] = {}
         cpu: dict[str, list[float]] = {}
         verdicts: dict[str, str] = {}
@@ -80,7 +80,7 @@ def bench_prove(args: argparse.Namespace) -> None:
           f"bounds seq {args.seq_bound} set {args.set_bound} messages {args.messages}, jobs {args.jobs}, "
           f"timeout {args.timeout:.0f}s, runs {args.runs}, "
           f"{'whole-set questions' if args.whole_sets else 'per-element questions'}, "
-          f"{'whole premise only' if args.no_slicing else 'premise slicing'}")
+          f"{'premise slicing' if args.slicing else 'whole premise only'}")
     for title, secs in per.items():
         print(f"  {title:<60} {verdicts[title]:<14} median {statistics.median(secs):8.1f}s "
               f"(cpu {statistics.median(cpu[title]):.1f}s)")
@@ -126,9 +126,9 @@ def main() -> None:
     p.add_argument("--whole-sets", action="store_true",
                    help="prove: ask each conjunct over a set variable's elements as one question "
                         "(the baseline of the per-element split)")
-    p.add_argument("--no-slicing", action="store_true",
-                   help="prove: ask every step question with the whole invariant as premise "
-                        "(the baseline of premise slicing)")
+    p.add_argument("--slicing", action="store_true",
+                   help="prove: ask each step question with a slice of the invariant's conjuncts "
+                        "first (premise slicing; the whole invariant by default)")
     p.add_argument("--toggles", nargs="*", default=TOGGLES)
     p.add_argument("--max-length", type=int, default=24)
     p.add_argument("--bmc-time-limit", type=float, default=900.0)

@@ -109,5 +109,6 @@ def test_counterexample_to_induction_comes_from_the_whole_premise(
 
 
 def test_without_slicing_the_whole_premise_decides(tmp_path: Path) -> None:
+    assert not ProofInput(Path("A.tla"), Path("A.cfg"), "Inv", "Inv", None, Bounds(2, 2), 1.0).slicing  # the default
     result = chain_step(tmp_path, "Inv", slicing_on=False)
     assert result.verdict == "proved" and result.questions == {}
