@@ -49,7 +49,7 @@ def bench_prove(args: argparse.Namespace) -> None:
         cfg = Path(args.config) if args.config else observer_cfg(Path(tmp), args.observers)
         bounds = Bounds(args.seq_bound, args.set_bound, {"messages": args.messages})
         inp = ProofInput(SPEC, cfg, "IndInv", "Safety", None, bounds, args.timeout,
-                         per_element=not args.whole_sets)
+                         per_element=not args.whole_sets, slicing=args.slicing)
         per: dict[str, list[float]] = {}
         cpu: dict[str, list[float]] = {}
         verdicts: dict[str, str] = {}
@@ -62,6 +62,9 @@ def bench_prove(args: argparse.Namespace) -> None:
                 slow = [k for k, v in r.conjuncts.items() if v not in ("proved", "unchanged")]
                 split = f", conjuncts: {len(r.conjuncts) - len(slow)} proved/unchanged" + \
                     (f", not: {', '.join(slow)}" if slow else "")
+            if r.questions:
+                split += f", questions proved by a premise slice: {r.questions['sliced']}, " \
+                         f"left to the whole premise: {r.questions['whole']}"
             print(f"  .. {r.obligation.title('IndInv', 'Safety', 'Init')}: {r.verdict} in {r.seconds:.1f}s"
                   f"{split}", flush=True)
 
@@ -76,7 +79,8 @@ def bench_prove(args: argparse.Namespace) -> None:
     print(f"prove: {cfg.name if args.config else 'MC_KRaft_indinv.cfg with Observers = ' + args.observers}, "
           f"bounds seq {args.seq_bound} set {args.set_bound} messages {args.messages}, jobs {args.jobs}, "
           f"timeout {args.timeout:.0f}s, runs {args.runs}, "
-          f"{'whole-set questions' if args.whole_sets else 'per-element questions'}")
+          f"{'whole-set questions' if args.whole_sets else 'per-element questions'}, "
+          f"{'premise slicing' if args.slicing else 'whole premise only'}")
     for title, secs in per.items():
         print(f"  {title:<60} {verdicts[title]:<14} median {statistics.median(secs):8.1f}s "
               f"(cpu {statistics.median(cpu[title]):.1f}s)")
@@ -122,6 +126,9 @@ def main() -> None:
     p.add_argument("--whole-sets", action="store_true",
                    help="prove: ask each conjunct over a set variable's elements as one question "
                         "(the baseline of the per-element split)")
+    p.add_argument("--slicing", action="store_true",
+                   help="prove: ask each step question with a slice of the invariant's conjuncts "
+                        "first (premise slicing; the whole invariant by default)")
     p.add_argument("--toggles", nargs="*", default=TOGGLES)
     p.add_argument("--max-length", type=int, default=24)
     p.add_argument("--bmc-time-limit", type=float, default=900.0)

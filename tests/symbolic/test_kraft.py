@@ -42,9 +42,10 @@ def test_kip_configuration_has_no_short_violation() -> None:
     assert result.verdict == "ok", result.message
 
 
-def test_safety_alone_is_not_inductive() -> None:
+@pytest.mark.parametrize("slicing", [False, True])
+def test_safety_alone_is_not_inductive(slicing: bool) -> None:
     inp = ProofInput(SPEC, SPEC_DIR / "MC_KRaft_indinv.cfg", "Safety", "Safety", None,
-                     Bounds(2, 3, {"messages": 3}), 600.0)
+                     Bounds(2, 3, {"messages": 3}), 600.0, slicing=slicing)
     step = next(o for o in obligations(inp) if o.action == "HandleVoteResponse")
     result = discharge(inp, step)
     assert result.verdict == "counterexample", result.message
