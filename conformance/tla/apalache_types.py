@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import compress
+from operator import is_not
 from typing import Any
 
 from conformance.tla.values import Fn, ModelValue, format_value, same_value, type_name
@@ -371,6 +373,12 @@ _LONG_SEQ = 64  # sequences longer than this are checked by their new tail (see 
 _LONG_KEPT = 8  # long sequences remembered per type
 
 
+def _same_prefix(value: tuple[Any, ...], seen: tuple[Any, ...]) -> bool:
+    """Whether ``value`` starts with ``seen``'s very TLA+ values, given that it does so by Python's
+    equality (for which FALSE is 0): the items that are not the same objects are compared again."""
+    return all(same_value(value[k], seen[k]) for k in compress(range(len(seen)), map(is_not, value, seen)))
+
+
 class ValueTypeChecker:
     """Checks values against (alias-free) types, remembering values already accepted."""
 
@@ -424,7 +432,8 @@ class ValueTypeChecker:
         known = (earlier,) if type(earlier) is tuple else ()
         for seen in (*known, *reversed(recent)):
             n = len(seen)
-            if 0 < n <= len(value) and value[n - 1] == seen[-1] and value[:n] == seen:
+            if (0 < n <= len(value) and value[n - 1] == seen[-1] and value[:n] == seen
+                    and _same_prefix(value, seen)):
                 start = n
                 break
         for k in range(start, len(value)):

@@ -245,3 +245,16 @@ def test_a_value_accepted_before_does_not_accept_its_boolean_pun() -> None:
     assert c.mismatch(make_record([("a", False), ("b", (1,))]), t) == (TPrim("Int"), False)
     assert c.mismatch(make_record([("a", 0), ("b", (True,))]), t) == (TPrim("Int"), True)
     assert c.mismatch(make_record([("a", 0), ("b", (1,))]), t) is None
+
+
+def test_a_long_sequence_does_not_extend_its_boolean_pun() -> None:
+    """The prefix a long sequence shares with an accepted one is compared as TLA+ values: FALSE
+    where the accepted sequence had 0 is checked (Python finds the two prefixes equal)."""
+    c = ValueTypeChecker()
+    seq = parse_type("Seq(Int)")
+    ints = tuple([0] * 100)
+    assert c.mismatch(ints, seq) is None
+    punned = (*ints[:40], False, *ints[41:], 7)
+    assert c.mismatch(punned, seq) == (TPrim("Int"), False)
+    assert c.mismatch(punned, seq, earlier=ints) == (TPrim("Int"), False)
+    assert c.mismatch((*ints, 7), seq, earlier=ints) is None
