@@ -110,7 +110,7 @@ def compare_faults(args: argparse.Namespace, quorums: tuple[str, ...], clock: Ca
                       f"of them of an older epoch ({totals['events']} events)")
 
 
-_FIGURE = re.compile(r"^(static|dynamic) (tracing o[nf]f?)\s*: ([\d,]+) simulated events")
+_FIGURE = re.compile(r"^(static|dynamic) (tracing on|tracing off)\s*: ([\d,]+) simulated events")
 ROOT = Path(__file__).resolve().parents[1]
 
 

@@ -167,9 +167,10 @@ def _discharge(inp: ProofInput, ob: Obligation) -> ObligationResult:
         solver.add(t.wellformed, tr.formula(inp.inv, here))
         constraints = [tr.formula(c, here) for c in plan.constraints]
         action = disjunct.formula(tr, StatePair(s.values, t.values))
-        solver.add(*constraints, action, atom_range(atom_terms, tr.atoms))
-        slices = _slices(tr, inp.inv, here, [s.wellformed, t.wellformed, *constraints, action,
-                                             atom_range(atom_terms, tr.atoms)]) if inp.slicing else None
+        atoms = atom_range(atom_terms, tr.atoms)
+        solver.add(*constraints, action, atoms)
+        slices = _slices(tr, inp.inv, here, [s.wellformed, t.wellformed, *constraints, action, atoms]) \
+            if inp.slicing else None
         return _step(inp, ob, model, plan, init, tr, solver, s, t, started, slices)
     solver.add(atom_range(atom_terms, tr.atoms))
     answer = solver.check()

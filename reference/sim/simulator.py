@@ -663,8 +663,7 @@ class Simulation:
                 if not node.staged:
                     self._push(self.now + self.fault_rng.randint(*_LATE_FSYNC_MS), _FSYNC, node.id, replica)
                 node.staged += [f for f in staged if f not in node.staged]
-        elif (self.crash_at_election and ready.quorum_state is not None and isinstance(node.storage, MemoryStorage)
-              and self._crashes_between_writes(node, ready)):
+        elif isinstance(node.storage, MemoryStorage) and self._crashes_between_writes(node, ready):
             writes = persist_until_crash(node.storage, ready)
             node.crash_in_step = between_writes = True
         else:
