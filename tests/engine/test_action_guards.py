@@ -8,6 +8,7 @@ import pytest
 
 from conformance.tla.model import Model
 from conformance.tla.syntax import TlaError
+from tests.engine.spec_text import load_text
 
 SPEC = """---- MODULE Guards ----
 EXTENDS Naturals
@@ -59,8 +60,7 @@ Fails == \\E i \\in 1..3 : Broken(i)
 
 
 def _calls(tmp_path: Path) -> Model:
-    (tmp_path / "Calls.tla").write_text(CALLS)
-    return Model.load(tmp_path / "Calls.tla")
+    return load_text(tmp_path, CALLS)
 
 
 def test_an_operators_first_conjunct_selects_its_calls(tmp_path: Path) -> None:

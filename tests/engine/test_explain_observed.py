@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from conformance.tla.model import Model
+from tests.engine.spec_text import load_text
 
 SPEC = """---- MODULE Answer ----
 EXTENDS Naturals
@@ -26,8 +27,7 @@ Next == \\E k \\in 1..5 : Ask(k)
 
 
 def _model(tmp_path: Path) -> Model:
-    (tmp_path / "Answer.tla").write_text(SPEC)
-    return Model.load(tmp_path / "Answer.tla")
+    return load_text(tmp_path, SPEC)
 
 
 def test_a_successor_the_action_cannot_produce_names_the_decisions(tmp_path: Path) -> None:

@@ -11,6 +11,7 @@ from conformance.tla.compiler import memo_worthy, memoized
 from conformance.tla.model import Model
 from conformance.tla.parser import parse_expression
 from conformance.tla.values import make_record
+from tests.engine.spec_text import load_text
 
 SPEC = """---- MODULE Memo ----
 EXTENDS Naturals, FiniteSets, Sequences
@@ -40,8 +41,7 @@ Next == UNCHANGED <<a, b>>
 
 @pytest.fixture()
 def model(tmp_path: Path) -> Model:
-    (tmp_path / "Memo.tla").write_text(SPEC)
-    return Model.load(tmp_path / "Memo.tla")
+    return load_text(tmp_path, SPEC)
 
 
 def test_results_follow_the_arguments(model: Model) -> None:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from conformance.tla.model import Model
 from conformance.tla.values import Fn, reuse_equal
+from tests.engine.spec_text import load_text
 
 SPEC = """---- MODULE Share ----
 EXTENDS Naturals
@@ -25,8 +26,7 @@ Next ==
 
 
 def _model(tmp_path: Path) -> Model:
-    (tmp_path / "Share.tla").write_text(SPEC)
-    return Model.load(tmp_path / "Share.tla")
+    return load_text(tmp_path, SPEC)
 
 
 def test_successor_keeps_the_parents_objects_for_equal_values(tmp_path: Path) -> None:
