@@ -12,6 +12,8 @@ from __future__ import annotations
 from array import array
 from collections.abc import Iterable, Sequence
 from hashlib import blake2b
+from itertools import compress, count
+from operator import is_, is_not
 from typing import Any
 
 from conformance.tla.values import Fn, ModelValue, same_value
@@ -27,6 +29,7 @@ _TAG_FN = 0xA0761D6478BD642F
 _TAG_STATE = 0xE7037ED1A0B428DB
 _FP_TRUE = 0x8EBC6AF09C88C6E3
 _FP_FALSE = 0x589965CC75374CC3
+_ATOMS_LIMIT = 1 << 16  # integers, strings and model values whose fingerprints are kept
 
 # a state's values, their fingerprints, and the running state fingerprint before each
 StatePrefixes = tuple[Sequence[Any], list[int], list[int]]
@@ -58,7 +61,12 @@ class Fingerprinter:
         t = type(v)
         if t is int:
             if -(1 << 62) <= v < (1 << 62):
-                return _mix((v ^ _TAG_INT) & _MASK)
+                fp = self._atoms.get(v)
+                if fp is None:
+                    fp = _mix((v ^ _TAG_INT) & _MASK)
+                    if len(self._atoms) < _ATOMS_LIMIT:
+                        self._atoms[v] = fp
+                return fp
             return _digest(str(v), b"bigint")
         if t is bool:
             return _FP_TRUE if v else _FP_FALSE
@@ -67,7 +75,8 @@ class Fingerprinter:
             fp = atoms.get(v)
             if fp is None:
                 fp = _digest(v, b"str") if t is str else _digest(v.name, b"model")
-                atoms[v] = fp
+                if len(atoms) < _ATOMS_LIMIT:
+                    atoms[v] = fp
             return fp
         # Successive states share sub-values: first by identity (the entry keeps the value
         # alive, so its id is not reused), then by value, where a hit counts only when the
@@ -84,10 +93,27 @@ class Fingerprinter:
             ids[id(v)] = (v, hit[1])
             return hit[1]
         val = self.value
+        # the atoms' fingerprints are looked up here (never a boolean: True == 1 in the
+        # table) and _mix is written out: this loop is the hottest of fingerprinting
+        atoms = self._atoms
         if t is tuple:
             h = _TAG_TUPLE ^ len(v)
             for x in v:
-                h = _mix((h * _PRIME + val(x)) & _MASK)
+                tx = type(x)
+                if tx is bool:
+                    fx = _FP_TRUE if x else _FP_FALSE
+                elif tx is int or tx is str:
+                    fx = atoms.get(x)
+                    if fx is None:
+                        fx = val(x)
+                else:
+                    fx = val(x)
+                x = (h * _PRIME + fx) & _MASK
+                x ^= x >> 33
+                x = (x * _K1) & _MASK
+                x ^= x >> 33
+                x = (x * _K2) & _MASK
+                h = x ^ (x >> 33)
         elif t is frozenset:
             s = 0
             for x in v:
@@ -96,7 +122,24 @@ class Fingerprinter:
         elif t is Fn:
             s = 0
             for k, x in v.map.items():
-                s += _mix((val(k) * _PRIME ^ val(x)) & _MASK)
+                fk = atoms.get(k) if type(k) is str else None
+                if fk is None:
+                    fk = val(k)
+                tx = type(x)
+                if tx is bool:
+                    fx = _FP_TRUE if x else _FP_FALSE
+                elif tx is int or tx is str:
+                    fx = atoms.get(x)
+                    if fx is None:
+                        fx = val(x)
+                else:
+                    fx = val(x)
+                x = (fk * _PRIME ^ fx) & _MASK
+                x ^= x >> 33
+                x = (x * _K1) & _MASK
+                x ^= x >> 33
+                x = (x * _K2) & _MASK
+                s += x ^ (x >> 33)
             h = _mix(((s & _MASK) ^ _TAG_FN) + len(v.map) & _MASK)
         else:
             raise TypeError(f"cannot fingerprint a {t.__name__}")
@@ -132,20 +175,29 @@ class Fingerprinter:
         running value up to the first value that is not the very object there, and its
         fingerprints of the later values that are."""
         other, parts, running = known
-        k = 0
-        for x, y in zip(values, other, strict=False):
-            if x is not y:
-                break
-            k += 1
-        else:
-            if len(values) == len(other):
+        n = len(values)
+        if n == len(other):
+            k = next(compress(count(), map(is_not, values, other)), n)
+            if k == n:
                 return running[k]
+            same = list(map(is_, values, other))
+        else:
+            k = 0
+            for x, y in zip(values, other, strict=False):
+                if x is not y:
+                    break
+                k += 1
+            same = [i < len(other) and values[i] is other[i] for i in range(n)]
         h = running[k]
         val = self.value
-        for i in range(k, len(values)):
-            x = values[i]
-            fp = parts[i] if i < len(other) and x is other[i] else val(x)
-            h = _mix((h * _PRIME + fp) & _MASK)
+        for i in range(k, n):
+            fp = parts[i] if same[i] else val(values[i])
+            x = (h * _PRIME + fp) & _MASK
+            x ^= x >> 33
+            x = (x * _K1) & _MASK
+            x ^= x >> 33
+            x = (x * _K2) & _MASK
+            h = x ^ (x >> 33)
         return h
 
 

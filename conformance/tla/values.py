@@ -71,13 +71,22 @@ class Fn:
     Immutable; equality and hash are those of the underlying mapping.
     """
 
-    __slots__ = ("_hash", "map")
+    __slots__ = ("_hash", "_pun_keys", "map")
 
     map: dict[Any, Any]
 
     def __init__(self, mapping: dict[Any, Any]) -> None:
         self.map = mapping
         self._hash: int | None = None
+        self._pun_keys: bool | None = None
+
+    def pun_keys(self) -> bool:
+        """Whether a key is a boolean or an integer 0 or 1 (computed once)."""
+        p = self._pun_keys
+        if p is None:
+            p = self._pun_keys = any(type(k) is bool or (type(k) is int and (k == 0 or k == 1))
+                                     for k in self.map)
+        return p
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Fn) and self.map == other.map
@@ -114,28 +123,42 @@ def same_value(a: Any, b: Any) -> bool:
     ta = type(a)
     if ta is not type(b):
         return False
-    if ta is int or ta is str or ta is bool:
-        return True
     if ta is tuple:
-        for x, y in zip(a, b, strict=True):  # noqa: SIM110 - a loop is faster here
-            if x is not y and not same_value(x, y):
-                return False
+        # items that are the very same object (small integers, booleans, shared parts) or
+        # integers or strings of the same type are the same value: no call for them
+        for x, y in zip(a, b, strict=False):  # equal tuples have equal lengths
+            if x is not y:
+                tx = type(x)
+                if tx is not type(y):
+                    return False
+                if tx is not int and tx is not str and not same_value(x, y):
+                    return False
         return True
     if ta is Fn:
         bm = b.map
+        if a.pun_keys():  # b's keys equal a's, so b has none either when a has none
+            for k in a.map:
+                if (type(k) is bool or (type(k) is int and (k == 0 or k == 1))) \
+                        and not any(type(k2) is type(k) and k2 == k for k2 in bm):
+                    return False
         for k, x in a.map.items():
-            if (type(k) is bool or (type(k) is int and (k == 0 or k == 1))) \
-                    and not any(type(k2) is type(k) and k2 == k for k2 in bm):
-                return False
             y = bm[k]
-            if x is not y and not same_value(x, y):
-                return False
+            if x is not y:
+                tx = type(x)
+                if tx is not type(y):
+                    return False
+                if tx is not int and tx is not str and not same_value(x, y):
+                    return False
         return True
     if ta is frozenset:
         if not punnable(a):
             return True
         twin = {y: y for y in b}  # the element of b Python finds equal to x
-        return all(same_value(x, twin[x]) for x in a)
+        for x in a:
+            y = twin[x]
+            if x is not y and not same_value(x, y):
+                return False
+        return True
     return True
 
 

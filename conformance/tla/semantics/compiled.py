@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from conformance.tla.syntax import Loc, TlaError
+from conformance.tla.values import Fn, same_value
 
 EvalFn = Callable[[Any, Any, tuple], Any]
 
@@ -93,6 +94,32 @@ def derived(fn: EvalFn, *parts: C, envmin: int = NOENV, pure: bool = True) -> C:
     return C(fn, vs, primed, envmin, is_pure, rec)
 
 
+_CANON: dict[Any, Any] = {}  # folded constants (containers), each the first object found
+_CANON_LIMIT = 4_096
+_CANON_SIZE = 64  # larger containers are not shared (nor kept alive here)
+
+
+def canonical(v: Any) -> Any:
+    """``v``, or a container folded before that is the same TLA+ value: the ``{}`` and
+    ``[j \\in S |-> 0]`` of an action are then the very objects its Init put in the state,
+    so an EXCEPT that writes one back leaves the function unchanged (the same object),
+    which the identity checks of fingerprints, type checks and invariant parts see."""
+    tv = type(v)
+    if (tv is not tuple and tv is not frozenset and tv is not Fn) or len(v) > _CANON_SIZE:
+        return v
+    try:
+        known = _CANON.get(v)
+    except TypeError:  # holds something unhashable (not a value)
+        return v
+    if known is None:
+        if len(_CANON) >= _CANON_LIMIT:
+            _CANON.clear()
+        _CANON[v] = v
+        return v
+    # Python's equality: [a |-> FALSE] == [a |-> 0]; a pun keeps its own object
+    return known if same_value(known, v) else v
+
+
 def cached(c: C, depth: int = 0) -> C:
     """``c`` (compiled at scope depth ``depth``) evaluated at most once when it is constant.
 
@@ -111,7 +138,7 @@ def cached(c: C, depth: int = 0) -> C:
     except (TlaError, RecursionError):
         pass
     else:
-        return const(folded)
+        return const(canonical(folded))
     box: list[Any] = []
 
     def once(s: Any, t: Any, e: tuple) -> Any:

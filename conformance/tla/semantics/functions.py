@@ -254,6 +254,8 @@ class FunctionCompiler(SetCompiler):
                 new = fv(s, t, (*e, old)) if uses_at else fv(s, t, e)
             else:
                 new = update(s, t, e, old, path, k + 1, fv, uses_at)
+            if new is old:  # the very value it had: the same function (no copy)
+                return f
             if type(f) is tuple:
                 lst = list(f)
                 lst[key - 1] = new
@@ -278,16 +280,24 @@ class FunctionCompiler(SetCompiler):
                 if type(f) is tuple and idx1 is not None:
                     key = idx1(s, t, e)
                     if type(key) is int and 0 < key <= len(f):
+                        old = f[key - 1]
+                        new = fv1(s, t, (*e, old)) if at1 else fv1(s, t, e)
+                        if new is old:  # the very value it had: the same function
+                            return f
                         lst = list(f)
-                        lst[key - 1] = fv1(s, t, (*e, f[key - 1])) if at1 else fv1(s, t, e)
+                        lst[key - 1] = new
                         return tuple(lst)
                     return f
                 if type(f) is Fn:
                     key = field1 if idx1 is None else idx1(s, t, e)
                     m = f.map
                     if key in m:
+                        old = m[key]
+                        new = fv1(s, t, (*e, old)) if at1 else fv1(s, t, e)
+                        if new is old:
+                            return f
                         m2 = dict(m)
-                        m2[key] = fv1(s, t, (*e, m[key])) if at1 else fv1(s, t, e)
+                        m2[key] = new
                         return Fn(m2)
                     return f
                 return update(s, t, e, f, path1, 0, fv1, at1)
@@ -310,6 +320,8 @@ class FunctionCompiler(SetCompiler):
                     key = field if idx is None else idx(s, t, e)
                     if key in m:
                         new = fv(s, t, (*e, m[key])) if uses_at else fv(s, t, e)
+                        if new is m[key]:  # the very value it has: nothing to change
+                            continue
                         if not copied:
                             m = dict(m)
                             copied = True

@@ -4,6 +4,7 @@ standard-module operators. Also the dispatch of every node kind (``expr``)."""
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -124,7 +125,8 @@ class OperatorCompiler:
         return const(node.value)
 
     def _c_Str(self, node: S.Str, scope: Scope) -> C:
-        return const(node.value)
+        # interned: equal literals are the very same object, which identity checks see
+        return const(sys.intern(node.value))
 
     def _c_Bool(self, node: S.Bool, scope: Scope) -> C:
         return const(node.value)
