@@ -384,6 +384,7 @@ class ValueTypeChecker:
 
     def __init__(self, cache_limit: int = 2_000) -> None:
         self._ok: dict[int, dict[Any, Any]] = {}  # per type, the values accepted
+        self._seen: dict[int, dict[int, Any]] = {}  # per type, the objects accepted, by id
         self._keep: list[Type] = []  # keeps the cached types alive (their ids key the cache)
         self._limit = cache_limit
         # long sequences are not cached whole (a log would be kept once per length): the last
@@ -405,19 +406,30 @@ class ValueTypeChecker:
             return None if vt is ModelValue or vt is str else (t, value)
         if vt is tuple and len(value) > _LONG_SEQ and isinstance(t, TSeq):
             return self._long_seq(value, t, earlier)
-        cache = self._ok.get(id(t))
-        if cache is None:
-            cache = self._ok[id(t)] = {}
+        seen = self._seen.get(id(t))
+        if seen is None:
+            seen = self._seen[id(t)] = {}
+            self._ok[id(t)] = {}
             self._keep.append(t)
+        # the very object accepted before (successive states share most of their values;
+        # the entry keeps the value alive, so its id is not reused)
+        if seen.get(id(value)) is value:
+            return None
+        cache = self._ok[id(t)]
         known = cache.get(value)
         # a hit counts only for the same TLA+ value (Python: [a |-> FALSE] == [a |-> 0])
         if known is not None and (known is value or same_value(known, value)):
-            return None
-        bad = self._container(value, t)
+            bad = None
+        else:
+            bad = self._container(value, t)
+            if bad is None:
+                if len(cache) >= self._limit:
+                    cache.clear()
+                cache[value] = value
         if bad is None:
-            if len(cache) >= self._limit:
-                cache.clear()
-            cache[value] = value
+            if len(seen) >= self._limit:
+                seen.clear()
+            seen[id(value)] = value
         return bad
 
     def _long_seq(self, value: tuple[Any, ...], t: TSeq, earlier: Any) -> tuple[Type, Any] | None:

@@ -151,12 +151,16 @@ def same_value(a: Any, b: Any) -> bool:
                     return False
         return True
     if ta is frozenset:
-        if not punnable(a):
+        # the elements that are the very objects of the other set are the same values; each
+        # other element of a equals one of b that is not in a (a set holds no two equal
+        # elements), so only those are paired up
+        ib = set(map(id, b))
+        ia = set(map(id, a))
+        if ia == ib:
             return True
-        twin = {y: y for y in b}  # the element of b Python finds equal to x
-        for x in a:
-            y = twin[x]
-            if x is not y and not same_value(x, y):
+        twin = {y: y for y in b if id(y) not in ia}  # the element of b Python finds equal to x
+        for x in a:  # noqa: SIM110 - a loop is faster here
+            if id(x) not in ib and not same_value(x, twin[x]):
                 return False
         return True
     return True

@@ -247,6 +247,26 @@ def test_a_value_accepted_before_does_not_accept_its_boolean_pun() -> None:
     assert c.mismatch(make_record([("a", 0), ("b", (1,))]), t) is None
 
 
+def test_an_object_accepted_before_is_known_by_identity_only_while_it_lives() -> None:
+    """Accepted objects are remembered by identity, and the entry keeps the object alive: a
+    punned value built after an accepted one was dropped (CPython often gives it the freed
+    id) is checked, not taken for the accepted one."""
+    c = ValueTypeChecker()
+    t = parse_type("Seq(Int)")
+    kept = []
+    for k in range(200):
+        first = tuple([k, 1, 2])
+        assert c.mismatch(first, t) is None
+        kept.append(first)
+        v = tuple([k, 1, 2])  # an equal copy: accepted as the same value as ``first``
+        assert c.mismatch(v, t) is None
+        assert c.mismatch(v, t) is None
+        del v
+        w = tuple([k, True, 2])
+        assert c.mismatch(w, t) == (TPrim("Int"), True)
+        del w
+
+
 def test_a_long_sequence_does_not_extend_its_boolean_pun() -> None:
     """The prefix a long sequence shares with an accepted one is compared as TLA+ values: FALSE
     where the accepted sequence had 0 is checked (Python finds the two prefixes equal)."""

@@ -26,6 +26,8 @@ from conformance.tla.values import (
     Fn,
 )
 
+_GENERATED_MAX = 64  # records and tuples up to this size are built by generated code
+
 
 class RecordCompiler(FunctionCompiler):
     """Records and tuples: [a |-> e], [a : S], r.a, <<a, b>>, LAMBDA."""
@@ -35,6 +37,14 @@ class RecordCompiler(FunctionCompiler):
     def _c_RecordConstruct(self, node: S.RecordConstruct, scope: Scope) -> C:
         names = [n for n, _ in node.fields]
         parts = self.exprs([x for _, x in node.fields], scope)
+        if len(names) <= _GENERATED_MAX and len(set(names)) == len(names) \
+                and all(n.isidentifier() for n in names):
+            # a dict display in generated code (fields read from the state or environment
+            # and constants inline): no comprehension, no call per such field
+            body = ", ".join(f"{n!r}: {{F{k}}}" for k, n in enumerate(names))
+            src = f"def rec(s, t, e):\n    return Fn({{{{{body}}}}})\n"
+            ops = {f"F{k}": p for k, p in enumerate(parts)}
+            return derived(_generated("rec", src, ops, {}), *parts)
         fs = [p.fn for p in parts]
         pairs = list(zip(names, fs, strict=True))
         return derived(lambda s, t, e: Fn({n: f(s, t, e) for n, f in pairs}), *parts)
@@ -69,6 +79,11 @@ class RecordCompiler(FunctionCompiler):
     def _c_Tuple(self, node: S.Tuple, scope: Scope) -> C:
         parts = self.exprs(node.items, scope)
         fs = [p.fn for p in parts]
+        if 2 < len(fs) <= _GENERATED_MAX:
+            body = "".join(f"{{F{k}}}, " for k in range(len(fs)))
+            ops = {f"F{k}": p for k, p in enumerate(parts)}
+            return derived(_generated("tup", f"def tup(s, t, e):\n    return ({body})\n", ops, {}),
+                           *parts)
         if len(fs) == 2:
             f0, f1 = fs
             return derived(lambda s, t, e: (f0(s, t, e), f1(s, t, e)), *parts)

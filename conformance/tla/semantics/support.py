@@ -72,8 +72,11 @@ def app(s, t, e):
     f = {F}
     x = {X}
     if type(f) is tuple:
-        if type(x) is int and 0 < x <= len(f):
-            return f[x - 1]
+        if type(x) is int and x > 0:
+            try:
+                return f[x - 1]
+            except IndexError:
+                pass
     elif type(f) is Fn:
         try:
             return f.map[x]
