@@ -558,8 +558,14 @@ class ActionCompiler:
                                   for v in env[len(env) - n:]]) if n else ()
                     yield from sb(s, t, env, (name, pnames, vals, loc))
 
+                def labelled1(s: Any, t: list, e: tuple, lab: RawLabel) -> Iterator[RawLabel]:
+                    env = enter(s, t, e)  # one parameter (the commonest case)
+                    v = env[-1]
+                    vals = (v.get() if isinstance(v, Lazy) else v,)
+                    yield from sb(s, t, env, (name, pnames, vals, loc))
+
                 if split_guards is None:
-                    return labelled
+                    return labelled1 if n == 1 else labelled
                 guards, rest = split_guards
 
                 def guarded(s: Any, t: list, e: tuple, lab: RawLabel) -> Iterator[RawLabel]:

@@ -369,6 +369,7 @@ def resolve(t: Type, aliases: dict[str, Type], seen: frozenset[str] = frozenset(
 # ---------------------------------------------------------------------------
 
 
+_PRIM = {"Int": int, "Bool": bool, "Str": str}  # the Python type of each primitive type's values
 _LONG_SEQ = 64  # sequences longer than this are checked by their new tail (see ValueTypeChecker)
 _LONG_KEPT = 8  # long sequences remembered per type
 
@@ -395,16 +396,15 @@ class ValueTypeChecker:
         """None when ``value`` has type ``t``; else the innermost (type, value) that fails.
         ``earlier``: a value the caller knows to have type ``t`` (the variable's previous value,
         accepted): a long sequence that extends it has only its tail checked."""
-        if isinstance(t, TVar | TOper):
+        tt = type(t)  # the type classes have no subclasses
+        if tt is TPrim:
+            return None if type(value) is _PRIM.get(t.name) else (t, value)
+        if tt is TVar or tt is TOper:
             return None
         vt = type(value)
-        if isinstance(t, TPrim):
-            ok = (t.name == "Int" and vt is int) or (t.name == "Bool" and vt is bool) or (
-                t.name == "Str" and vt is str)
-            return None if ok else (t, value)
-        if isinstance(t, TConst):
+        if tt is TConst:
             return None if vt is ModelValue or vt is str else (t, value)
-        if vt is tuple and len(value) > _LONG_SEQ and isinstance(t, TSeq):
+        if vt is tuple and tt is TSeq and len(value) > _LONG_SEQ:
             return self._long_seq(value, t, earlier)
         seen = self._seen.get(id(t))
         if seen is None:
@@ -462,6 +462,13 @@ class ValueTypeChecker:
         if isinstance(t, (TSet, TSeq)):
             if vt is not (frozenset if isinstance(t, TSet) else tuple):
                 return (t, value)
+            et = t.elem
+            if type(et) is TPrim:  # mismatch's test, without a call per element
+                want = _PRIM.get(et.name)
+                for x in value:
+                    if type(x) is not want:
+                        return (et, x)
+                return None
             for x in value:
                 bad = self.mismatch(x, t.elem)
                 if bad is not None:
@@ -482,6 +489,20 @@ class ValueTypeChecker:
                 items = value.map.items()
             else:
                 return (t, value)
+            if vt is tuple and type(t.arg) is TPrim and t.arg.name == "Int":
+                # a sequence's keys are integers: its values only (prim ones without a call)
+                rt = t.res
+                if type(rt) is TPrim:
+                    want = _PRIM.get(rt.name)
+                    for x in value:
+                        if type(x) is not want:
+                            return (rt, x)
+                    return None
+                for x in value:
+                    bad = self.mismatch(x, rt)
+                    if bad is not None:
+                        return bad
+                return None
             for k, x in items:
                 if self.mismatch(k, t.arg) is not None:
                     return (t, value)
@@ -490,13 +511,20 @@ class ValueTypeChecker:
                     return bad
             return None
         if isinstance(t, TRec):
-            if vt is not Fn or not value.is_record():
+            if vt is not Fn:
                 return (t, value)
-            keys = value.map.keys()
-            if (keys != t.names) if t.row is None else not (keys >= t.names):
+            m = value.map
+            # keys equal to the (string) field names are all strings: a record
+            if (m.keys() != t.names) if t.row is None else (
+                    not value.is_record() or not (m.keys() >= t.names)):
                 return (t, value)
             for f, ft in t.fields:
-                bad = self.mismatch(value.map[f], ft)
+                x = m[f]
+                if type(ft) is TPrim:
+                    if type(x) is not _PRIM.get(ft.name):
+                        return (ft, x)
+                    continue
+                bad = self.mismatch(x, ft)
                 if bad is not None:
                     return bad
             return None
