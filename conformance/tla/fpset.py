@@ -93,8 +93,9 @@ class Fingerprinter:
             ids[id(v)] = (v, hit[1])
             return hit[1]
         val = self.value
-        # the atoms' fingerprints are looked up here (never a boolean: True == 1 in the
-        # table) and _mix is written out: this loop is the hottest of fingerprinting
+        # the atoms' fingerprints (never a boolean's: True == 1 in the table) and the
+        # containers' known by identity are looked up here, and _mix is written out: these
+        # loops are the hottest of fingerprinting
         atoms = self._atoms
         if t is tuple:
             h = _TAG_TUPLE ^ len(v)
@@ -107,7 +108,8 @@ class Fingerprinter:
                     if fx is None:
                         fx = val(x)
                 else:
-                    fx = val(x)
+                    hit = ids.get(id(x))
+                    fx = val(x) if hit is None else hit[1]
                 x = (h * _PRIME + fx) & _MASK
                 x ^= x >> 33
                 x = (x * _K1) & _MASK
@@ -117,7 +119,15 @@ class Fingerprinter:
         elif t is frozenset:
             s = 0
             for x in v:
-                s += val(x)
+                tx = type(x)
+                if tx is int or tx is str:
+                    fx = atoms.get(x)
+                    s += val(x) if fx is None else fx
+                elif tx is bool:
+                    s += _FP_TRUE if x else _FP_FALSE
+                else:
+                    hit = ids.get(id(x))
+                    s += val(x) if hit is None else hit[1]
             h = _mix(((s & _MASK) ^ _TAG_SET) + len(v) & _MASK)
         elif t is Fn:
             s = 0
@@ -133,7 +143,8 @@ class Fingerprinter:
                     if fx is None:
                         fx = val(x)
                 else:
-                    fx = val(x)
+                    hit = ids.get(id(x))
+                    fx = val(x) if hit is None else hit[1]
                 x = (fk * _PRIME ^ fx) & _MASK
                 x ^= x >> 33
                 x = (x * _K1) & _MASK
