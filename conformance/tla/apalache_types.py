@@ -398,14 +398,14 @@ class ValueTypeChecker:
         accepted): a long sequence that extends it has only its tail checked."""
         tt = type(t)  # the type classes have no subclasses
         if tt is TPrim:
-            return None if type(value) is _PRIM.get(t.name) else (t, value)
+            return None if type(value) is _PRIM.get(t.name) else (t, value)  # type: ignore[attr-defined]
         if tt is TVar or tt is TOper:
             return None
         vt = type(value)
         if tt is TConst:
             return None if vt is ModelValue or vt is str else (t, value)
         if vt is tuple and tt is TSeq and len(value) > _LONG_SEQ:
-            return self._long_seq(value, t, earlier)
+            return self._long_seq(value, t, earlier)  # type: ignore[arg-type]
         seen = self._seen.get(id(t))
         if seen is None:
             seen = self._seen[id(t)] = {}

@@ -104,9 +104,7 @@ class Fingerprinter:
                 if tx is bool:
                     fx = _FP_TRUE if x else _FP_FALSE
                 elif tx is int or tx is str:
-                    fx = atoms.get(x)
-                    if fx is None:
-                        fx = val(x)
+                    fx = atoms.get(x) or val(x)  # (val gives the same for a stored 0)
                 else:
                     hit = ids.get(id(x))
                     fx = val(x) if hit is None else hit[1]
@@ -121,8 +119,7 @@ class Fingerprinter:
             for x in v:
                 tx = type(x)
                 if tx is int or tx is str:
-                    fx = atoms.get(x)
-                    s += val(x) if fx is None else fx
+                    s += atoms.get(x) or val(x)
                 elif tx is bool:
                     s += _FP_TRUE if x else _FP_FALSE
                 else:
@@ -139,9 +136,7 @@ class Fingerprinter:
                 if tx is bool:
                     fx = _FP_TRUE if x else _FP_FALSE
                 elif tx is int or tx is str:
-                    fx = atoms.get(x)
-                    if fx is None:
-                        fx = val(x)
+                    fx = atoms.get(x) or val(x)  # (val gives the same for a stored 0)
                 else:
                     hit = ids.get(id(x))
                     fx = val(x) if hit is None else hit[1]
