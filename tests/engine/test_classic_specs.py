@@ -533,6 +533,20 @@ def test_several_workers_agree_with_one(name: str) -> None:
         assert b.state in {t for _, t in model.successors(a.state)}
 
 
+@pytest.mark.parametrize("name", ["Peterson", "TwoPhase", "Tokens"])
+def test_workers_keep_their_states_on_disk_too(name: str) -> None:
+    # With 2 states in memory, each worker's queue of the states it owns spills to disk and
+    # most of what it kept is dropped unasked (another worker or level had it): the owner
+    # must hand over exactly the states the main process accepted, in its order.
+    one = run_check(name)
+    two = run_check(name, workers=2, queue_memory=2)
+    three = run_check(name, workers=3, queue_memory=2)
+    for many in (two, three):
+        assert (many.verdict, many.property, len(many.trace)) == (one.verdict, one.property, len(one.trace))
+        assert (many.states_generated, many.distinct_states, many.depth) == (
+            one.states_generated, one.distinct_states, one.depth)
+
+
 def test_workers_on_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["check", str(SPECS / "TwoPhase.tla"), "--quiet", "--json", "--workers", "2"]) == 0
     doc = json.loads(capsys.readouterr().out)
