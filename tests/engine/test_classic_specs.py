@@ -613,3 +613,27 @@ def test_a_state_outside_the_constraint_is_checked_against_the_invariants(
                parse_config("INIT Init\nNEXT Next\nCONSTRAINT Bound\nCHECK_DEADLOCK FALSE\n"),
                progress=False, workers=workers)
     assert (ok.verdict, ok.distinct_states, ok.states_generated, ok.depth) == ("ok", 3, 4, 3)
+
+
+def test_a_worker_that_dies_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    from conformance.tla import parallel
+
+    def dying(*args: Any) -> Any:
+        os._exit(7)
+
+    monkeypatch.setattr(parallel, "_expand", dying)
+    with pytest.raises(RuntimeError, match=r"worker process \d ended unexpectedly \(exit code 7\)"):
+        run_check("TwoPhase", workers=2)
+
+
+def test_a_worker_bug_is_reported_with_its_traceback(monkeypatch: pytest.MonkeyPatch) -> None:
+    from conformance.tla import parallel
+
+    def failing(*args: Any) -> Any:
+        raise ZeroDivisionError("seeded")
+
+    monkeypatch.setattr(parallel, "_expand", failing)
+    with pytest.raises(RuntimeError, match=r"(?s)a worker failed while expanding state 1:.*ZeroDivisionError: seeded"):
+        run_check("TwoPhase", workers=2)
