@@ -11,6 +11,7 @@ import pytest
 
 from conformance.cli import main
 from conformance.symbolic.prove import ObligationResult, ProofInput, discharge, obligations
+from conformance.symbolic.prove import prove as prove_all
 from conformance.symbolic.shapes import Bounds
 
 ENGINE_SPECS = Path(__file__).resolve().parents[1] / "engine" / "specs"
@@ -206,3 +207,48 @@ def test_a_counterexample_stands_where_another_action_is_undefined(tmp_path: Pat
     assert result.verdict == "counterexample", result.message
     assert result.engine_action == "Grow" and result.failing == ["Inv/1"]
     assert result.states[0][1] == 2 and result.states[1][1] == 3
+
+
+def test_a_tiny_resource_limit_leaves_obligations_unknown(queue: tuple[Path, Path], tmp_path: Path,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    spec, cfg = queue
+    code = prove(str(spec), "--config", str(cfg), "--inv", "IndInv", "--safety", "Safety",
+                 "--jobs", "1", "--rlimit", "1", "--itf-dir", str(tmp_path / "itf"))
+    out = capsys.readouterr().out
+    assert code == 3, out
+    assert len(re.findall(r" unknown +[0-9.]+s", out)) == 4 and "resource limit" in out
+    assert not (tmp_path / "itf").exists()  # no counterexample either
+
+
+def test_a_resource_limit_large_enough_proves_and_spends_the_same_units(queue: tuple[Path, Path]) -> None:
+    spec, cfg = queue
+    inp = ProofInput(spec, cfg, "IndInv", "Safety", None, Bounds(3, 3), 600.0, rlimit=50_000_000)
+    obs = obligations(inp)
+    first = prove_all(inp, jobs=1)
+    assert [r.verdict for r in first] == ["proved"] * len(obs)
+    assert all(r.rlimit_used > 0 for r in first)
+    # each obligation in a process of its own: the same units whatever the order or jobs
+    again = prove_all(inp, jobs=2)
+    assert [r.rlimit_used for r in again] == [r.rlimit_used for r in first]
+    alone = prove_all(inp, jobs=1, only=["Recv"])
+    assert [r.rlimit_used for r in alone] == [first[2].rlimit_used]
+    # an obligation needing more units than given is unknown, never proved
+    step = obs[1]
+    short = ProofInput(spec, cfg, "IndInv", "Safety", None, Bounds(3, 3), 600.0,
+                       rlimit=max(2, first[1].rlimit_used // 8))
+    result = discharge(short, step)
+    assert result.verdict == "unknown" and "resource limit" in result.message, result
+    assert result.rlimit_used <= short.rlimit + first[1].rlimit_used  # stopped near the budget
+
+
+def test_a_negative_resource_limit_is_a_usage_error(queue: tuple[Path, Path]) -> None:
+    spec, cfg = queue
+    assert prove(str(spec), "--config", str(cfg), "--inv", "IndInv", "--safety", "Safety",
+                 "--rlimit", "-1") == 2
+
+
+def test_the_weakened_invariant_is_refuted_within_a_resource_budget(queue: tuple[Path, Path]) -> None:
+    spec, cfg = queue
+    inp = ProofInput(spec, cfg, "Weak", "Safety", None, Bounds(3, 3), 600.0, rlimit=50_000_000)
+    recv = next(o for o in obligations(inp) if o.action == "Recv")
+    assert discharge(inp, recv).verdict == "counterexample"
