@@ -77,6 +77,9 @@ class ProofInput:
     # a step question is first asked with a slice of the invariant's conjuncts (slicing.py;
     # off by default: not shown to decide more within a timeout, see spec/README.md)
     slicing: bool = False
+    # the second state of a step shares the first state's value of every variable the
+    # action provably keeps (``_kept_by_action``); False: a fresh value bound by equality
+    frame_substitution: bool = True
     # z3 resource units per obligation (0: none); the caps of the schedule become shares of
     # it and the wall-clock timeout stays an outer bound (budget.py)
     rlimit: int = 0
@@ -172,6 +175,10 @@ def _discharge(inp: ProofInput, ob: Obligation) -> ObligationResult:
         disjunct = split_action(tr, plan.next)[ob.index]
         t_shapes = state_shapes(model, sample_state(model, init), inp.bounds.widened(4))
         t = fresh_state(t_shapes, "t", atom_terms)
+        if inp.frame_substitution:
+            kept = _kept_by_action(tr, s, t, disjunct.formula(tr, StatePair(s.values, t.values)),
+                                   atom_terms, budget)
+            t = SymbolicState({**t.values, **{v: s.values[v] for v in kept}}, t.wellformed)
         solver.add(t.wellformed, tr.formula(inp.inv, here))
         constraints = [tr.formula(c, here) for c in plan.constraints]
         action = disjunct.formula(tr, StatePair(s.values, t.values))
@@ -191,6 +198,48 @@ def _discharge(inp: ProofInput, ob: Obligation) -> ObligationResult:
     result = _counterexample(inp, ob, model, plan, init, tr, solver.model(), [s], failing_of, started)
     result.rlimit_used = budget.used
     return result
+
+
+# Whether an action keeps one variable is asked for at most this long (with a resource
+# budget: at most this share of it).
+KEEP_SECONDS = 5.0
+KEEP_SHARE = 1 / 200
+
+
+def _kept_by_action(tr: Translator, s: SymbolicState, t: SymbolicState, action: z3.BoolRef,
+                    atom_terms: list[z3.ArithRef], budget: Budget, prune: bool = True) -> list[str]:
+    """The variables ``v`` such that ``action`` (between ``s`` and ``t``) implies ``v' = v``:
+    the negation ``action /\\ v' /= v`` is unsatisfiable (an ``unknown`` answer keeps nothing;
+    with ``prune``, a variable that one model of the action changes is not asked about).
+
+    **Frame substitution.** The second state of a step obligation then takes the first
+    state's value for each such variable instead of a fresh one bound to it by an
+    equality: ``messages' = messages`` between sets of 4 and 8 slots is a matching of
+    records that the solver otherwise redoes in every question. This is sound: for any
+    model of ``IndInv /\\ A(s, t) /\\ ~Q(t)``, replacing ``t.v`` by ``s.v`` (the same TLA+ value,
+    since ``A`` implies ``t.v = s.v``) gives a model of the substituted question, as the
+    translation of a formula depends on a value only through the TLA+ value it denotes; so
+    a substituted question that is unsatisfiable proves the original one. (A model of the
+    substituted question is a model of the original one with ``t.v`` encoding ``s.v``'s
+    value, which the wider shape of ``t`` can; the explicit engine re-checks it anyway.)"""
+    frame = z3.Solver()
+    frame.add(s.wellformed, t.wellformed, action, atom_range(atom_terms, tr.atoms))
+    answer, _ = budget.check(frame, KEEP_SECONDS, KEEP_SHARE)
+    if answer != z3.sat:
+        return []  # no step at all (unsat: the obligation holds anyway) or not told
+    some = frame.model()
+    kept = []
+    for v in sorted(t.values):
+        same = eq(t.values[v], s.values[v])
+        if prune and z3.is_false(some.eval(same, model_completion=True)):
+            continue  # a step that changes it
+        frame.push()
+        frame.add(z3.Not(same))
+        answer, _ = budget.check(frame, KEEP_SECONDS, KEEP_SHARE)
+        frame.pop()
+        if answer == z3.unsat:
+            kept.append(v)
+    return kept
 
 
 # A conjunct whose variables the action leaves unchanged needs no look at its primed form;

@@ -5,12 +5,21 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
+import z3
 
 from conformance.cli import main
-from conformance.symbolic.prove import ObligationResult, ProofInput, discharge, obligations
+from conformance.symbolic.budget import Budget
+from conformance.symbolic.prove import (
+    ObligationResult,
+    ProofInput,
+    _kept_by_action,
+    discharge,
+    obligations,
+)
 from conformance.symbolic.prove import prove as prove_all
 from conformance.symbolic.shapes import Bounds
 
@@ -252,3 +261,80 @@ def test_the_weakened_invariant_is_refuted_within_a_resource_budget(queue: tuple
     inp = ProofInput(spec, cfg, "Weak", "Safety", None, Bounds(3, 3), 600.0, rlimit=50_000_000)
     recv = next(o for o in obligations(inp) if o.action == "Recv")
     assert discharge(inp, recv).verdict == "counterexample"
+
+
+CHOICE = """---- MODULE Choice ----
+EXTENDS Integers
+VARIABLES x, y
+Init == x = 0 /\\ y = 0
+Next == x < 3 /\\ x' \\in {x, x + 1} /\\ y' = y
+Spec == Init /\\ [][Next]_<<x, y>>
+Inv == x \\in 0..3 /\\ y = 0
+====
+"""
+
+
+def _kept_in(spec: Path, cfg: Path, action: int, budget: Budget, prune: bool = True) -> list[str]:
+    """The variables ``_kept_by_action`` finds that the action of index ``action`` keeps."""
+    from conformance.symbolic.encoding import Atoms, clear_memo
+    from conformance.symbolic.shapes import fresh_state, sample_state, state_shapes
+    from conformance.symbolic.split import split_action
+    from conformance.symbolic.translate import StatePair, Translator
+    from conformance.tla.cfg import read_config
+    from conformance.tla.model import Model
+    from conformance.tla.plan import resolve_plan
+
+    clear_memo()
+    config = read_config(cfg)
+    model = Model.load(spec, constants=config.constants)
+    plan = resolve_plan(model, config)
+    assert isinstance(plan.next, str)
+    tr = Translator(model, Atoms())
+    terms: list[z3.ArithRef] = []
+    bounds = Bounds(3, 3)
+    s = fresh_state(state_shapes(model, sample_state(model, "Init"), bounds), "s", terms)
+    t = fresh_state(state_shapes(model, sample_state(model, "Init"), bounds.widened(4)), "t", terms)
+    disjunct = split_action(tr, plan.next)[action]
+    return _kept_by_action(tr, s, t, disjunct.formula(tr, StatePair(s.values, t.values)), terms, budget, prune)
+
+
+class _FirstAnswerOnly(Budget):
+    """A budget whose questions after the first are all out of time."""
+
+    def __init__(self) -> None:
+        super().__init__(600.0)
+        self.calls = 0
+
+    def check(self, solver: z3.Solver, seconds: float, share: float = 1.0,
+              assumptions: Sequence[z3.BoolRef] = ()) -> tuple[z3.CheckSatResult, str]:
+        self.calls += 1
+        if self.calls > 1:
+            return z3.unknown, "time limit"
+        return super().check(solver, seconds, share, assumptions)
+
+
+def test_frame_substitution_keeps_only_what_the_action_provably_keeps(queue: tuple[Path, Path],
+                                                                      tmp_path: Path) -> None:
+    spec, cfg = queue
+    assert _kept_in(spec, cfg, 0, Budget(600.0)) == ["got"]  # Send
+    assert _kept_in(spec, cfg, 1, Budget(600.0)) == ["sent"]  # Recv
+    choice, choice_cfg = tmp_path / "Choice.tla", tmp_path / "Choice.cfg"
+    choice.write_text(CHOICE)
+    choice_cfg.write_text("INIT Init\nNEXT Next\n")
+    # x may change (though x' = x is a step too): never kept, whichever model comes first
+    assert _kept_in(choice, choice_cfg, 0, Budget(600.0), prune=False) == ["y"]
+    # a question left unknown keeps nothing (an unknown taken as kept would make x' = x)
+    assert _kept_in(choice, choice_cfg, 0, _FirstAnswerOnly(), prune=False) == []
+
+
+def test_frame_substitution_proves_what_the_equalities_prove_and_refutes_the_same(
+        queue: tuple[Path, Path]) -> None:
+    spec, cfg = queue
+    verdicts = {}
+    for inv in ("IndInv", "Weak"):
+        for substitute in (True, False):
+            inp = ProofInput(spec, cfg, inv, "Safety", None, Bounds(3, 3), 600.0, frame_substitution=substitute)
+            verdicts[inv, substitute] = [discharge(inp, o).verdict for o in obligations(inp)]
+    assert verdicts["IndInv", True] == verdicts["IndInv", False] == ["proved"] * 4
+    # Weak: Send can overfill the queue (Len(q) = Max with sent < Max), Recv deliver a value never sent
+    assert verdicts["Weak", True] == verdicts["Weak", False] == ["proved", "counterexample", "counterexample", "proved"]
