@@ -210,7 +210,7 @@ def _kept_by_action(tr: Translator, s: SymbolicState, t: SymbolicState, action: 
                     atom_terms: list[z3.ArithRef], budget: Budget, prune: bool = True) -> list[str]:
     """The variables ``v`` such that ``action`` (between ``s`` and ``t``) implies ``v' = v``:
     the negation ``action /\\ v' /= v`` is unsatisfiable (an ``unknown`` answer keeps nothing;
-    with ``prune``, a variable that one model of the action changes is not asked about).
+    with ``prune``, a variable that the model of an earlier question changes is not asked about).
 
     **Frame substitution.** The second state of a step obligation then takes the first
     state's value for each such variable instead of a fresh one bound to it by an
@@ -224,18 +224,19 @@ def _kept_by_action(tr: Translator, s: SymbolicState, t: SymbolicState, action: 
     value, which the wider shape of ``t`` can; the explicit engine re-checks it anyway.)"""
     frame = z3.Solver()
     frame.add(s.wellformed, t.wellformed, action, atom_range(atom_terms, tr.atoms))
-    answer, _ = budget.check(frame, KEEP_SECONDS, KEEP_SHARE)
-    if answer != z3.sat:
-        return []  # no step at all (unsat: the obligation holds anyway) or not told
-    some = frame.model()
-    kept = []
+    kept: list[str] = []
+    changed: set[str] = set()
     for v in sorted(t.values):
+        if v in changed:
+            continue
         same = eq(t.values[v], s.values[v])
-        if prune and z3.is_false(some.eval(same, model_completion=True)):
-            continue  # a step that changes it
-        frame.push()
+        frame.push()  # (before a first check too: z3's incremental solver heeds its timeout)
         frame.add(z3.Not(same))
         answer, _ = budget.check(frame, KEEP_SECONDS, KEEP_SHARE)
+        if answer == z3.sat and prune:  # a step changing v: what else it changes is not kept either
+            step = frame.model()
+            changed.update(w for w in t.values
+                           if z3.is_false(step.eval(eq(t.values[w], s.values[w]), model_completion=True)))
         frame.pop()
         if answer == z3.unsat:
             kept.append(v)
