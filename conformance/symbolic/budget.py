@@ -56,10 +56,12 @@ class Budget:
     def check(self, solver: z3.Solver, seconds: float, share: float = 1.0,
               assumptions: Sequence[z3.BoolRef] = ()) -> tuple[z3.CheckSatResult, str]:
         """``solver.check(*assumptions)`` for at most ``seconds`` (and what is left of the
-        time), and with a resource budget, at most ``share`` of it (and what is left of it);
-        the answer and, for ``unknown``, why (``time limit`` or ``resource limit``)."""
-        seconds = min(seconds, self.seconds_left())
+        time), or with a resource budget, for at most ``share`` of it (and what is left of
+        it) and what is left of the time (the per-question cap in seconds does not apply:
+        it would make the answer depend on the load); the answer and, for ``unknown``, why
+        (``time limit`` or ``resource limit``)."""
         units = self.units_left()
+        seconds = self.seconds_left() if units is not None else min(seconds, self.seconds_left())
         limit = 0
         if units is not None:
             limit = min(units, max(1, int(self.rlimit * share)))

@@ -338,3 +338,14 @@ def test_frame_substitution_proves_what_the_equalities_prove_and_refutes_the_sam
     assert verdicts["IndInv", True] == verdicts["IndInv", False] == ["proved"] * 4
     # Weak: Send can overfill the queue (Len(q) = Max with sent < Max), Recv deliver a value never sent
     assert verdicts["Weak", True] == verdicts["Weak", False] == ["proved", "counterexample", "counterexample", "proved"]
+
+
+def test_with_a_resource_budget_a_question_is_not_cut_by_its_seconds_cap() -> None:
+    x, y, z = z3.Ints("x y z")
+    hard = [x > 1000, x * x * x + y * y * y == z * z * z + 33]  # no quick answer
+    solver = z3.Solver()
+    solver.add(*hard)
+    answer, why = Budget(600.0, rlimit=2_000_000).check(solver, 0.001)  # a cap of 1 ms: not applied
+    assert (answer, why) == (z3.unknown, "resource limit")
+    answer, why = Budget(600.0).check(solver, 0.001)  # without a resource budget it is
+    assert (answer, why) == (z3.unknown, "time limit")
