@@ -5,10 +5,13 @@ Init.
 
     python benchmarks/prove.py                      # both parts
     python benchmarks/prove.py --part prove --jobs 2 --timeout 600
+    python benchmarks/prove.py --part prove --jobs 1 --timeout 3600 --rlimit 200000000
     python benchmarks/prove.py --part bmc --toggles volatile_vote second_leader --max-length 8
 
 Target (issue 14): all obligations for 3 voters and 1 observer in under 10 minutes on 2
-cores. Medians over ``--runs`` runs.
+cores. Medians over ``--runs`` runs. With ``--rlimit`` every obligation gets that many z3
+resource units (and the timeout is only an outer bound): which obligations it proves and the
+units they spend do not depend on the machine's load, so runs on a shared machine compare.
 """
 
 from __future__ import annotations
@@ -49,9 +52,10 @@ def bench_prove(args: argparse.Namespace) -> None:
         cfg = Path(args.config) if args.config else observer_cfg(Path(tmp), args.observers)
         bounds = Bounds(args.seq_bound, args.set_bound, {"messages": args.messages})
         inp = ProofInput(SPEC, cfg, "IndInv", "Safety", None, bounds, args.timeout,
-                         per_element=not args.whole_sets, slicing=args.slicing)
+                         per_element=not args.whole_sets, slicing=args.slicing, rlimit=args.rlimit)
         per: dict[str, list[float]] = {}
         cpu: dict[str, list[float]] = {}
+        units: dict[str, list[int]] = {}
         verdicts: dict[str, str] = {}
         totals = []
 
@@ -65,8 +69,10 @@ def bench_prove(args: argparse.Namespace) -> None:
             if r.questions:
                 split += f", questions proved by a premise slice: {r.questions['sliced']}, " \
                          f"left to the whole premise: {r.questions['whole']}"
-            print(f"  .. {r.obligation.title('IndInv', 'Safety', 'Init')}: {r.verdict} in {r.seconds:.1f}s"
-                  f"{split}", flush=True)
+            if r.verdict == "unknown" and r.message:
+                split += f" ({r.message})"
+            print(f"  .. {r.obligation.title('IndInv', 'Safety', 'Init')}: {r.verdict} in {r.seconds:.1f}s, "
+                  f"rlimit {r.rlimit_used}{split}", flush=True)
 
         for _ in range(args.runs):
             t0 = time.monotonic()
@@ -74,16 +80,17 @@ def bench_prove(args: argparse.Namespace) -> None:
                 title = r.obligation.title("IndInv", "Safety", "Init")
                 per.setdefault(title, []).append(r.seconds)
                 cpu.setdefault(title, []).append(r.cpu_seconds)
+                units.setdefault(title, []).append(r.rlimit_used)
                 verdicts[title] = r.verdict
             totals.append(time.monotonic() - t0)
     print(f"prove: {cfg.name if args.config else 'MC_KRaft_indinv.cfg with Observers = ' + args.observers}, "
           f"bounds seq {args.seq_bound} set {args.set_bound} messages {args.messages}, jobs {args.jobs}, "
-          f"timeout {args.timeout:.0f}s, runs {args.runs}, "
+          f"timeout {args.timeout:.0f}s, rlimit {args.rlimit or 'none'}, runs {args.runs}, "
           f"{'whole-set questions' if args.whole_sets else 'per-element questions'}, "
           f"{'premise slicing' if args.slicing else 'whole premise only'}")
     for title, secs in per.items():
         print(f"  {title:<60} {verdicts[title]:<14} median {statistics.median(secs):8.1f}s "
-              f"(cpu {statistics.median(cpu[title]):.1f}s)")
+              f"(cpu {statistics.median(cpu[title]):.1f}s, rlimit {statistics.median(units[title]):.0f})")
     print(f"  wall time for all obligations: median {statistics.median(totals):.1f}s "
           f"(target: under 600s on 2 cores)")
 
@@ -118,6 +125,8 @@ def main() -> None:
     p.add_argument("--observers", default="{4}")
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--timeout", type=float, default=600.0)
+    p.add_argument("--rlimit", type=int, default=0,
+                   help="prove: z3 resource units per obligation (0: none); the timeout stays an outer bound")
     p.add_argument("--runs", type=int, default=1)
     p.add_argument("--seq-bound", type=int, default=2)
     p.add_argument("--set-bound", type=int, default=3)

@@ -276,6 +276,23 @@ FetchRequestsWellFormed ==
             /\ (m.sourceDirectoryId = dirId[m.source] /\ (KRaftVersion > 0 \/ m.source \in Voters)) =>
                    m.epoch <= currentEpoch[m.source]
 
+\* In a static quorum a voter fetches only from the leader it follows: a FetchRequest of the
+\* cluster from a voter goes to an elected leader of its epoch.  (Without it, a FetchRequest
+\* of epoch 1 from a voter with an empty log, at offset 1 of epoch 1, meets candidate 3 of
+\* epoch 1 that wins with a leaderChange record at that position, and breaks FetchRequestsHeld.)
+\* Any FetchRequest of the cluster names as last fetched epoch 0 or an epoch that elected a
+\* leader (its sender held an entry of it).  (Without it, observer 4's request naming epoch 1,
+\* which elected nobody, meets candidate 3 of epoch 1 that wins with a shorter log, and breaks
+\* FetchRequestsBehindLeader.)
+FetchRequestsToElectedLeaders ==
+    /\ \A m \in messages :
+           (/\ m.type = "FetchRequest" /\ m.clusterId /= ForeignClusterId
+            /\ m.lastFetchedEpoch > 0) => Elected(m.lastFetchedEpoch)
+    /\ ForeignClusterId /= ClusterId =>
+           \A m \in messages :
+               (/\ m.type = "FetchRequest" /\ m.clusterId /= ForeignClusterId
+                /\ KRaftVersion = 0 /\ m.source \in Voters) => <<m.epoch, m.dest>> \in elections
+
 \* A FetchRequest of the cluster whose last fetched epoch is the epoch it is sent in asks for a
 \* position within the log of that epoch's leader (the entries of its epoch came from that leader).
 FetchRequestsBehindLeader ==
@@ -456,6 +473,7 @@ IndInv ==
     /\ HighWatermarksCurrent
     /\ FetchOffsetsHeld
     /\ FetchRequestsWellFormed
+    /\ FetchRequestsToElectedLeaders
     /\ FetchRequestsHeld
     /\ FetchRequestsBehindLeader
     /\ CommittedEpochs

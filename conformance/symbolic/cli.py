@@ -1,7 +1,7 @@
 """``kraftcheck prove`` and the ``--symbolic`` mode of ``kraftcheck check``.
 
 Exit codes of ``prove``: 0 every obligation proved, 12 a counterexample, 3 an obligation
-unknown (solver timeout), 1 an input error (or a counterexample the explicit engine does
+unknown (solver timeout or resource limit), 1 an input error (or a counterexample the explicit engine does
 not confirm: an internal error).
 """
 
@@ -69,7 +69,8 @@ def register(subparsers: Any) -> None:
         help="prove an inductive invariant with z3 (Init => Inv, Inv /\\ Next => Inv', Inv => Safety)",
         description="Discharge the obligations of an inductive invariant for the cfg's constants "
         "with z3: Init => INV, INV /\\ Next => INV' for each disjunct of Next (in parallel), "
-        "INV => SAFETY. Exit codes: 0 proved, 12 counterexample, 3 unknown (timeout), 1 input error.",
+        "INV => SAFETY. Exit codes: 0 proved, 12 counterexample, 3 unknown (timeout or resource limit), "
+        "1 input error.",
     )
     p.add_argument("spec", type=Path, help="the TLA+ module")
     p.add_argument("--config", type=Path, required=True, help="TLC .cfg file: the constants and CONSTRAINTs")
@@ -78,6 +79,10 @@ def register(subparsers: Any) -> None:
     p.add_argument("--init", help="the initial predicate (default: the cfg's)")
     p.add_argument("--timeout", type=float, default=600.0, metavar="SECONDS",
                    help="solver time per obligation (default 600): beyond it the obligation is unknown")
+    p.add_argument("--rlimit", type=int, default=0, metavar="N",
+                   help="z3 resource units per obligation (default 0: no limit): beyond them the "
+                        "obligation is unknown, as beyond --timeout, which stays an outer bound; unlike "
+                        "seconds, the units do not depend on the machine or its load")
     p.add_argument("--jobs", type=int, default=2, metavar="N", help="obligations decided in parallel (default 2)")
     p.add_argument("--itf-dir", type=Path, default=Path("."), metavar="DIR",
                    help="where counterexamples are written as ITF (default: the current folder)")
@@ -95,15 +100,19 @@ def run(args: argparse.Namespace) -> int:
     if isinstance(bounds, str):
         print(f"kraftcheck prove: error: {bounds}", file=sys.stderr)
         return 2
+    if args.rlimit < 0 or args.timeout <= 0:
+        print("kraftcheck prove: error: --rlimit must not be negative and --timeout must be positive",
+              file=sys.stderr)
+        return 2
     if not args.spec.is_file():
         print(f"error: {args.spec}: no such spec file", file=sys.stderr)
         return 1
     inp = ProofInput(args.spec, args.config, args.inv, args.safety, args.init, bounds, args.timeout,
-                     tuple(args.search_path))
+                     tuple(args.search_path), rlimit=args.rlimit)
     try:
         results = prove(inp, jobs=max(1, args.jobs), done=lambda r: print(
             f"  ... {r.obligation.title(args.inv, args.safety, args.init or 'Init')}: {r.verdict} "
-            f"({r.seconds:.1f}s, cpu {r.cpu_seconds:.1f}s)", file=sys.stderr, flush=True))
+            f"({r.seconds:.1f}s, cpu {r.cpu_seconds:.1f}s, rlimit {r.rlimit_used})", file=sys.stderr, flush=True))
     except TlaError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
@@ -114,7 +123,9 @@ def run(args: argparse.Namespace) -> int:
     width = max(len(r.obligation.title(args.inv, args.safety, init)) for r in results)
     for r in results:
         print(f"  {r.obligation.title(args.inv, args.safety, init):<{width}}  {r.verdict:<14} "
-              f"{r.seconds:8.2f}s (cpu {r.cpu_seconds:.2f}s)")
+              f"{r.seconds:8.2f}s (cpu {r.cpu_seconds:.2f}s, rlimit {r.rlimit_used})")
+        if r.verdict == "unknown" and r.message:
+            print(f"      unknown: {r.message}")
     code = 0
     for r in results:
         if r.verdict in ("counterexample", "error"):

@@ -9,7 +9,8 @@ For fixed constants (the cfg) and states of bounded size (``shapes.Bounds``):
 
 Each obligation is proved (the negation is unsatisfiable), has a counterexample (a state,
 or a pair of states for induction, decoded to engine values and re-checked by the explicit
-engine, with the conjunct that fails) or is unknown (the solver's timeout).
+engine, with the conjunct that fails) or is unknown (the solver's timeout, or with
+``rlimit``, its resource budget: ``budget.py``).
 """
 
 from __future__ import annotations
@@ -17,12 +18,14 @@ from __future__ import annotations
 import multiprocessing
 import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
+from multiprocessing.connection import Connection, wait
+from multiprocessing.process import BaseProcess
 from pathlib import Path
 
 import z3
 
+from conformance.symbolic.budget import Budget
 from conformance.symbolic.counterexample import decode_state
 from conformance.symbolic.elements import parts
 from conformance.symbolic.encoding import (
@@ -74,6 +77,12 @@ class ProofInput:
     # a step question is first asked with a slice of the invariant's conjuncts (slicing.py;
     # off by default: not shown to decide more within a timeout, see spec/README.md)
     slicing: bool = False
+    # the second state of a step shares the first state's value of every variable the
+    # action provably keeps (``_kept_by_action``); False: a fresh value bound by equality
+    frame_substitution: bool = True
+    # z3 resource units per obligation (0: none); the caps of the schedule become shares of
+    # it and the wall-clock timeout stays an outer bound (budget.py)
+    rlimit: int = 0
 
 
 @dataclass(frozen=True)
@@ -105,6 +114,8 @@ class ObligationResult:
     # A step obligation: how many questions a slice of the premises proved (``sliced``) and
     # how many it left to the whole premise (``whole``)
     questions: dict[str, int] = field(default_factory=dict)
+    # z3 resource units the obligation's solver calls spent (machine- and load-independent)
+    rlimit_used: int = 0
 
 
 def load(inp: ProofInput) -> tuple[Model, CheckPlan, str]:
@@ -150,8 +161,8 @@ def _discharge(inp: ProofInput, ob: Obligation) -> ObligationResult:
     atom_terms: list[z3.ArithRef] = []
     s = fresh_state(shapes, "s", atom_terms)
     here = StatePair(s.values)
+    budget = Budget(inp.timeout, inp.rlimit)
     solver = z3.Solver()
-    solver.set("timeout", max(1, int(inp.timeout * 1000)))
     solver.add(s.wellformed)
     if ob.kind == "init":
         solver.add(tr.formula(init, here), z3.Not(tr.formula(inp.inv, here)))
@@ -164,6 +175,10 @@ def _discharge(inp: ProofInput, ob: Obligation) -> ObligationResult:
         disjunct = split_action(tr, plan.next)[ob.index]
         t_shapes = state_shapes(model, sample_state(model, init), inp.bounds.widened(4))
         t = fresh_state(t_shapes, "t", atom_terms)
+        if inp.frame_substitution:
+            kept = _kept_by_action(tr, s, t, disjunct.formula(tr, StatePair(s.values, t.values)),
+                                   atom_terms, budget)
+            t = SymbolicState({**t.values, **{v: s.values[v] for v in kept}}, t.wellformed)
         solver.add(t.wellformed, tr.formula(inp.inv, here))
         constraints = [tr.formula(c, here) for c in plan.constraints]
         action = disjunct.formula(tr, StatePair(s.values, t.values))
@@ -171,25 +186,76 @@ def _discharge(inp: ProofInput, ob: Obligation) -> ObligationResult:
         solver.add(*constraints, action, atoms)
         slices = _slices(tr, inp.inv, here, [s.wellformed, t.wellformed, *constraints, action, atoms]) \
             if inp.slicing else None
-        return _step(inp, ob, model, plan, init, tr, solver, s, t, started, slices)
+        result = _step(inp, ob, model, plan, init, tr, solver, s, t, started, budget, slices)
+        result.rlimit_used = budget.used
+        return result
     solver.add(atom_range(atom_terms, tr.atoms))
-    answer = solver.check()
+    answer, why = budget.check(solver, inp.timeout)
     if answer == z3.unsat:
-        return ObligationResult(ob, "proved", time.monotonic() - started)
+        return ObligationResult(ob, "proved", time.monotonic() - started, rlimit_used=budget.used)
     if answer == z3.unknown:
-        return ObligationResult(ob, "unknown", time.monotonic() - started, message=solver.reason_unknown())
-    return _counterexample(inp, ob, model, plan, init, tr, solver.model(), [s], failing_of, started)
+        return ObligationResult(ob, "unknown", time.monotonic() - started, message=why, rlimit_used=budget.used)
+    result = _counterexample(inp, ob, model, plan, init, tr, solver.model(), [s], failing_of, started)
+    result.rlimit_used = budget.used
+    return result
+
+
+# Whether an action keeps one variable is asked for at most this long (with a resource
+# budget: at most this share of it).
+KEEP_SECONDS = 5.0
+KEEP_SHARE = 1 / 200
+
+
+def _kept_by_action(tr: Translator, s: SymbolicState, t: SymbolicState, action: z3.BoolRef,
+                    atom_terms: list[z3.ArithRef], budget: Budget, prune: bool = True) -> list[str]:
+    """The variables ``v`` such that ``action`` (between ``s`` and ``t``) implies ``v' = v``:
+    the negation ``action /\\ v' /= v`` is unsatisfiable (an ``unknown`` answer keeps nothing;
+    with ``prune``, a variable that the model of an earlier question changes is not asked about).
+
+    **Frame substitution.** The second state of a step obligation then takes the first
+    state's value for each such variable instead of a fresh one bound to it by an
+    equality: ``messages' = messages`` between sets of 4 and 8 slots is a matching of
+    records that the solver otherwise redoes in every question. This is sound: for any
+    model of ``IndInv /\\ A(s, t) /\\ ~Q(t)``, replacing ``t.v`` by ``s.v`` (the same TLA+ value,
+    since ``A`` implies ``t.v = s.v``) gives a model of the substituted question, as the
+    translation of a formula depends on a value only through the TLA+ value it denotes; so
+    a substituted question that is unsatisfiable proves the original one. (A model of the
+    substituted question is a model of the original one with ``t.v`` encoding ``s.v``'s
+    value, which the wider shape of ``t`` can; the explicit engine re-checks it anyway.)"""
+    frame = z3.Solver()
+    frame.add(s.wellformed, t.wellformed, action, atom_range(atom_terms, tr.atoms))
+    kept: list[str] = []
+    changed: set[str] = set()
+    for v in sorted(t.values):
+        if v in changed:
+            continue
+        same = eq(t.values[v], s.values[v])
+        frame.push()  # (before a first check too: z3's incremental solver heeds its timeout)
+        frame.add(z3.Not(same))
+        answer, _ = budget.check(frame, KEEP_SECONDS, KEEP_SHARE)
+        if answer == z3.sat and prune:  # a step changing v: what else it changes is not kept either
+            step = frame.model()
+            changed.update(w for w in t.values
+                           if z3.is_false(step.eval(eq(t.values[w], s.values[w]), model_completion=True)))
+        frame.pop()
+        if answer == z3.unsat:
+            kept.append(v)
+    return kept
 
 
 # A conjunct whose variables the action leaves unchanged needs no look at its primed form;
-# telling that is a small question, given at most this long.
+# telling that is a small question, given at most this long (with a resource budget: at
+# most this share of it).
 FRAME_SECONDS = 30.0
+FRAME_SHARE = 1 / 4
 
 
 # A first round asks each question for at most this long, so that a hard conjunct does not
 # leave the later ones unasked; a second round shares what is left of the timeout among
-# the questions still open.
+# the questions still open. With a resource budget, a first-round question gets at most
+# this share of it (10 s of the 120 s the benchmark gives an obligation).
 FIRST_ROUND_SECONDS = 10.0
+FIRST_ROUND_SHARE = 1 / 12
 
 
 def _slices(tr: Translator, inv: str, here: StatePair, base: list[z3.BoolRef]) -> Slices:
@@ -203,7 +269,7 @@ def _slices(tr: Translator, inv: str, here: StatePair, base: list[z3.BoolRef]) -
 
 
 def _step(inp: ProofInput, ob: Obligation, model: Model, plan: CheckPlan, init: str, tr: Translator,
-          solver: z3.Solver, s: SymbolicState, t: SymbolicState, started: float,
+          solver: z3.Solver, s: SymbolicState, t: SymbolicState, started: float, budget: Budget,
           slices: Slices | None = None) -> ObligationResult:
     """``IndInv /\\ C /\\ A => IndInv'``, one conjunct of ``IndInv'`` at a time (incrementally):
     a conjunct is proved when ``A`` provably keeps its variables (``unchanged``) or when the
@@ -212,22 +278,20 @@ def _step(inp: ProofInput, ob: Obligation, model: Model, plan: CheckPlan, init: 
     satisfiable negation is the counterexample. With ``slices``, a question is first asked
     with a slice of the premises (``slicing.py``); only the whole premise (``solver``) gives
     a counterexample."""
-    deadline = started + inp.timeout
     after = StatePair(t.values)
     outcome: dict[str, str] = {}
     reasons: dict[str, str] = {}
     pending: list[tuple[str, z3.BoolRef]] = []
 
-    def ask(negation: z3.BoolRef, seconds: float) -> tuple[z3.CheckSatResult, z3.ModelRef | None, str]:
-        """One question: the answer, the model of a satisfiable one, why an unknown one is."""
-        if seconds <= 0:
-            return z3.unknown, None, "time limit"
+    def ask(negation: z3.BoolRef, seconds: float, share: float) -> tuple[z3.CheckSatResult, z3.ModelRef | None, str]:
+        """One question (at most ``seconds``, or ``share`` of a resource budget): the answer,
+        the model of a satisfiable one, why an unknown one is."""
+        if budget.exhausted():
+            return z3.unknown, None, "resource limit" if budget.over else "time limit"
         solver.push()
-        solver.set("timeout", max(1, int(seconds * 1000)))
         solver.add(negation)
-        answer = solver.check()
+        answer, why = budget.check(solver, seconds, share)
         found = solver.model() if answer == z3.sat else None
-        why = solver.reason_unknown() if answer == z3.unknown else ""
         solver.pop()
         return answer, found, why
 
@@ -239,18 +303,18 @@ def _step(inp: ProofInput, ob: Obligation, model: Model, plan: CheckPlan, init: 
 
     for label, expr, ctx in conjuncts(tr, inp.inv):
         names = state_variables(expr, ctx)
-        if names is not None and _kept(solver, s, t, names, min(FRAME_SECONDS, deadline - time.monotonic())):
+        if names is not None and _kept(solver, s, t, names, budget):
             outcome[label] = "unchanged"
             continue
         outcome[label] = "proved"
-        negations = _negations(tr, solver, s, t, after, expr, ctx, deadline) if inp.per_element \
+        negations = _negations(tr, solver, s, t, after, expr, ctx, budget) if inp.per_element \
             else iter([negate(tr.boolean(expr, {}, ctx, after))])
         for negation in negations:
             if concrete_bool(negation) is False:
                 continue
-            if slices is not None and slices.refutes(names, negation, deadline):
+            if slices is not None and slices.refutes(names, negation, budget):
                 continue
-            answer, found, _ = ask(negation, min(FIRST_ROUND_SECONDS, deadline - time.monotonic()))
+            answer, found, _ = ask(negation, FIRST_ROUND_SECONDS, FIRST_ROUND_SHARE)
             if found is not None:
                 return counterexample(label, found)
             if answer == z3.unknown:
@@ -258,7 +322,10 @@ def _step(inp: ProofInput, ob: Obligation, model: Model, plan: CheckPlan, init: 
     for k, (label, negation) in enumerate(pending):
         if outcome[label] == "unknown":
             continue  # one of its questions stayed open: the conjunct is unknown
-        answer, found, why = ask(negation, (deadline - time.monotonic()) / (len(pending) - k))
+        left = len(pending) - k
+        units = budget.units_left()
+        answer, found, why = ask(negation, budget.seconds_left() / left,
+                                 (units / left / budget.rlimit) if units is not None else 1.0)
         if found is not None:
             return counterexample(label, found)
         if answer == z3.unknown:
@@ -272,7 +339,7 @@ def _step(inp: ProofInput, ob: Obligation, model: Model, plan: CheckPlan, init: 
 
 
 def _negations(tr: Translator, solver: z3.Solver, s: SymbolicState, t: SymbolicState, after: StatePair,
-               expr: S.Expr, ctx: Ctx, deadline: float) -> Iterator[z3.BoolRef]:
+               expr: S.Expr, ctx: Ctx, budget: Budget) -> Iterator[z3.BoolRef]:
     """Formulas whose joint unsatisfiability (with the obligation's premises) proves ``expr'``:
     its negation, or for a conjunct with pieces over a set variable's elements, the negation
     of each piece per old element (unless the step keeps what the piece reads) and per
@@ -292,23 +359,23 @@ def _negations(tr: Translator, solver: z3.Solver, s: SymbolicState, t: SymbolicS
             raise S.EvalError(f"expected {var} to be a set (it is quantified over)", p.body.loc)
         reads = state_variables(p.body, p.ctx)
         if reads is None or var in reads or \
-                not _kept(solver, s, t, reads, min(FRAME_SECONDS, deadline - time.monotonic())):
+                not _kept(solver, s, t, reads, budget):
             for g, e in old.slots:
                 yield conj([premise, g, member(e, new), negate(tr.boolean(p.body, {x: e}, p.ctx, after))])
         for g, e in new.slots:
             yield conj([premise, g, negate(member(e, old)), negate(tr.boolean(p.body, {x: e}, p.ctx, after))])
 
 
-def _kept(solver: z3.Solver, s: SymbolicState, t: SymbolicState, names: frozenset[str], seconds: float) -> bool:
-    """Whether the action provably leaves the variables ``names`` unchanged."""
-    if seconds <= 0:
+def _kept(solver: z3.Solver, s: SymbolicState, t: SymbolicState, names: frozenset[str], budget: Budget) -> bool:
+    """Whether the action provably leaves the variables ``names`` unchanged (within
+    ``FRAME_SECONDS``, or ``FRAME_SHARE`` of a resource budget)."""
+    if budget.exhausted():
         return False
     solver.push()
-    solver.set("timeout", max(1, int(seconds * 1000)))
     solver.add(z3.Or([z3.Not(eq(t.values[n], s.values[n])) for n in sorted(names)] or [z3.BoolVal(False)]))
-    kept = solver.check() == z3.unsat
+    answer, _ = budget.check(solver, FRAME_SECONDS, FRAME_SHARE)
     solver.pop()
-    return kept
+    return answer == z3.unsat
 
 
 def _counterexample(inp: ProofInput, ob: Obligation, model: Model, plan: CheckPlan, init: str, tr: Translator,
@@ -370,32 +437,66 @@ def _engine_disagrees(model: Model, plan: CheckPlan, inp: ProofInput, init: str,
     return "the second state is not a successor of the first"
 
 
+def _child(inp: ProofInput, ob: Obligation, conn: Connection) -> None:
+    """A forked process's work: one obligation, its result (or its exception) sent back."""
+    try:
+        outcome: ObligationResult | BaseException = discharge(inp, ob)
+    except Exception as exc:  # re-raised in the parent
+        outcome = exc
+    conn.send(outcome)
+    conn.close()
+
+
 def prove(inp: ProofInput, jobs: int = 2, done: Callable[[ObligationResult], None] | None = None,
           only: Sequence[str] | None = None) -> list[ObligationResult]:
     """Every obligation (``only``: the step obligations of these actions), ``jobs`` at a
-    time (worker processes); ``done`` hears of each result as it comes."""
+    time; ``done`` hears of each result as it comes.
+
+    Each obligation is decided in a process of its own, forked from this one: z3's search
+    depends on the terms its context already holds, so an obligation decided after others
+    in one process can spend other resource units than alone. Forked from the same state,
+    an obligation spends the same units in every run (``rlimit_used``), whatever the order
+    and the number of jobs."""
     obs = obligations(inp)
     if only:
         unknown = set(only) - {o.action for o in obs}
         if unknown:
             raise ValueError(f"no action {', '.join(sorted(unknown))} in the next-state relation")
         obs = [o for o in obs if o.action in only]
-    if jobs <= 1:
-        results = []
-        for ob in obs:
-            results.append(discharge(inp, ob))
-            if done is not None:
-                done(results[-1])
-        return results
     ctx = multiprocessing.get_context("fork")
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
-        futures = {pool.submit(discharge, inp, ob): k for k, ob in enumerate(obs)}
-        by_index: dict[int, ObligationResult] = {}
-        for fut in as_completed(futures):
-            by_index[futures[fut]] = fut.result()
-            if done is not None:
-                done(by_index[futures[fut]])
-        return [by_index[k] for k in range(len(obs))]
+    waiting = list(enumerate(obs))
+    running: dict[Connection, tuple[int, BaseProcess]] = {}
+    by_index: dict[int, ObligationResult] = {}
+    try:
+        while waiting or running:
+            while waiting and len(running) < max(1, jobs):
+                k, ob = waiting.pop(0)
+                receive, send = ctx.Pipe(duplex=False)
+                proc: BaseProcess = ctx.Process(target=_child, args=(inp, ob, send), daemon=True)
+                proc.start()
+                send.close()
+                running[receive] = (k, proc)
+            for conn in wait(list(running)):
+                assert isinstance(conn, Connection)
+                k, proc = running.pop(conn)
+                try:
+                    outcome = conn.recv()
+                except EOFError:
+                    outcome = ObligationResult(obs[k], "error", 0.0,
+                                               message=f"the process deciding it died (exit code {proc.exitcode})")
+                conn.close()
+                proc.join()
+                if isinstance(outcome, BaseException):
+                    raise outcome
+                by_index[k] = outcome
+                if done is not None:
+                    done(outcome)
+    finally:
+        for conn, (_, proc) in running.items():
+            proc.kill()
+            proc.join()
+            conn.close()
+    return [by_index[k] for k in range(len(obs))]
 
 
 def figures(results: Sequence[ObligationResult]) -> dict[str, float]:

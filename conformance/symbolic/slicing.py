@@ -20,14 +20,17 @@ off, so one solver serves every slice without restating the conjuncts.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 
 import z3
 
-# a question is asked with a slice for at most this long per round, and in at most this
-# many rounds, before the whole premise is asked
+from conformance.symbolic.budget import Budget
+
+# a question is asked with a slice for at most this long per round (with a resource
+# budget: at most this share of it), and in at most this many rounds, before the whole
+# premise is asked
 SLICE_SECONDS = 5.0
+SLICE_SHARE = 1 / 24
 SLICE_ROUNDS = 3
 
 
@@ -61,14 +64,15 @@ class Slices:
                          if reads is None or p.reads is None or p.reads & reads)
 
     def ask(self, chosen: frozenset[int], negation: z3.BoolRef,
-            seconds: float) -> tuple[z3.CheckSatResult, z3.ModelRef | None]:
-        """``negation`` with the premises ``chosen``: the answer and the model of a sat one."""
-        if seconds <= 0:
+            budget: Budget) -> tuple[z3.CheckSatResult, z3.ModelRef | None]:
+        """``negation`` with the premises ``chosen`` (for at most ``SLICE_SECONDS``, or
+        ``SLICE_SHARE`` of a resource budget): the answer and the model of a sat one."""
+        if budget.exhausted():
             return z3.unknown, None
         self.solver.push()
-        self.solver.set("timeout", max(1, int(seconds * 1000)))
         self.solver.add(negation)
-        answer = self.solver.check(*[s if k in chosen else z3.Not(s) for k, s in enumerate(self.switches)])
+        answer, _ = budget.check(self.solver, SLICE_SECONDS, SLICE_SHARE,
+                                 [s if k in chosen else z3.Not(s) for k, s in enumerate(self.switches)])
         found = self.solver.model() if answer == z3.sat else None
         self.solver.pop()
         return answer, found
@@ -78,16 +82,16 @@ class Slices:
         return frozenset(k for k, p in enumerate(self.premises)
                          if k not in chosen and not z3.is_true(found.eval(p.formula, model_completion=True)))
 
-    def refutes(self, reads: frozenset[str] | None, negation: z3.BoolRef, deadline: float) -> bool:
+    def refutes(self, reads: frozenset[str] | None, negation: z3.BoolRef, budget: Budget) -> bool:
         """Whether a slice of the premises makes ``negation`` unsatisfiable (``False``: not
         told, the whole premise must be asked), starting from the premises relevant to
-        ``reads`` and adding those a model violates, for ``SLICE_ROUNDS`` rounds (until
-        ``deadline``, a ``time.monotonic()`` time)."""
+        ``reads`` and adding those a model violates, for ``SLICE_ROUNDS`` rounds (within
+        ``budget``, the obligation's)."""
         chosen = self.relevant(reads)
         for _ in range(SLICE_ROUNDS):
             if len(chosen) == len(self.premises):
                 break  # the slice is the whole premise: the caller's question
-            answer, found = self.ask(chosen, negation, min(SLICE_SECONDS, deadline - time.monotonic()))
+            answer, found = self.ask(chosen, negation, budget)
             if answer == z3.unsat:
                 self.proved += 1
                 return True
@@ -99,4 +103,4 @@ class Slices:
         return False
 
 
-__all__ = ["SLICE_ROUNDS", "SLICE_SECONDS", "Premise", "Slices"]
+__all__ = ["SLICE_ROUNDS", "SLICE_SECONDS", "SLICE_SHARE", "Premise", "Slices"]

@@ -30,7 +30,7 @@ LEMMAS = ("Safety", "ReconfigSafety", "DirIdsFormatted", "NothingUnflushed", "Ca
           "LeadersKnownAreElected", "CommittedOnMajority", "CommittedBlocksElection", "MessagesToOthers",
           "VoteRequestsFromCandidates", "VoteRequestsDescribeCandidate",
           "VoterChangesCommittedInTurn",
-          "LeaderRecordsWithinLog", "HighWatermarksCurrent", "FetchOffsetsHeld", "FetchRequestsWellFormed", "FetchRequestsHeld", "FetchRequestsBehindLeader", "CommittedEpochs",
+          "LeaderRecordsWithinLog", "HighWatermarksCurrent", "FetchOffsetsHeld", "FetchRequestsWellFormed", "FetchRequestsToElectedLeaders", "FetchRequestsHeld", "FetchRequestsBehindLeader", "CommittedEpochs",
           "FetchResponsesSound", "FetchResponseRecordsWellFormed", "FetchResponsesFromLeaderLog",
           "FetchDivergencesFromLeaderLog",
           "FetchResponsesCommitPrefix", "FetchDivergenceKeepsHighWatermark", "FetchDivergenceKeepsCommitted")
@@ -818,3 +818,49 @@ def test_a_fetch_at_offset_zero_names_epoch_zero(model: Model) -> None:
                                   votes=frozenset({(1, 1, 1), (2, 1, 1)}),
                                   messages=frozenset({fetch}))
     assert_needed(model, cti, "FetchRequestsWellFormed", "HandleFetchRequest", "FetchResponseRecordsWellFormed")
+
+
+def test_a_voter_fetch_request_of_an_epoch_without_a_leader_is_not_an_indinv_state(model: Model) -> None:
+    """The counterexample to induction z3 found for HandleVoteResponse once frame substitution
+    let it decide: voter 2, in epoch 1 with an empty log, has a FetchRequest of epoch 1 at
+    offset 1 (last fetched epoch 1) in flight to candidate 3 of epoch 1; a granted vote makes 3
+    leader with its leaderChange record at that position, and FetchRequestsHeld takes the request
+    for 2's position. No voter sends one: it fetches only from the elected leader it follows
+    (FetchRequestsToElectedLeaders)."""
+    init = reachable(model, 1)[0]
+    request = message_like(model, init, type="FetchRequest", clusterId="kraft", source=2, dest=3, epoch=1,
+                           fetchOffset=1, lastFetchedEpoch=1, sourceDirectoryId=0)
+    grant = message_like(model, init, type="VoteResponse", clusterId="kraft", source=1, dest=3, epoch=1,
+                         voteGranted=True, errorCode="", leaderId=-1)
+    cti = state_like(model, init, currentEpoch=make_fn({1: 1, 2: 1, 3: 1}),
+                                  votedId=make_fn({1: 3, 2: -1, 3: 3}),
+                                  role=make_fn({1: "Voted", 2: "Unattached", 3: "Candidate"}),
+                                  votesGranted=make_fn({1: frozenset(), 2: frozenset(), 3: frozenset({3})}),
+                                  votes=frozenset({(1, 1, 3), (3, 1, 3)}),
+                                  messages=frozenset({request, grant}))
+    assert_needed(model, cti, "FetchRequestsToElectedLeaders", "HandleVoteResponse", "FetchRequestsHeld")
+
+
+def test_a_fetch_request_naming_an_epoch_nobody_won_is_not_an_indinv_state() -> None:
+    """The second counterexample to induction z3 gave HandleVoteResponse: observer 4 (it may
+    fetch from any voter while it knows no leader) has a FetchRequest of epoch 1 at offset 2
+    naming last fetched epoch 1, which elected nobody; candidate 3 wins epoch 1 with a log of
+    one record, and FetchRequestsBehindLeader takes the request for a position within the new
+    leader's log. A request's last fetched epoch is one its sender held an entry of, an
+    elected one (FetchRequestsToElectedLeaders)."""
+    text = re.sub(r"Observers = \{[^}]*\}", "Observers = {4}", (SPEC / "MC_KRaft_indinv.cfg").read_text())
+    cfg = parse_config(text)
+    model = Model.load(SPEC / "MC_KRaft.tla", constants=cfg.constants, overrides=cfg.overrides)
+    init = reachable(model, 1)[0]
+    request = message_like(model, init, type="FetchRequest", clusterId="kraft", source=4, dest=3, epoch=1,
+                           fetchOffset=2, lastFetchedEpoch=1, sourceDirectoryId=0)
+    grant = message_like(model, init, type="VoteResponse", clusterId="kraft", source=1, dest=3, epoch=1,
+                         voteGranted=True, errorCode="", leaderId=-1)
+    cti = state_like(model, init, currentEpoch=make_fn({1: 1, 2: 0, 3: 1, 4: 1}),
+                                  votedId=make_fn({1: 3, 2: -1, 3: 3, 4: -1}),
+                                  role=make_fn({1: "Voted", 2: "Unattached", 3: "Candidate", 4: "Unattached"}),
+                                  votesGranted=make_fn({1: frozenset(), 2: frozenset(), 3: frozenset({3}),
+                                                        4: frozenset()}),
+                                  votes=frozenset({(1, 1, 3), (3, 1, 3)}),
+                                  messages=frozenset({request, grant}))
+    assert_needed(model, cti, "FetchRequestsToElectedLeaders", "HandleVoteResponse", "FetchRequestsBehindLeader")

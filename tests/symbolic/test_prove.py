@@ -5,12 +5,22 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
+import z3
 
 from conformance.cli import main
-from conformance.symbolic.prove import ObligationResult, ProofInput, discharge, obligations
+from conformance.symbolic.budget import Budget
+from conformance.symbolic.prove import (
+    ObligationResult,
+    ProofInput,
+    _kept_by_action,
+    discharge,
+    obligations,
+)
+from conformance.symbolic.prove import prove as prove_all
 from conformance.symbolic.shapes import Bounds
 
 ENGINE_SPECS = Path(__file__).resolve().parents[1] / "engine" / "specs"
@@ -206,3 +216,136 @@ def test_a_counterexample_stands_where_another_action_is_undefined(tmp_path: Pat
     assert result.verdict == "counterexample", result.message
     assert result.engine_action == "Grow" and result.failing == ["Inv/1"]
     assert result.states[0][1] == 2 and result.states[1][1] == 3
+
+
+def test_a_tiny_resource_limit_leaves_obligations_unknown(queue: tuple[Path, Path], tmp_path: Path,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    spec, cfg = queue
+    code = prove(str(spec), "--config", str(cfg), "--inv", "IndInv", "--safety", "Safety",
+                 "--jobs", "1", "--rlimit", "1", "--itf-dir", str(tmp_path / "itf"))
+    out = capsys.readouterr().out
+    assert code == 3, out
+    assert len(re.findall(r" unknown +[0-9.]+s", out)) == 4 and "resource limit" in out
+    assert not (tmp_path / "itf").exists()  # no counterexample either
+
+
+def test_a_resource_limit_large_enough_proves_and_spends_the_same_units(queue: tuple[Path, Path]) -> None:
+    spec, cfg = queue
+    inp = ProofInput(spec, cfg, "IndInv", "Safety", None, Bounds(3, 3), 600.0, rlimit=50_000_000)
+    obs = obligations(inp)
+    first = prove_all(inp, jobs=1)
+    assert [r.verdict for r in first] == ["proved"] * len(obs)
+    assert all(r.rlimit_used > 0 for r in first)
+    # each obligation in a process of its own: the same units whatever the order or jobs
+    again = prove_all(inp, jobs=2)
+    assert [r.rlimit_used for r in again] == [r.rlimit_used for r in first]
+    alone = prove_all(inp, jobs=1, only=["Recv"])
+    assert [r.rlimit_used for r in alone] == [first[2].rlimit_used]
+    # an obligation needing more units than given is unknown, never proved
+    step = obs[1]
+    short = ProofInput(spec, cfg, "IndInv", "Safety", None, Bounds(3, 3), 600.0,
+                       rlimit=max(2, first[1].rlimit_used // 8))
+    result = discharge(short, step)
+    assert result.verdict == "unknown" and "resource limit" in result.message, result
+    assert result.rlimit_used <= short.rlimit + first[1].rlimit_used  # stopped near the budget
+
+
+def test_a_negative_resource_limit_is_a_usage_error(queue: tuple[Path, Path]) -> None:
+    spec, cfg = queue
+    assert prove(str(spec), "--config", str(cfg), "--inv", "IndInv", "--safety", "Safety",
+                 "--rlimit", "-1") == 2
+
+
+def test_the_weakened_invariant_is_refuted_within_a_resource_budget(queue: tuple[Path, Path]) -> None:
+    spec, cfg = queue
+    inp = ProofInput(spec, cfg, "Weak", "Safety", None, Bounds(3, 3), 600.0, rlimit=50_000_000)
+    recv = next(o for o in obligations(inp) if o.action == "Recv")
+    assert discharge(inp, recv).verdict == "counterexample"
+
+
+CHOICE = """---- MODULE Choice ----
+EXTENDS Integers
+VARIABLES x, y
+Init == x = 0 /\\ y = 0
+Next == x < 3 /\\ x' \\in {x, x + 1} /\\ y' = y
+Spec == Init /\\ [][Next]_<<x, y>>
+Inv == x \\in 0..3 /\\ y = 0
+====
+"""
+
+
+def _kept_in(spec: Path, cfg: Path, action: int, budget: Budget, prune: bool = True) -> list[str]:
+    """The variables ``_kept_by_action`` finds that the action of index ``action`` keeps."""
+    from conformance.symbolic.encoding import Atoms, clear_memo
+    from conformance.symbolic.shapes import fresh_state, sample_state, state_shapes
+    from conformance.symbolic.split import split_action
+    from conformance.symbolic.translate import StatePair, Translator
+    from conformance.tla.cfg import read_config
+    from conformance.tla.model import Model
+    from conformance.tla.plan import resolve_plan
+
+    clear_memo()
+    config = read_config(cfg)
+    model = Model.load(spec, constants=config.constants)
+    plan = resolve_plan(model, config)
+    assert isinstance(plan.next, str)
+    tr = Translator(model, Atoms())
+    terms: list[z3.ArithRef] = []
+    bounds = Bounds(3, 3)
+    s = fresh_state(state_shapes(model, sample_state(model, "Init"), bounds), "s", terms)
+    t = fresh_state(state_shapes(model, sample_state(model, "Init"), bounds.widened(4)), "t", terms)
+    disjunct = split_action(tr, plan.next)[action]
+    return _kept_by_action(tr, s, t, disjunct.formula(tr, StatePair(s.values, t.values)), terms, budget, prune)
+
+
+class _FirstAnswerOnly(Budget):
+    """A budget whose questions after the first are all out of time."""
+
+    def __init__(self) -> None:
+        super().__init__(600.0)
+        self.calls = 0
+
+    def check(self, solver: z3.Solver, seconds: float, share: float = 1.0,
+              assumptions: Sequence[z3.BoolRef] = ()) -> tuple[z3.CheckSatResult, str]:
+        self.calls += 1
+        if self.calls > 1:
+            return z3.unknown, "time limit"
+        return super().check(solver, seconds, share, assumptions)
+
+
+def test_frame_substitution_keeps_only_what_the_action_provably_keeps(queue: tuple[Path, Path],
+                                                                      tmp_path: Path) -> None:
+    spec, cfg = queue
+    assert _kept_in(spec, cfg, 0, Budget(600.0)) == ["got"]  # Send
+    assert _kept_in(spec, cfg, 1, Budget(600.0)) == ["sent"]  # Recv
+    choice, choice_cfg = tmp_path / "Choice.tla", tmp_path / "Choice.cfg"
+    choice.write_text(CHOICE)
+    choice_cfg.write_text("INIT Init\nNEXT Next\n")
+    # x may change (though x' = x is a step too): never kept, whichever model comes first
+    assert _kept_in(choice, choice_cfg, 0, Budget(600.0), prune=False) == ["y"]
+    # a question left unknown keeps nothing (an unknown taken as kept would make x' = x)
+    assert _kept_in(choice, choice_cfg, 0, _FirstAnswerOnly(), prune=False) == []
+
+
+def test_frame_substitution_proves_what_the_equalities_prove_and_refutes_the_same(
+        queue: tuple[Path, Path]) -> None:
+    spec, cfg = queue
+    verdicts = {}
+    for inv in ("IndInv", "Weak"):
+        for substitute in (True, False):
+            inp = ProofInput(spec, cfg, inv, "Safety", None, Bounds(3, 3), 600.0, frame_substitution=substitute)
+            verdicts[inv, substitute] = [discharge(inp, o).verdict for o in obligations(inp)]
+    assert verdicts["IndInv", True] == verdicts["IndInv", False] == ["proved"] * 4
+    # Weak: Send can overfill the queue (Len(q) = Max with sent < Max), Recv deliver a value never sent
+    assert verdicts["Weak", True] == verdicts["Weak", False] == ["proved", "counterexample", "counterexample", "proved"]
+
+
+def test_with_a_resource_budget_a_question_is_not_cut_by_its_seconds_cap() -> None:
+    x, y, z = z3.Ints("x y z")
+    hard = [x > 1000, x * x * x + y * y * y == z * z * z + 33]  # no quick answer
+    solver = z3.Solver()
+    solver.add(*hard)
+    answer, why = Budget(600.0, rlimit=2_000_000).check(solver, 0.001)  # a cap of 1 ms: not applied
+    assert (answer, why) == (z3.unknown, "resource limit")
+    answer, why = Budget(600.0).check(solver, 0.001)  # without a resource budget it is
+    assert (answer, why) == (z3.unknown, "time limit")

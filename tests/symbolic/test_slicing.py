@@ -4,13 +4,13 @@ goes to the whole premise, and only the whole premise gives a counterexample."""
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
 import z3
 
 from conformance.symbolic import slicing
+from conformance.symbolic.budget import Budget
 from conformance.symbolic.prove import ObligationResult, ProofInput, discharge, obligations
 from conformance.symbolic.shapes import Bounds
 from conformance.symbolic.slicing import Premise, Slices
@@ -68,21 +68,21 @@ def test_slice_of_the_variables_read_is_first() -> None:
 
 def test_a_violated_premise_joins_the_slice_and_the_slice_proves() -> None:
     slices, negation = sum_slices()
-    assert slices.refutes(frozenset({"x"}), negation, time.monotonic() + 30)
+    assert slices.refutes(frozenset({"x"}), negation, Budget(30))
     assert (slices.proved, slices.given_up) == (1, 0)
 
 
 def test_a_satisfiable_slice_is_left_to_the_whole_premise(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(slicing, "SLICE_ROUNDS", 1)
     slices, negation = sum_slices()
-    assert not slices.refutes(frozenset({"x"}), negation, time.monotonic() + 30)
+    assert not slices.refutes(frozenset({"x"}), negation, Budget(30))
     assert (slices.proved, slices.given_up) == (0, 1)
 
 
 def test_a_question_true_with_every_premise_is_not_refuted() -> None:
     slices, _ = sum_slices()
     x2 = z3.Int("x2")
-    assert not slices.refutes(frozenset({"x"}), x2 > 5, time.monotonic() + 30)  # sat even with all
+    assert not slices.refutes(frozenset({"x"}), x2 > 5, Budget(30))  # sat even with all
 
 
 def test_step_proved_by_a_grown_slice(tmp_path: Path) -> None:
