@@ -18,8 +18,7 @@ search's. The main process takes the outcomes in state order, whichever worker s
 so the fingerprint set, the owners, verdicts and counterexamples do not depend on timing;
 the main process then asks each owner for the states it accepted, in the order the owner
 generated them (the owner drops the ones it skips: another worker or an earlier level had
-them). A worker that owns far more states of a level than the others hands its first
-ones to them (copied, as the initial states are). Counterexamples are rebuilt by the main process exactly as in the sequential
+them). Counterexamples are rebuilt by the main process exactly as in the sequential
 search.
 
 Needs the ``fork`` start method (workers inherit the compiled model); elsewhere the
@@ -45,10 +44,9 @@ from conformance.tla.syntax import Loc, TlaError
 # The search being run; set in the main process right before forking the workers.
 _SEARCH: Any = None
 
-# A task's items: [(state number, stream, local id, state)...]: the state itself only for
-# initial and handed-over states (local id -1); otherwise the worker takes the state it
-# keeps under that local id, among those it generated while expanding that stream.
-Task = list[tuple[int, int, int, Any]]
+# A task: [(state number, local id, state)...]: the state itself only for initial states
+# (local id -1); otherwise the worker takes the state it keeps under that local id.
+Task = list[tuple[int, int, Any]]
 # ("ok", index, generated, [(fp, local id)...]) | ("stop", index, verdict, prop, message)
 # | ("stop", index, verdict, prop, message, label, successor) (a dropped successor that
 # violates an invariant) | ("error", index, message, loc) | ("crash", index, traceback)
@@ -61,43 +59,31 @@ def fork_available() -> bool:
 
 
 class _Owned:
-    """A worker's successors waiting to be accepted, one queue per stream of tasks whose
-    expansion generated them: (local id, state, parent), in the order the worker generated
-    them, which is also the order the main process asks for them (it takes a stream's
-    outcomes in order, and accepts and later asks for states in that order)."""
+    """A worker's successors waiting to be accepted: (local id, state, parent), in the
+    order it generated them, which is also the order the main process asks for them."""
 
     def __init__(self, queue_memory: int) -> None:
-        self.queue_memory = queue_memory
-        self.queues: dict[int, StateQueue] = {}
+        self.queue = StateQueue.bounded(queue_memory)
         self.next_id = 0
 
-    def keep(self, stream: int, state: State, parent: State) -> int:
+    def keep(self, state: State, parent: State) -> int:
         local = self.next_id
         self.next_id += 1
-        queue = self.queues.get(stream)
-        if queue is None:
-            queue = self.queues[stream] = StateQueue.bounded(self.queue_memory)
-        queue.push((local, state, parent))
+        self.queue.push((local, state, parent))
         return local
 
-    def take(self, stream: int, local: int) -> tuple[State, State]:
-        """The state kept under ``local`` and its parent; the ones kept before it in the same
-        queue that were not asked for are dropped (the main process had them already)."""
-        queue = self.queues[stream]
+    def take(self, local: int) -> tuple[State, State]:
+        """The state kept under ``local`` and its parent; the ones kept before it that were
+        not asked for are dropped."""
         while True:
-            got, state, parent = queue.pop()
+            got, state, parent = self.queue.pop()
             if got == local:
                 return state, parent
             if got > local:
                 raise RuntimeError(f"worker asked for state {local} after {got}: out of order")
 
-    def close(self) -> None:
-        for queue in self.queues.values():
-            queue.close()
 
-
-def _expand(index: int, state: State, parent: State | None, owned: _Owned, stream: int,
-            sent: set[int]) -> Outcome:
+def _expand(index: int, state: State, parent: State | None, owned: _Owned, sent: set[int]) -> Outcome:
     search = _SEARCH
     checks, model, nxt, ident = search.checks, search.model, search.plan.next, search.identity
     try:
@@ -124,7 +110,7 @@ def _expand(index: int, state: State, parent: State | None, owned: _Owned, strea
             fp = fingerprint(succ)
             if fp not in sent and fp not in fresh:
                 fresh.add(fp)
-                out.append((fp, owned.keep(stream, succ, state)))
+                out.append((fp, owned.keep(succ, state)))
         sent.update(fresh)  # only once the outcome is certain to be sent
         return ("ok", index, len(succs), out)
     except Stop as stop:
@@ -138,10 +124,7 @@ def _stop_worker(signum: int, frame: object) -> None:
 
 
 def _worker(number: int, tasks: Any, results: Any, queue_memory: int) -> None:
-    """Run the tasks sent to worker ``number`` until ``None`` comes: ``("expand", stream,
-    items)`` expands states and answers ``("out", stream, outcomes)``; ``("give", items)``
-    hands the states it keeps under those local ids to other workers through the main
-    process: ``("gift", number, {receiver: items})``."""
+    """Expand the tasks sent to worker ``number`` until ``None`` comes."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the main process handles Ctrl-C
     signal.signal(signal.SIGTERM, _stop_worker)
     results.cancel_join_thread()  # never wait at exit for a main process that stopped reading
@@ -149,30 +132,19 @@ def _worker(number: int, tasks: Any, results: Any, queue_memory: int) -> None:
     sent: set[int] = set()  # fingerprints reported already: the main process has them
     try:
         while (task := tasks.get()) is not None:
-            if task[0] == "give":
-                try:
-                    gifts: dict[int, Task] = {}
-                    for index, kept, local, receiver in task[1]:
-                        gifts.setdefault(receiver, []).append((index, -1, -1, owned.take(kept, local)[0]))
-                except Exception:
-                    results.put(("fail", number, traceback.format_exc()))
-                    continue
-                results.put(("gift", number, gifts))
-                continue
-            _, stream, items = task
             out: list[Outcome] = []
-            for index, kept, local, given in items:
+            for index, local, given in task:
                 try:
-                    state, parent = (given, None) if local < 0 else owned.take(kept, local)
-                    outcome = _expand(index, state, parent, owned, stream, sent)
+                    state, parent = (given, None) if local < 0 else owned.take(local)
+                    outcome = _expand(index, state, parent, owned, sent)
                 except Exception:  # a bug, not a verdict: the main process reports it
                     outcome = ("crash", index, traceback.format_exc())
                 out.append(outcome)
                 if outcome[0] != "ok":
                     break
-            results.put(("out", stream, out))
+            results.put((number, out))
     finally:
-        owned.close()
+        owned.queue.close()
 
 
 class _Frontier:
@@ -190,52 +162,31 @@ class _Frontier:
 
 
 class _Workers:
-    """The forked worker processes, a task queue each and one queue of results.
-
-    Outcomes come in *streams*, each the outcomes of tasks sent in state order: stream
-    ``w`` for the states worker ``w`` owns, stream ``transfer(g, r)`` for the states worker
-    ``g`` handed to worker ``r`` at this level (a worker that owns far more states than the
-    others gives its first ones away, so that every worker has work)."""
+    """The forked worker processes, a task queue each and one queue of results."""
 
     def __init__(self, count: int, queue_memory: int) -> None:
         ctx = multiprocessing.get_context("fork")
-        self.count = count
         self.results = ctx.Queue()
         self.tasks = [ctx.Queue() for _ in range(count)]
         self.procs = [ctx.Process(target=_worker, args=(w, self.tasks[w], self.results, queue_memory),
                                   daemon=True) for w in range(count)]
         for proc in self.procs:
             proc.start()
-        self.outcomes: dict[int, deque[Outcome]] = {}
-        self.chunk = 1
+        self.outcomes: list[deque[Outcome]] = [deque() for _ in range(count)]
 
-    def transfer(self, giver: int, receiver: int) -> int:
-        return self.count * (1 + giver) + receiver
-
-    def expand(self, worker: int, stream: int, items: Task) -> None:
-        for start in range(0, len(items), self.chunk):
-            self.tasks[worker].put(("expand", stream, items[start:start + self.chunk]))
-
-    def next_outcome(self, stream: int) -> Outcome:
-        """The next outcome of ``stream``, in the order its tasks were sent."""
-        pending = self.outcomes.setdefault(stream, deque())
+    def next_outcome(self, owner: int) -> Outcome:
+        """The next outcome of worker ``owner``'s tasks, in the order they were sent."""
+        pending = self.outcomes[owner]
         while not pending:
             try:
-                message = self.results.get(timeout=_WAIT)
+                number, out = self.results.get(timeout=_WAIT)
             except queue_module.Empty:
                 for w, proc in enumerate(self.procs):
                     if proc.exitcode is not None:
                         raise RuntimeError(f"worker process {w} ended unexpectedly "
                                            f"(exit code {proc.exitcode})") from None
                 continue
-            kind, source, body = message
-            if kind == "out":
-                self.outcomes.setdefault(source, deque()).extend(body)
-            elif kind == "gift":  # states handed over: the receivers expand them in state order
-                for receiver, items in body.items():
-                    self.expand(receiver, self.transfer(source, receiver), items)
-            else:
-                raise RuntimeError(f"worker process {source} failed while handing over states:\n{body}")
+            self.outcomes[number].extend(out)
         return pending.popleft()
 
     def close(self) -> None:
@@ -257,7 +208,7 @@ def run_parallel(search: Any, workers: int, queue_memory: int) -> None:
     """Run ``search`` (an ``explorer.Search``) level by level on ``workers`` processes."""
     global _SEARCH
     seen = search.seen
-    # the frontier: (state number, owner, stream, local id, the state for an initial state)
+    # the frontier: (state number, owner, local id, the state for an initial state)
     frontier = StateQueue.bounded(queue_memory)
     for state in search.model.init_states(search.plan.init):
         search.generated += 1
@@ -270,7 +221,7 @@ def run_parallel(search: Any, workers: int, queue_memory: int) -> None:
         search.limit_check()
         index = seen.add(fp, -1)
         search.depth = 1
-        frontier.push((index, index % workers, -1, -1, state))
+        frontier.push((index, index % workers, -1, state))
     search.queue.close()
     search.queue = _Frontier(frontier)
     _SEARCH = search
@@ -281,12 +232,11 @@ def run_parallel(search: Any, workers: int, queue_memory: int) -> None:
             nxt = StateQueue.bounded(queue_memory)
             pending = _Frontier(nxt)
             search.queue = pending
-            streams = _dispatch(pool, frontier, workers)
+            owners = _dispatch(pool, frontier, workers)
             frontier.close()
-            pending.current = len(streams)
-            for done, stream in enumerate(streams, 1):
-                outcome = pool.next_outcome(stream)
-                owner = stream % workers  # the worker that expanded it keeps its successors
+            pending.current = len(owners)
+            for done, owner in enumerate(owners, 1):
+                outcome = pool.next_outcome(owner)
                 pending.current -= 1
                 if outcome[0] != "ok":
                     _finish(search, outcome)
@@ -298,7 +248,7 @@ def run_parallel(search: Any, workers: int, queue_memory: int) -> None:
                     search.limit_check()
                     new = seen.add(fp, index)
                     search.depth = level + 1
-                    nxt.push((new, owner, stream, local, None))
+                    nxt.push((new, owner, local, None))
                 if done & 63 == 0:
                     search.progress.update(len(seen), search.generated, len(pending), search.depth)
                     if search.deadline is not None and time.monotonic() > search.deadline:
@@ -311,45 +261,22 @@ def run_parallel(search: Any, workers: int, queue_memory: int) -> None:
 
 
 def _dispatch(pool: _Workers, frontier: StateQueue, workers: int) -> array:
-    """Send this level's states to the workers; the stream of each state, in frontier order.
-
-    A worker owning more than its share (by a tenth, and at least 4 states) gives its
-    first states in frontier order to the workers owning fewer; it hands them over before
-    expanding its own, as the first task of the level."""
-    items: list[tuple[int, int, int, int, Any]] = []
-    counts = [0] * workers
+    """Send this level's states to their owners in chunks; the owners in frontier order."""
+    owners = array("H")
+    size = max(1, min(256, len(frontier) // (workers * 4)))
+    chunks: list[Task] = [[] for _ in range(workers)]
     while len(frontier):
-        entry = frontier.pop()
-        items.append(entry)
-        counts[entry[1]] += 1
-    share = -(-len(items) // workers)
-    slack = max(4, share // 10)
-    movable = all(state is None for *_, state in items)  # initial states are no one's yet
-    surplus = [c - share if movable and c > share + slack else 0 for c in counts]
-    room = [max(0, share - c) for c in counts]
-    receivers = [w for w in range(workers) if room[w] > 0]
-    streams = array("I")
-    own: list[Task] = [[] for _ in range(workers)]
-    gives: list[list[tuple[int, int, int, int]]] = [[] for _ in range(workers)]
-    for index, owner, kept, local, state in items:
-        if surplus[owner] > 0 and receivers:
-            receiver = receivers[0]
-            surplus[owner] -= 1
-            room[receiver] -= 1
-            if room[receiver] == 0:
-                receivers.pop(0)
-            gives[owner].append((index, kept, local, receiver))
-            streams.append(pool.transfer(owner, receiver))
-            continue
-        own[owner].append((index, kept, local, state))
-        streams.append(owner)
-    pool.chunk = max(1, min(256, len(items) // (workers * 4)))
-    for owner, given in enumerate(gives):
-        if given:
-            pool.tasks[owner].put(("give", given))
-    for owner, chunk in enumerate(own):
-        pool.expand(owner, owner, chunk)
-    return streams
+        index, owner, local, state = frontier.pop()
+        owners.append(owner)
+        chunk = chunks[owner]
+        chunk.append((index, local, state))
+        if len(chunk) >= size:
+            pool.tasks[owner].put(chunk)
+            chunks[owner] = []
+    for owner, chunk in enumerate(chunks):
+        if chunk:
+            pool.tasks[owner].put(chunk)
+    return owners
 
 
 def _finish(search: Any, outcome: Outcome) -> None:
