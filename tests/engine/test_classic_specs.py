@@ -533,20 +533,6 @@ def test_several_workers_agree_with_one(name: str) -> None:
         assert b.state in {t for _, t in model.successors(a.state)}
 
 
-@pytest.mark.parametrize("name", ["Peterson", "TwoPhase", "Tokens"])
-def test_workers_keep_their_states_on_disk_too(name: str) -> None:
-    # With 2 states in memory, each worker's queue of the states it owns spills to disk and
-    # most of what it kept is dropped unasked (another worker or level had it): the owner
-    # must hand over exactly the states the main process accepted, in its order.
-    one = run_check(name)
-    two = run_check(name, workers=2, queue_memory=2)
-    three = run_check(name, workers=3, queue_memory=2)
-    for many in (two, three):
-        assert (many.verdict, many.property, len(many.trace)) == (one.verdict, one.property, len(one.trace))
-        assert (many.states_generated, many.distinct_states, many.depth) == (
-            one.states_generated, one.distinct_states, one.depth)
-
-
 def test_workers_on_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["check", str(SPECS / "TwoPhase.tla"), "--quiet", "--json", "--workers", "2"]) == 0
     doc = json.loads(capsys.readouterr().out)
@@ -613,27 +599,3 @@ def test_a_state_outside_the_constraint_is_checked_against_the_invariants(
                parse_config("INIT Init\nNEXT Next\nCONSTRAINT Bound\nCHECK_DEADLOCK FALSE\n"),
                progress=False, workers=workers)
     assert (ok.verdict, ok.distinct_states, ok.states_generated, ok.depth) == ("ok", 3, 4, 3)
-
-
-def test_a_worker_that_dies_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
-    import os
-
-    from conformance.tla import parallel
-
-    def dying(*args: Any) -> Any:
-        os._exit(7)
-
-    monkeypatch.setattr(parallel, "_expand", dying)
-    with pytest.raises(RuntimeError, match=r"worker process \d ended unexpectedly \(exit code 7\)"):
-        run_check("TwoPhase", workers=2)
-
-
-def test_a_worker_bug_is_reported_with_its_traceback(monkeypatch: pytest.MonkeyPatch) -> None:
-    from conformance.tla import parallel
-
-    def failing(*args: Any) -> Any:
-        raise ZeroDivisionError("seeded")
-
-    monkeypatch.setattr(parallel, "_expand", failing)
-    with pytest.raises(RuntimeError, match=r"(?s)a worker failed while expanding state 1:.*ZeroDivisionError: seeded"):
-        run_check("TwoPhase", workers=2)

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from conformance.tla.cfg import parse_config
 from conformance.tla.explorer import check, simulate
 from conformance.tla.loader import ModuleLoader
@@ -38,10 +36,10 @@ def model() -> Model:
     return Model(parse_module_text(SPEC, "Parts.tla"), ModuleLoader([]), {})
 
 
-def run(inv: str, simulated: bool = False, workers: int = 1) -> tuple[str, str | None, list[tuple[int, int]]]:
+def run(inv: str, simulated: bool = False) -> tuple[str, str | None, list[tuple[int, int]]]:
     config = parse_config(f"INIT Init\nNEXT Next\nINVARIANT {inv}\nCHECK_DEADLOCK FALSE\n", str(Path("Parts.cfg")))
     r = simulate(model(), config, depth=8, traces=40, seed=1, progress=False) if simulated \
-        else check(model(), config, progress=False, workers=workers)
+        else check(model(), config, progress=False)
     return r.verdict, r.property, [step.state for step in r.trace]  # type: ignore[misc]
 
 
@@ -52,14 +50,12 @@ def test_the_variables_each_conjunct_reads() -> None:
     assert [deps for _, deps in m.invariant_parts("Checked")] == [(0,), None, (0,), (0, 1)]
 
 
-@pytest.mark.parametrize("workers", [1, 2])
-def test_a_violation_reached_by_a_step_that_keeps_some_variables_is_found(workers: int) -> None:
-    # with workers, a state is checked by the worker that owns it, against its own parent
-    verdict, prop, states = run("Inv", workers=workers)
+def test_a_violation_reached_by_a_step_that_keeps_some_variables_is_found() -> None:
+    verdict, prop, states = run("Inv")
     assert (verdict, prop) == ("violation", "Inv")
     assert states[-2:] == [(2, 1), (2, 2)]
-    assert run("Checked", workers=workers)[:2] == ("violation", "Checked")
-    assert run("XSmall", workers=workers)[:2] == ("ok", None)
+    assert run("Checked")[:2] == ("violation", "Checked")
+    assert run("XSmall")[:2] == ("ok", None)
 
 
 def test_simulation_skips_the_same_way() -> None:
