@@ -457,23 +457,27 @@ class ValueTypeChecker:
             del recent[0]
         return None
 
+    def _elements(self, values: Any, et: Type) -> tuple[Type, Any] | None:
+        """The first of ``values`` that is not of type ``et`` (primitive ones tested without
+        a call per element, as ``mismatch`` tests them)."""
+        if type(et) is TPrim:
+            want = _PRIM.get(et.name)
+            for x in values:
+                if type(x) is not want:
+                    return (et, x)
+            return None
+        for x in values:
+            bad = self.mismatch(x, et)
+            if bad is not None:
+                return bad
+        return None
+
     def _container(self, value: Any, t: Type) -> tuple[Type, Any] | None:
         vt = type(value)
         if isinstance(t, (TSet, TSeq)):
             if vt is not (frozenset if isinstance(t, TSet) else tuple):
                 return (t, value)
-            et = t.elem
-            if type(et) is TPrim:  # mismatch's test, without a call per element
-                want = _PRIM.get(et.name)
-                for x in value:
-                    if type(x) is not want:
-                        return (et, x)
-                return None
-            for x in value:
-                bad = self.mismatch(x, t.elem)
-                if bad is not None:
-                    return bad
-            return None
+            return self._elements(value, t.elem)
         if isinstance(t, TTuple):
             if vt is not tuple or len(value) != len(t.items):
                 return (t, value)
@@ -490,19 +494,7 @@ class ValueTypeChecker:
             else:
                 return (t, value)
             if vt is tuple and type(t.arg) is TPrim and t.arg.name == "Int":
-                # a sequence's keys are integers: its values only (prim ones without a call)
-                rt = t.res
-                if type(rt) is TPrim:
-                    want = _PRIM.get(rt.name)
-                    for x in value:
-                        if type(x) is not want:
-                            return (rt, x)
-                    return None
-                for x in value:
-                    bad = self.mismatch(x, rt)
-                    if bad is not None:
-                        return bad
-                return None
+                return self._elements(value, t.res)  # a sequence's keys are integers: its values only
             for k, x in items:
                 if self.mismatch(k, t.arg) is not None:
                     return (t, value)

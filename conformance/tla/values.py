@@ -126,16 +126,11 @@ def same_value(a: Any, b: Any) -> bool:
     if ta is tuple:
         # items that are the very same object (small integers, booleans, shared parts) or
         # integers or strings of the same type are the same value: no call for them
-        if len(a) > 8:  # a long tuple (a state, say): its identical items skipped in C
-            for i in compress(range(len(a)), map(is_not, a, b)):
-                x, y = a[i], b[i]
-                tx = type(x)
-                if tx is not type(y):
-                    return False
-                if tx is not int and tx is not str and not same_value(x, y):
-                    return False
-            return True
-        for x, y in zip(a, b, strict=False):  # equal tuples have equal lengths
+        # (a long tuple, a state say: its identical items skipped in C; equal tuples have
+        # equal lengths)
+        pairs = zip(a, b, strict=False) if len(a) <= 8 else \
+            ((a[i], b[i]) for i in compress(range(len(a)), map(is_not, a, b)))
+        for x, y in pairs:
             if x is not y:
                 tx = type(x)
                 if tx is not type(y):
