@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from conformance.symbolic.bmc import bmc  # noqa: E402
-from conformance.symbolic.prove import ObligationResult, ProofInput, prove  # noqa: E402
+from conformance.symbolic.prove import ObligationResult, ProofInput, per_action, prove  # noqa: E402
 from conformance.symbolic.shapes import Bounds  # noqa: E402
 from conformance.tla.cfg import read_config  # noqa: E402
 from conformance.tla.model import Model  # noqa: E402
@@ -52,7 +52,8 @@ def bench_prove(args: argparse.Namespace) -> None:
         cfg = Path(args.config) if args.config else observer_cfg(Path(tmp), args.observers)
         bounds = Bounds(args.seq_bound, args.set_bound, {"messages": args.messages})
         inp = ProofInput(SPEC, cfg, "IndInv", "Safety", None, bounds, args.timeout,
-                         per_element=not args.whole_sets, slicing=args.slicing, rlimit=args.rlimit)
+                         per_element=not args.whole_sets, slicing=args.slicing, rlimit=args.rlimit,
+                         cases=tuple(args.cases or ()))
         per: dict[str, list[float]] = {}
         cpu: dict[str, list[float]] = {}
         units: dict[str, list[int]] = {}
@@ -76,7 +77,7 @@ def bench_prove(args: argparse.Namespace) -> None:
 
         for _ in range(args.runs):
             t0 = time.monotonic()
-            for r in prove(inp, jobs=args.jobs, done=progress, only=args.actions):
+            for r in per_action(prove(inp, jobs=args.jobs, done=progress, only=args.actions)):
                 title = r.obligation.title("IndInv", "Safety", "Init")
                 per.setdefault(title, []).append(r.seconds)
                 cpu.setdefault(title, []).append(r.cpu_seconds)
@@ -87,7 +88,8 @@ def bench_prove(args: argparse.Namespace) -> None:
           f"bounds seq {args.seq_bound} set {args.set_bound} messages {args.messages}, jobs {args.jobs}, "
           f"timeout {args.timeout:.0f}s, rlimit {args.rlimit or 'none'}, runs {args.runs}, "
           f"{'whole-set questions' if args.whole_sets else 'per-element questions'}, "
-          f"{'premise slicing' if args.slicing else 'whole premise only'}")
+          f"{'premise slicing' if args.slicing else 'whole premise only'}, "
+          f"case by case: {' '.join(args.cases) if args.cases else 'none'}")
     for title, secs in per.items():
         print(f"  {title:<60} {verdicts[title]:<14} median {statistics.median(secs):8.1f}s "
               f"(cpu {statistics.median(cpu[title]):.1f}s, rlimit {statistics.median(units[title]):.0f})")
@@ -138,6 +140,9 @@ def main() -> None:
     p.add_argument("--slicing", action="store_true",
                    help="prove: ask each step question with a slice of the invariant's conjuncts "
                         "first (premise slicing; the whole invariant by default)")
+    p.add_argument("--cases", nargs="*",
+                   help="prove: decide the step obligations of these actions case by case (per "
+                        "destination and top-level disjunct; figures per action are the cases' sums)")
     p.add_argument("--toggles", nargs="*", default=TOGGLES)
     p.add_argument("--max-length", type=int, default=24)
     p.add_argument("--bmc-time-limit", type=float, default=900.0)

@@ -84,6 +84,10 @@ def register(subparsers: Any) -> None:
                         "obligation is unknown, as beyond --timeout, which stays an outer bound; unlike "
                         "seconds, the units do not depend on the machine or its load")
     p.add_argument("--jobs", type=int, default=2, metavar="N", help="obligations decided in parallel (default 2)")
+    p.add_argument("--cases", action="append", default=[], metavar="ACTION",
+                   help="decide the step obligation of ACTION case by case (repeatable): one obligation "
+                        "per destination and per top-level disjunct of the action, each with the whole "
+                        "--rlimit; the action's obligation is proved when all of them are")
     p.add_argument("--itf-dir", type=Path, default=Path("."), metavar="DIR",
                    help="where counterexamples are written as ITF (default: the current folder)")
     p.add_argument("-I", "--search-path", action="append", type=Path, default=[], metavar="DIR")
@@ -94,7 +98,7 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     if _z3_missing():
         return 1
-    from conformance.symbolic.prove import ProofInput, prove
+    from conformance.symbolic.prove import ProofInput, per_action, prove
 
     bounds = bounds_of(args)
     if isinstance(bounds, str):
@@ -108,14 +112,15 @@ def run(args: argparse.Namespace) -> int:
         print(f"error: {args.spec}: no such spec file", file=sys.stderr)
         return 1
     inp = ProofInput(args.spec, args.config, args.inv, args.safety, args.init, bounds, args.timeout,
-                     tuple(args.search_path), rlimit=args.rlimit)
+                     tuple(args.search_path), rlimit=args.rlimit, cases=tuple(args.cases))
     try:
-        results = prove(inp, jobs=max(1, args.jobs), done=lambda r: print(
+        every = prove(inp, jobs=max(1, args.jobs), done=lambda r: print(
             f"  ... {r.obligation.title(args.inv, args.safety, args.init or 'Init')}: {r.verdict} "
             f"({r.seconds:.1f}s, cpu {r.cpu_seconds:.1f}s, rlimit {r.rlimit_used})", file=sys.stderr, flush=True))
-    except TlaError as exc:
+    except (TlaError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
+    results = per_action(every)
     init = args.init or "Init"
     print(f"Proof of {args.inv} for the constants of {args.config} and the states satisfying its "
           f"CONSTRAINTs, of bounded size ({describe_bounds(bounds)}); the cfg's constants and "
@@ -126,11 +131,9 @@ def run(args: argparse.Namespace) -> int:
               f"{r.seconds:8.2f}s (cpu {r.cpu_seconds:.2f}s, rlimit {r.rlimit_used})")
         if r.verdict == "unknown" and r.message:
             print(f"      unknown: {r.message}")
-    code = 0
-    for r in results:
+    for r in every:
         if r.verdict in ("counterexample", "error"):
             _report_counterexample(r, args, init)
-        code = max(code, EXIT[r.verdict]) if r.verdict != "error" else code
     if any(r.verdict == "error" for r in results):
         return 1
     if any(r.verdict == "counterexample" for r in results):
@@ -165,7 +168,8 @@ def _report_counterexample(r: ObligationResult, args: argparse.Namespace, init: 
         what = f"a state of {init} violating" if ob.kind == "init" else f"a state of {args.inv} violating"
         print(f"Counterexample to {title}: {what} {', '.join(r.failing)}:")
         print(state_text(r.states[0], variables))
-    slug = re.sub(r"[^A-Za-z0-9]+", "_", ob.kind + ("_" + ob.action if ob.action else "")).strip("_")
+    slug = re.sub(r"[^A-Za-z0-9]+", "_", ob.kind + ("_" + ob.action if ob.action else "") +
+                  (f"_case{ob.case + 1}" if ob.case >= 0 else "")).strip("_")
     path = args.itf_dir / f"cti_{slug}.itf.json"
     try:
         args.itf_dir.mkdir(parents=True, exist_ok=True)

@@ -83,6 +83,9 @@ class ProofInput:
     # z3 resource units per obligation (0: none); the caps of the schedule become shares of
     # it and the wall-clock timeout stays an outer bound (budget.py)
     rlimit: int = 0
+    # actions whose step obligation is decided case by case (cases.py): one obligation per
+    # case, each with the budget above; the action's obligation holds when all of them do
+    cases: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -90,13 +93,17 @@ class Obligation:
     kind: str  # init | step | safety
     action: str | None = None
     index: int = -1
+    case: int = -1  # a step obligation for one case of the action (cases.py), -1: all of it
+    label: str = ""  # that case's label
 
-    def title(self, inv: str, safety: str, init: str) -> str:
+    def title(self, inv: str, safety: str, init: str, whole: bool = False) -> str:
+        """The obligation's formula (``whole``: of the whole action, not of one case)."""
         if self.kind == "init":
             return f"{init} => {inv}"
         if self.kind == "safety":
             return f"{inv} => {safety}"
-        return f"{inv} /\\ {self.action} => {inv}'"
+        case = f" [{self.label}]" if self.case >= 0 and not whole else ""
+        return f"{inv} /\\ {self.action}{case} => {inv}'"
 
 
 @dataclass
@@ -137,7 +144,16 @@ def obligations(inp: ProofInput) -> list[Obligation]:
     tr = Translator(model)
     if not isinstance(plan.next, str):
         raise ValueError("the next-state action must be a definition")
-    steps = [Obligation("step", d.name, i) for i, d in enumerate(split_action(tr, plan.next))]
+    found = split_action(tr, plan.next)
+    unknown = set(inp.cases) - {d.name for d in found}
+    if unknown:
+        raise ValueError(f"no action {', '.join(sorted(unknown))} in the next-state relation")
+    steps: list[Obligation] = []
+    for i, d in enumerate(found):
+        if d.name in inp.cases and d.cases:
+            steps.extend(Obligation("step", d.name, i, k, c.label) for k, c in enumerate(d.cases))
+        else:
+            steps.append(Obligation("step", d.name, i))
     return [Obligation("init"), *steps, Obligation("safety")]
 
 
@@ -176,12 +192,12 @@ def _discharge(inp: ProofInput, ob: Obligation) -> ObligationResult:
         t_shapes = state_shapes(model, sample_state(model, init), inp.bounds.widened(4))
         t = fresh_state(t_shapes, "t", atom_terms)
         if inp.frame_substitution:
-            kept = _kept_by_action(tr, s, t, disjunct.formula(tr, StatePair(s.values, t.values)),
+            kept = _kept_by_action(tr, s, t, disjunct.formula(tr, StatePair(s.values, t.values), ob.case),
                                    atom_terms, budget)
             t = SymbolicState({**t.values, **{v: s.values[v] for v in kept}}, t.wellformed)
         solver.add(t.wellformed, tr.formula(inp.inv, here))
         constraints = [tr.formula(c, here) for c in plan.constraints]
-        action = disjunct.formula(tr, StatePair(s.values, t.values))
+        action = disjunct.formula(tr, StatePair(s.values, t.values), ob.case)
         atoms = atom_range(atom_terms, tr.atoms)
         solver.add(*constraints, action, atoms)
         slices = _slices(tr, inp.inv, here, [s.wellformed, t.wellformed, *constraints, action, atoms]) \
@@ -499,6 +515,45 @@ def prove(inp: ProofInput, jobs: int = 2, done: Callable[[ObligationResult], Non
     return [by_index[k] for k in range(len(obs))]
 
 
+# a combined verdict is its cases' worst: a counterexample, then an error, then unknown
+_WORST = ("counterexample", "error", "unknown", "proved")
+_CONJUNCT_WORST = ("counterexample", "unknown", "proved", "unchanged")
+
+
+def per_action(results: Sequence[ObligationResult]) -> list[ObligationResult]:
+    """The results with those of the cases of one action combined into one: proved when
+    every case is, else the worst verdict (a counterexample's states are its case's);
+    seconds, CPU seconds and resource units summed; per conjunct, the worst outcome."""
+    out: list[ObligationResult] = []
+    groups: dict[int, list[ObligationResult]] = {}
+    for r in results:
+        if r.obligation.case < 0:
+            out.append(r)
+            continue
+        if r.obligation.index not in groups:
+            groups[r.obligation.index] = []
+            out.append(r)  # its place, replaced below
+        groups[r.obligation.index].append(r)
+    for k, r in enumerate(out):
+        group = groups.get(r.obligation.index) if r.obligation.case >= 0 else None
+        if group is None:
+            continue
+        worst = min(group, key=lambda g: _WORST.index(g.verdict))
+        conjuncts: dict[str, str] = {}
+        for g in group:
+            for label, v in g.conjuncts.items():
+                old = conjuncts.get(label, "unchanged")
+                conjuncts[label] = min(old, v, key=_CONJUNCT_WORST.index)
+        messages = [f"[{g.obligation.label}] {g.message}" for g in group if g.message]
+        ob = r.obligation
+        out[k] = ObligationResult(
+            Obligation(ob.kind, ob.action, ob.index), worst.verdict, sum(g.seconds for g in group),
+            worst.states if worst.verdict == "counterexample" else [], worst.failing, worst.engine_action,
+            "; ".join(messages), sum(g.cpu_seconds for g in group), conjuncts,
+            rlimit_used=sum(g.rlimit_used for g in group))
+    return out
+
+
 def figures(results: Sequence[ObligationResult]) -> dict[str, float]:
     """Seconds per obligation title (for the benchmark)."""
     return {r.obligation.kind + (":" + r.obligation.action if r.obligation.action else ""): r.seconds
@@ -506,4 +561,4 @@ def figures(results: Sequence[ObligationResult]) -> dict[str, float]:
 
 
 __all__ = ["Obligation", "ObligationResult", "ProofInput", "conj", "discharge", "figures",
-           "obligations", "prove"]
+           "obligations", "per_action", "prove"]

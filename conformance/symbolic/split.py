@@ -3,16 +3,18 @@
 ``Next`` splits at ``\\/``, through the definitions it applies (``Receive(m)`` whose body is
 a disjunction splits into its handlers) and through ``\\E`` (``\\E x \\in S : A \\/ B`` is
 ``(\\E x \\in S : A) \\/ (\\E x \\in S : B)``). Each disjunct is named after the innermost
-operator it applies, as TLC names actions.
+operator it applies, as TLC names actions. Each disjunct also carries its cases (``cases.py``):
+parts whose disjunction is it, for an obligation decided case by case.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import z3
 
+from conformance.symbolic.cases import Build, Case, cases
 from conformance.symbolic.encoding import conj, disj
 from conformance.symbolic.translate import Env, StatePair, Translator
 from conformance.tla import syntax as S
@@ -20,19 +22,20 @@ from conformance.tla.compiler import Ctx, DefEntry
 from conformance.tla.conjuncts import named_conjuncts
 from conformance.tla.syntax import Loc
 
-Build = Callable[[Translator, StatePair, Env], z3.BoolRef]
-
 
 @dataclass(frozen=True)
 class Disjunct:
-    """One action of ``Next``: its name, where it is defined, its formula builder."""
+    """One action of ``Next``: its name, where it is defined, its formula builder and its
+    cases (empty: it does not split; else their disjunction is the action)."""
 
     name: str
     loc: Loc
     build: Build
+    cases: tuple[Case, ...] = ()
 
-    def formula(self, tr: Translator, st: StatePair) -> z3.BoolRef:
-        return self.build(tr, st, {})
+    def formula(self, tr: Translator, st: StatePair, case: int = -1) -> z3.BoolRef:
+        """The action (``case`` >= 0: that case of it) between the states of ``st``."""
+        return (self.build if case < 0 else self.cases[case].build)(tr, st, {})
 
 
 def split_action(tr: Translator, name: str) -> list[Disjunct]:
@@ -46,19 +49,20 @@ def split_action(tr: Translator, name: str) -> list[Disjunct]:
     for d in found:
         k = seen.get(d.name, 0)
         seen[d.name] = k + 1
-        out.append(d if k == 0 else Disjunct(f"{d.name}#{k + 1}", d.loc, d.build))
+        out.append(d if k == 0 else Disjunct(f"{d.name}#{k + 1}", d.loc, d.build, d.cases))
     return out
 
 
-def _leaf(e: S.Expr, ctx: Ctx, label: str, loc: Loc) -> list[Disjunct]:
+def _leaf(tr: Translator, e: S.Expr, ctx: Ctx, label: str, loc: Loc) -> list[Disjunct]:
     def build(tr: Translator, st: StatePair, env: Env) -> z3.BoolRef:
         return tr.boolean(e, env, ctx, st)
-    return [Disjunct(label, loc, build)]
+    found = cases(tr, e, ctx)
+    return [Disjunct(label, loc, build, tuple(found) if len(found) > 1 else ())]
 
 
 def _split(tr: Translator, e: S.Expr, ctx: Ctx, label: str, loc: Loc, depth: int) -> list[Disjunct]:
     if depth > 30:
-        return _leaf(e, ctx, label, loc)
+        return _leaf(tr, e, ctx, label, loc)
     if isinstance(e, S.Or):
         out: list[Disjunct] = []
         for item in e.items:
@@ -76,21 +80,23 @@ def _split(tr: Translator, e: S.Expr, ctx: Ctx, label: str, loc: Loc, depth: int
             if len(args) == len(unit.params):
                 inner = _split(tr, unit.body, entry.ctx, unit.name, unit.loc, depth + 1)
                 return [_applied(unit, args, ctx, e.loc, d) for d in inner]
-    return _leaf(e, ctx, label, loc)
+    return _leaf(tr, e, ctx, label, loc)
 
 
 def _under_exists(bounds: Sequence[S.Bound], ctx: Ctx, d: Disjunct) -> Disjunct:
-    def build(tr: Translator, st: StatePair, env: Env) -> z3.BoolRef:
-        parts = [z3.And(g, d.build(tr, st, inner)) for g, inner in tr.bindings(bounds, env, ctx, st)]
-        return disj(parts)
-    return Disjunct(d.name, d.loc, build)
+    def wrap(body: Build) -> Build:
+        def build(tr: Translator, st: StatePair, env: Env) -> z3.BoolRef:
+            return disj([z3.And(g, body(tr, st, inner)) for g, inner in tr.bindings(bounds, env, ctx, st)])
+        return build
+    return Disjunct(d.name, d.loc, wrap(d.build), tuple(Case(c.label, wrap(c.build)) for c in d.cases))
 
 
 def _applied(unit: S.OpDef, args: Sequence[S.Expr], ctx: Ctx, loc: Loc, d: Disjunct) -> Disjunct:
-    def build(tr: Translator, st: StatePair, env: Env) -> z3.BoolRef:
-        inner = tr.bind_args(unit.params, args, loc, env, ctx, st)
-        return d.build(tr, st, inner)
-    return Disjunct(d.name, d.loc, build)
+    def wrap(body: Build) -> Build:
+        def build(tr: Translator, st: StatePair, env: Env) -> z3.BoolRef:
+            return body(tr, st, tr.bind_args(unit.params, args, loc, env, ctx, st))
+        return build
+    return Disjunct(d.name, d.loc, wrap(d.build), tuple(Case(c.label, wrap(c.build)) for c in d.cases))
 
 
 def conjuncts(tr: Translator, name: str) -> list[tuple[str, S.Expr, Ctx]]:

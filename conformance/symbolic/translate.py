@@ -199,6 +199,10 @@ class Translator:
         return result
 
     def _e_Let(self, e: S.Let, env: Env, ctx: Ctx, st: StatePair) -> SV:
+        return self.eval(e.body, self.let_env(e, env, ctx), ctx, st)
+
+    def let_env(self, e: S.Let, env: Env, ctx: Ctx) -> dict[str, Binding]:
+        """``env`` with the definitions of the LET ``e`` (its body is evaluated in it)."""
         inner: dict[str, Binding] = dict(env)
         for d in e.defs:
             if isinstance(d, S.OpDef):
@@ -212,7 +216,7 @@ class Translator:
                 inner[d.name] = LazyDef(self._fndef_as_construct(d), inner, ctx)
             else:
                 raise unsupported(type(d).__name__ + " in a LET", d.loc)
-        return self.eval(e.body, inner, ctx, st)
+        return inner
 
     @staticmethod
     def _fndef_as_construct(d: S.FnDef) -> S.Expr:
