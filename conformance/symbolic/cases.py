@@ -9,10 +9,13 @@ disjunction is the action by construction:
   element ``d`` of ``D`` (``A`` implies ``x \\in D``, so ``A`` is their disjunction);
 * a conjunct ``B \\/ C`` (through LET): ``... /\\ B /\\ ...`` and ``... /\\ C /\\ ...``
   (``/\\`` distributes over ``\\/``);
-* a conjunct ``IF c THEN B ELSE C``: ``c /\\ ... /\\ B`` and ``~c /\\ ... /\\ C``.
+* a conjunct ``IF c THEN B ELSE C``: ``c /\\ ... /\\ B`` and ``~c /\\ ... /\\ C``;
+* a conjunct ``Op(a)`` applying a definition whose body splits: its cases, with the
+  parameters bound to the arguments.
 
-Only the first conjunct of a conjunction that splits is split (cases would multiply), at
-most ``depth`` levels of disjunction deep (an ``ELSE IF`` chain is one level). A case of
+Only the first conjunct of a conjunction that splits is split (cases would multiply): one
+that splits by its own text, else one that splits through a definition; at most ``depth``
+levels of disjunction deep (an ``ELSE IF`` chain is one level). A case of
 a handler for one destination leaves the other replicas' state alone, so more of it is
 kept (frame substitution) and each question is smaller.
 """
@@ -38,7 +41,7 @@ from conformance.symbolic.frame import state_variables
 from conformance.symbolic.translate import Env, StatePair, Translator
 from conformance.tla import syntax as S
 from conformance.tla.printer import render
-from conformance.tla.semantics.scope import Ctx
+from conformance.tla.semantics.scope import Ctx, DefEntry
 from conformance.tla.values import format_value
 
 Build = Callable[[Translator, StatePair, Env], z3.BoolRef]
@@ -69,9 +72,9 @@ def _join(a: str, b: str) -> str:
     return f"{a} {b}" if a and b else a or b
 
 
-def _cases(tr: Translator, e: S.Expr, ctx: Ctx, depth: int, keyed: bool) -> list[Case]:
+def _cases(tr: Translator, e: S.Expr, ctx: Ctx, depth: int, keyed: bool, unfold: bool = True) -> list[Case]:
     if isinstance(e, S.Let):
-        inner = _cases(tr, e.body, ctx, depth, keyed)
+        inner = _cases(tr, e.body, ctx, depth, keyed, unfold)
         return [_whole(e, ctx)] if len(inner) == 1 else [Case(c.label, _in_let(e, ctx, c.build)) for c in inner]
     if depth > 0 and isinstance(e, S.Or):
         return [Case(_join(f"\\/{k + 1}", c.label), c.build)
@@ -83,6 +86,15 @@ def _cases(tr: Translator, e: S.Expr, ctx: Ctx, depth: int, keyed: bool) -> list
             [Case(_join("ELSE", c.label), _guarded(e.cond, ctx, False, c.build)) for c in other]
     if isinstance(e, S.And):
         return _conjunction(tr, e, ctx, depth, keyed)
+    if depth > 0 and unfold and isinstance(e, (S.Name, S.OpApp)):
+        entry = ctx.names.get(e.name)
+        unit = entry.unit if isinstance(entry, DefEntry) else None
+        args = e.args if isinstance(e, S.OpApp) else ()
+        if isinstance(entry, DefEntry) and isinstance(unit, S.OpDef) and \
+                not any(p.arity for p in unit.params) and len(args) == len(unit.params):
+            inner = _cases(tr, unit.body, entry.ctx, depth, False)
+            if len(inner) > 1:
+                return [Case(c.label, _applied(unit, args, ctx, e.loc, c.build)) for c in inner]
     return [_whole(e, ctx)]
 
 
@@ -90,12 +102,15 @@ def _conjunction(tr: Translator, e: S.And, ctx: Ctx, depth: int, keyed: bool) ->
     items = list(e.items)
     key = _key(tr, items, ctx) if keyed else None
     split: tuple[int, list[Case]] | None = None
-    for k, item in enumerate(items):
-        if key is not None and k == key[0]:
-            continue
-        found = _cases(tr, item, ctx, depth, False)
-        if len(found) > 1:
-            split = (k, found)
+    for unfold in (False, True):  # a conjunct's own disjunction first, then a definition's
+        for k, item in enumerate(items):
+            if key is not None and k == key[0]:
+                continue
+            found = _cases(tr, item, ctx, depth, False, unfold)
+            if len(found) > 1:
+                split = (k, found)
+                break
+        if split is not None:
             break
     if key is None and split is None:
         return [_whole(e, ctx)]
@@ -163,6 +178,13 @@ def _guarded(cond: S.Expr, ctx: Ctx, holds: bool, inner: Build) -> Build:
         if concrete_bool(c) is False:
             return FALSE
         return conj([c, inner(tr, st, env)])
+    return build
+
+
+def _applied(unit: S.OpDef, args: Sequence[S.Expr], ctx: Ctx, loc: S.Loc, inner: Build) -> Build:
+    """``inner`` (a case of ``unit``'s body) with ``unit``'s parameters bound to ``args``."""
+    def build(tr: Translator, st: StatePair, env: Env) -> z3.BoolRef:
+        return inner(tr, st, tr.bind_args(unit.params, args, loc, env, ctx, st))
     return build
 
 

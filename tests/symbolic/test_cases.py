@@ -22,7 +22,8 @@ from conformance.tla.plan import resolve_plan
 
 SPEC = Path(__file__).resolve().parents[2] / "spec"
 
-# A handler of messages to three nodes; only the "set" case for node 3 can break Node3Zero.
+# A handler of messages to three nodes (its cases: per node, per disjunct, through the
+# definition Apply and the IF); only the "set" case for node 3 can break Node3Zero.
 MAILBOX = """---- MODULE Mailbox ----
 EXTENDS Integers, FiniteSets
 CONSTANT Nodes, Max
@@ -34,13 +35,16 @@ VARIABLES
 Init == val = [i \\in Nodes |-> 0] /\\ msgs = {}
 Spec == Init /\\ [][FALSE]_<<val, msgs>>
 Post(i, n) == msgs' = msgs \\cup {[dest |-> i, kind |-> "set", n |-> n]} /\\ UNCHANGED val
+Apply(i, n) ==
+  \\/ n >= val[i] /\\ val' = [val EXCEPT ![i] = n]
+  \\/ n < val[i] /\\ UNCHANGED val
 Handle(m) ==
   /\\ m.dest \\in Nodes
   /\\ LET i == m.dest IN
      \\/ /\\ m.kind = "set"
-        /\\ IF m.n >= val[i] THEN val' = [val EXCEPT ![i] = m.n] ELSE UNCHANGED val
+        /\\ Apply(i, m.n)
      \\/ /\\ m.kind = "reset"
-        /\\ val' = [val EXCEPT ![i] = 0]
+        /\\ IF m.n = 0 THEN val' = [val EXCEPT ![i] = 0] ELSE UNCHANGED val
   /\\ UNCHANGED msgs
 Next == (\\E i \\in Nodes, n \\in 0..Max : Post(i, n)) \\/ (\\E m \\in msgs : Handle(m))
 MsgsOK == \\A m \\in msgs : m.dest \\in Nodes /\\ m.n \\in 0..Max /\\ m.kind = "set"
@@ -51,9 +55,7 @@ Node3Zero == IndInv /\\ val[3] = 0
 ====
 """
 
-CASES = ["m.dest = 1 \\/1 THEN", "m.dest = 1 \\/1 ELSE", "m.dest = 1 \\/2",
-         "m.dest = 2 \\/1 THEN", "m.dest = 2 \\/1 ELSE", "m.dest = 2 \\/2",
-         "m.dest = 3 \\/1 THEN", "m.dest = 3 \\/1 ELSE", "m.dest = 3 \\/2"]
+CASES = [f"m.dest = {i} {c}" for i in (1, 2, 3) for c in ("\\/1 \\/1", "\\/1 \\/2", "\\/2 THEN", "\\/2 ELSE")]
 
 
 @pytest.fixture
@@ -116,7 +118,7 @@ def test_case_by_case_verdicts_are_the_whole_actions(mailbox: tuple[Path, Path])
                 refuted = [r for r in results if r.verdict == "counterexample"]
                 # the counterexample lies in one case: the "set" message to node 3 (re-checked
                 # by the explicit engine, as every counterexample)
-                assert [r.obligation.label for r in refuted] == ["m.dest = 3 \\/1 THEN"]
+                assert [r.obligation.label for r in refuted] == ["m.dest = 3 \\/1 \\/1"]
                 assert refuted[0].engine_action == "Handle" and refuted[0].failing == ["Node3Zero/2"]
     assert verdicts["IndInv", ()] == verdicts["IndInv", ("Handle",)] == \
         [(None, "proved"), ("Post", "proved"), ("Handle", "proved"), (None, "proved")]
@@ -131,7 +133,7 @@ def test_a_case_by_case_obligation_is_proved_only_when_every_case_is(mailbox: tu
     assert sum(r.verdict == "counterexample" for r in results) == 1
     combined = per_action(results)
     assert len(combined) == 1 and combined[0].verdict == "counterexample"
-    assert combined[0].obligation.case == -1 and combined[0].states == results[6].states
+    assert combined[0].obligation.case == -1 and combined[0].states == results[8].states
     assert combined[0].rlimit_used == sum(r.rlimit_used for r in results)
 
 
