@@ -29,6 +29,7 @@ from conformance.symbolic.budget import Budget
 from conformance.symbolic.counterexample import decode_state
 from conformance.symbolic.elements import parts
 from conformance.symbolic.encoding import (
+    SV,
     Atoms,
     SSet,
     both,
@@ -323,7 +324,7 @@ def _step(inp: ProofInput, ob: Obligation, model: Model, plan: CheckPlan, init: 
             outcome[label] = "unchanged"
             continue
         outcome[label] = "proved"
-        negations = _negations(tr, solver, s, t, after, expr, ctx, budget) if inp.per_element \
+        negations = _negations(tr, solver, s, t, after, expr, ctx, budget, ob.case >= 0) if inp.per_element \
             else iter([negate(tr.boolean(expr, {}, ctx, after))])
         for negation in negations:
             if concrete_bool(negation) is False:
@@ -355,19 +356,26 @@ def _step(inp: ProofInput, ob: Obligation, model: Model, plan: CheckPlan, init: 
 
 
 def _negations(tr: Translator, solver: z3.Solver, s: SymbolicState, t: SymbolicState, after: StatePair,
-               expr: S.Expr, ctx: Ctx, budget: Budget) -> Iterator[z3.BoolRef]:
+               expr: S.Expr, ctx: Ctx, budget: Budget, per_key: bool = False) -> Iterator[z3.BoolRef]:
     """Formulas whose joint unsatisfiability (with the obligation's premises) proves ``expr'``:
     its negation, or for a conjunct with pieces over a set variable's elements, the negation
     of each piece per old element (unless the step keeps what the piece reads) and per
-    new element."""
+    new element; with ``per_key``, a piece ``\\A x \\in D : P(x)`` over a constant set ``D``
+    also gives one negation per element ``d`` of ``D`` (``~P(d)``)."""
     pieces = parts(expr, ctx)
-    if all(p.over is None for p in pieces):
+    if all(p.over is None for p in pieces) and not per_key:
         yield negate(tr.boolean(expr, {}, ctx, after))
         return
     for p in pieces:
         premise = conj([tr.boolean(g, {}, p.ctx, after) for g in p.premises])
         if p.over is None:
-            yield both(premise, negate(tr.boolean(p.body, {}, p.ctx, after)))
+            each = _per_element(tr, p.body, p.ctx) if per_key else None
+            if each is None:
+                yield both(premise, negate(tr.boolean(p.body, {}, p.ctx, after)))
+            else:
+                x, body, elements = each
+                for e in elements:
+                    yield both(premise, negate(tr.boolean(body, {x: e}, p.ctx, after)))
             continue
         var, x = p.over
         old, new = s.values[var], t.values[var]
@@ -380,6 +388,30 @@ def _negations(tr: Translator, solver: z3.Solver, s: SymbolicState, t: SymbolicS
                 yield conj([premise, g, member(e, new), negate(tr.boolean(p.body, {x: e}, p.ctx, after))])
         for g, e in new.slots:
             yield conj([premise, g, negate(member(e, old)), negate(tr.boolean(p.body, {x: e}, p.ctx, after))])
+
+
+def _per_element(tr: Translator, e: S.Expr, ctx: Ctx) -> tuple[str, S.Expr, list[SV]] | None:
+    """For ``\\A x \\in D : P`` with ``D`` a constant set of concrete elements (``Replicas``):
+    ``x``, ``P`` and the elements of ``D`` (whose instances' conjunction is ``e``); else None."""
+    if not (isinstance(e, S.Quant) and e.kind == "A" and len(e.bounds) == 1):
+        return None
+    b = e.bounds[0]
+    if b.tuple_pattern or len(b.names) != 1 or state_variables(b.domain, ctx) != frozenset():
+        return None
+    try:
+        dom = tr.eval(b.domain, {}, ctx, StatePair(None))
+    except S.TlaError:  # it names a bound name: not constant
+        return None
+    if not isinstance(dom, SSet):
+        return None
+    elements: list[SV] = []
+    for g, v in dom.slots:
+        present = concrete_bool(g)
+        if present is None:
+            return None
+        if present:
+            elements.append(v)
+    return b.names[0], e.body, elements
 
 
 def _kept(solver: z3.Solver, s: SymbolicState, t: SymbolicState, names: frozenset[str], budget: Budget) -> bool:

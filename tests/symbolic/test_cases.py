@@ -1,7 +1,8 @@
 """Deciding a step obligation case by case (``conformance/symbolic/cases.py``): the cases
 of an action cover it exactly (their disjunction is equivalent to it, checked by z3), and
 the verdicts case by case are those of the whole action, a counterexample to induction
-that lies in one case included."""
+that lies in one case included (a case asks about a conjunct over a constant set per
+element: the counterexample lies in the last element's question)."""
 
 from __future__ import annotations
 
@@ -50,8 +51,9 @@ Next == (\\E i \\in Nodes, n \\in 0..Max : Post(i, n)) \\/ (\\E m \\in msgs : Ha
 MsgsOK == \\A m \\in msgs : m.dest \\in Nodes /\\ m.n \\in 0..Max /\\ m.kind = "set"
 IndInv == val \\in [Nodes -> 0..Max] /\\ MsgsOK
 Safety == \\A i \\in Nodes : val[i] <= Max
-\\* not inductive: a "set" message to node 3 with n > 0 (and only that) breaks it
-Node3Zero == IndInv /\\ val[3] = 0
+\\* not inductive: a "set" message to node 3 with n > 0 (and only that) breaks it; a case
+\\* asks about it per node (the last one fails)
+Node3Zero == IndInv /\\ \\A i \\in Nodes : i = 3 => val[i] = 0
 ====
 """
 
