@@ -99,10 +99,20 @@ _INFINITE = {"Nat", "Int", "STRING", "Real"}
 class Translator:
     """Translates expressions of one model (constants bound) over symbolic states."""
 
-    def __init__(self, model: Model, atoms: Atoms | None = None) -> None:
+    def __init__(self, model: Model, atoms: Atoms | None = None, interval_bound: int | None = None) -> None:
         self.model = model
         self.atoms = atoms if atoms is not None else Atoms()
         self._const_cache: dict[str, SV] = {}
+        # With ``interval_bound`` N an interval a..b whose ends depend on the state holds
+        # N slots (a, a+1, ..., each guarded by <= b) and records the assumption b - a < N
+        # in ``assumptions``: the caller must assert them (they bound the states covered).
+        self.interval_bound = interval_bound
+        self.assumptions: list[z3.BoolRef] = []
+
+    def take_assumptions(self) -> z3.BoolRef:
+        """The assumptions recorded since the last call, as one formula."""
+        out, self.assumptions = conj(self.assumptions), []
+        return out
 
     # entry points ------------------------------------------------------------------
 
@@ -731,6 +741,10 @@ def _boolean(tr: Translator, args: Sequence[S.Expr], loc: Loc, env: Env, ctx: Ct
 def _range(tr: Translator, args: Sequence[S.Expr], loc: Loc, env: Env, ctx: Ctx, st: StatePair) -> SV:
     a, b = _ints(_args(tr, args, 2, loc, env, ctx, st), loc)
     lo, hi = concrete_int(a), concrete_int(b)
+    if (lo is None or hi is None) and tr.interval_bound is not None:
+        n = tr.interval_bound
+        tr.assumptions.append(b - a < n)
+        return SSet(tuple((a + j <= b, z3.simplify(a + j)) for j in range(n)))
     if lo is None or hi is None:
         raise unsupported("an interval a..b whose bounds depend on the state (outside \\in)", loc)
     return SSet(tuple((TRUE, z3.IntVal(k)) for k in range(lo, hi + 1)))

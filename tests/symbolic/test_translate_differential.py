@@ -44,7 +44,7 @@ def random_state(rng: random.Random) -> State:
 
 def differences(model: Model, seed: int, states: int = 6) -> list[str]:
     rng = random.Random(seed)
-    tr = Translator(model)
+    tr = Translator(model, interval_bound=4)  # intervals over Len(q) <= 3 fit
     shapes = state_shapes(model, random_state(rng), Bounds(3, 4))
     found = []
     for _ in range(states):
@@ -56,7 +56,7 @@ def differences(model: Model, seed: int, states: int = 6) -> list[str]:
             expected: Value = model.eval_state(text, state)
             got = tr.eval(parse_expression(text), {}, model.root, StatePair(sym.values))
             solver = z3.Solver()
-            solver.add(sym.wellformed, same, atom_range(atom_terms, tr.atoms),
+            solver.add(sym.wellformed, same, atom_range(atom_terms, tr.atoms), tr.take_assumptions(),
                        z3.Not(eq(got, lift(expected, tr.atoms))))
             if solver.check() != z3.unsat:
                 found.append(f"{text} in {state}")
