@@ -212,18 +212,21 @@ def intervals(tmp_path: Path, inv: str, length: int, seq_bound: int) -> CheckRes
 
 @pytest.mark.parametrize("inv,steps", [("\\A k \\in 1..x : k /= 2", 2), ("~\\E k \\in 1..x : k = 3", 3),
                                        ("Cardinality({k \\in (x - 2)..x : k > 1}) < 2", 3),
-                                       ("\\A k \\in 0..x : k < 4", 4)])
+                                       ("\\A k \\in 0..x : k < 4", 4), ("2 ^ x /= 8", 3), ("x ^ 2 < 9", 3)])
 def test_state_dependent_intervals_agree(inv: str, steps: int, tmp_path: Path) -> None:
-    """Each interval slot counts: the shortest counterexample has the explicit length."""
+    """Each interval slot counts (and each power of a state-dependent exponent): the
+    shortest counterexample has the explicit length."""
     symbolic = intervals(tmp_path, inv, 5, 4)
     assert symbolic.verdict == "violation", symbolic.message
     assert len(symbolic.trace) == steps + 1
 
 
-def test_longer_intervals_are_outside_the_bounds(tmp_path: Path) -> None:
-    """With sequences of at most 1 item an interval holds at most 2 integers: the states
-    where 1..x is longer are not searched (no wrong counterexample from truncated slots)."""
-    symbolic = intervals(tmp_path, "Exact", 6, 1)
+@pytest.mark.parametrize("inv", ["Exact", "2 ^ x >= 1"])
+def test_longer_intervals_are_outside_the_bounds(inv: str, tmp_path: Path) -> None:
+    """With sequences of at most 1 item an interval holds at most 2 integers (an exponent
+    is below 2): the states beyond are not searched (no wrong counterexample from the
+    slots or powers left out)."""
+    symbolic = intervals(tmp_path, inv, 6, 1)
     assert symbolic.verdict == "ok", symbolic.message
-    wide = intervals(tmp_path, "Exact", 6, 6)
+    wide = intervals(tmp_path, inv, 6, 6)
     assert wide.verdict == "ok", wide.message

@@ -23,7 +23,8 @@ TEMPLATES = {*GUARDS, *INVARIANTS, *(u.split(" = ", 1)[1] for us in UPDATES.valu
 EXPRESSIONS = sorted({t.format(c=1, d=0, k=2) for t in TEMPLATES if t != "TRUE"} | {"DOMAIN q", "Cardinality(s \\cup {x, y})", "{<<e, x>> : e \\in s}", "s \\subseteq {1, 2}",
                         "[a |-> x, b |-> s].b", "<<x, y>> = <<y, x>>", "q \\o q", "Len(q \\o <<x>>)",
                         "CHOOSE e \\in s \\cup {7} : \\A g \\in s \\cup {7} : e <= g", "s \\cap {x, 1}",
-                        "\\E e \\in s, g \\in s : e /= g", "f = [k \\in {1, 2} |-> k - 1]", "x % 3", "y \\div 2"})
+                        "\\E e \\in s, g \\in s : e /= g", "f = [k \\in {1, 2} |-> k - 1]", "x % 3", "y \\div 2",
+                        "2 ^ Len(q)", "x ^ 2", "(y + 3) ^ Len(q)"})
 
 
 @pytest.fixture(scope="module")
