@@ -6,7 +6,8 @@ pass the ACTION_CONSTRAINTs), and at each depth one call asks for a state violat
 INVARIANT or a step violating a ``[][A]_v`` PROPERTY. The first depth with an answer
 gives a shortest counterexample within the bounds; it is replayed on the explicit engine
 (``replay``) before it is reported. An interval whose ends depend on the state holds at
-most ``seq_bound + 1`` integers on the paths searched (``Translator.interval_bound``).
+most ``seq_bound + 1`` integers, an exponent that does is below that, on the paths searched
+(``Translator.interval_bound``).
 """
 
 from __future__ import annotations
