@@ -7,6 +7,7 @@ Init.
     python benchmarks/prove.py --part prove --jobs 2 --timeout 600
     python benchmarks/prove.py --part prove --jobs 1 --timeout 3600 --rlimit 200000000
     python benchmarks/prove.py --part bmc --toggles volatile_vote second_leader --max-length 8
+    python benchmarks/prove.py --part bmc --toggles --explicit --bmc-time-limit 600   # every toggle
 
 Target (issue 14): all obligations for 3 voters and 1 observer in under 10 minutes on 2
 cores. Medians over ``--runs`` runs. With ``--rlimit`` every obligation gets that many z3
@@ -17,6 +18,7 @@ units they spend do not depend on the machine's load, so runs on a shared machin
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import statistics
 import sys
@@ -31,11 +33,21 @@ from conformance.symbolic.bmc import bmc  # noqa: E402
 from conformance.symbolic.prove import ObligationResult, ProofInput, per_action, prove  # noqa: E402
 from conformance.symbolic.shapes import Bounds  # noqa: E402
 from conformance.tla.cfg import read_config  # noqa: E402
+from conformance.tla.explorer import check  # noqa: E402
 from conformance.tla.model import Model  # noqa: E402
 from conformance.tla.plan import resolve_plan  # noqa: E402
+from conformance.tla.syntax import UnsupportedError  # noqa: E402
 
 SPEC = ROOT / "spec" / "MC_KRaft.tla"
 TOGGLES = ["volatile_vote", "second_leader", "no_uptodate", "no_commit_rule", "no_truncation"]
+
+
+def toggle_names() -> list[str]:
+    """Every model of spec/models.json named after a rule toggle (expect violation, a
+    cfg of its own that is not a witness)."""
+    models = json.loads((ROOT / "spec" / "models.json").read_text())["models"]
+    return [m["name"] for m in models if m["expect"] == "violation" and m.get("mode") == "exhaustive"
+            and "spec" not in m and not m["name"].endswith("witness") and not m["name"].startswith("witness")]
 
 
 def observer_cfg(folder: Path, observers: str) -> Path:
@@ -97,27 +109,48 @@ def bench_prove(args: argparse.Namespace) -> None:
           f"(target: under 600s on 2 cores)")
 
 
+def explicit_length(cfg_path: Path, time_limit: float) -> str:
+    """The explicit engine's shortest counterexample under the toggle's own cfg (from its
+    INIT, a scenario state for the deep toggles)."""
+    config = read_config(cfg_path)
+    model = Model.load(SPEC, constants=config.constants, overrides=config.overrides)
+    res = check(model, config, time_limit=time_limit, progress=False)
+    start = "Init" if config.init is None else config.init
+    if res.verdict != "violation":
+        return f"{res.verdict} ({start})"
+    return f"{len(res.trace) - 1} steps from {start}"
+
+
 def bench_bmc(args: argparse.Namespace) -> None:
-    print(f"check --symbolic: max length {args.max_length}, time limit {args.bmc_time_limit:.0f}s per toggle, "
-          f"bounds seq {args.seq_bound} set {args.set_bound} messages {args.messages}")
-    for toggle in args.toggles:
+    print(f"check --symbolic: max length {args.max_length}, time limit {args.bmc_time_limit:.0f}s per toggle "
+          f"(checked before each solver call), bounds seq {args.seq_bound} set {args.set_bound} "
+          f"messages {args.messages}")
+    for toggle in args.toggles or toggle_names():
         cfg_path = ROOT / "spec" / f"MC_KRaft_{toggle}.cfg"
+        explicit = explicit_length(cfg_path, args.bmc_time_limit) if args.explicit else "-"
         config = read_config(cfg_path)
         config.init, config.next, config.specification = None, None, "Spec"  # from Init
         model = Model.load(SPEC, constants=config.constants, overrides=config.overrides)
         plan = resolve_plan(model, config)
         bounds = Bounds(args.seq_bound, args.set_bound, {"messages": args.messages})
         t0, c0 = time.monotonic(), time.process_time()
-        out = bmc(model, plan, args.max_length, bounds, time_limit=args.bmc_time_limit)
-        seconds, cpu_s = time.monotonic() - t0, time.process_time() - c0
-        res = out.result
-        if res.verdict == "violation":
-            what = f"{res.property} violated, {len(res.trace) - 1} steps"
+        depths = ""
+        try:
+            out = bmc(model, plan, args.max_length, bounds, time_limit=args.bmc_time_limit)
+        except UnsupportedError as exc:
+            what = f"unsupported: {str(exc).split(': ', 1)[-1]}"
         else:
-            what = f"{res.verdict}: {res.message}"
-        depths = ", ".join(f"{f.depth}:{f.seconds:.1f}s" for f in out.figures)
-        print(f"  {toggle:<16} {what} in {seconds:.1f}s, cpu {cpu_s:.1f}s (solver per depth: {depths})",
-              flush=True)
+            res = out.result
+            if res.verdict == "violation":
+                what = f"found at depth {len(res.trace) - 1} ({res.property})"
+            elif res.verdict == "limit":
+                what = f"not found, depth {res.depth - 1} done, cap hit at depth {res.depth}"
+            else:
+                what = f"{res.verdict}: {res.message}"
+            depths = " (solver per depth: " + ", ".join(f"{f.depth}:{f.seconds:.1f}s" for f in out.figures) + ")"
+        seconds, cpu_s = time.monotonic() - t0, time.process_time() - c0
+        print(f"  {toggle:<24} explicit {explicit:<36} symbolic {what}; {seconds:.1f}s wall, "
+              f"{cpu_s:.1f}s cpu{depths}", flush=True)
 
 
 def main() -> None:
@@ -143,7 +176,10 @@ def main() -> None:
     p.add_argument("--cases", nargs="*",
                    help="prove: decide the step obligations of these actions case by case (per "
                         "destination and top-level disjunct; figures per action are the cases' sums)")
-    p.add_argument("--toggles", nargs="*", default=TOGGLES)
+    p.add_argument("--toggles", nargs="*", default=TOGGLES,
+                   help="bmc: these toggles (with no name: every toggle of spec/models.json)")
+    p.add_argument("--explicit", action="store_true",
+                   help="bmc: also the explicit engine's counterexample length under each toggle's cfg")
     p.add_argument("--max-length", type=int, default=24)
     p.add_argument("--bmc-time-limit", type=float, default=900.0)
     args = p.parse_args()

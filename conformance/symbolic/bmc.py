@@ -5,7 +5,9 @@ transition per depth (states failing a CONSTRAINT have no successors, transition
 pass the ACTION_CONSTRAINTs), and at each depth one call asks for a state violating an
 INVARIANT or a step violating a ``[][A]_v`` PROPERTY. The first depth with an answer
 gives a shortest counterexample within the bounds; it is replayed on the explicit engine
-(``replay``) before it is reported.
+(``replay``) before it is reported. An interval whose ends depend on the state holds at
+most ``seq_bound + 1`` integers, an exponent that does is below that, on the paths searched
+(``Translator.interval_bound``).
 """
 
 from __future__ import annotations
@@ -53,7 +55,7 @@ def bmc(model: Model, plan: CheckPlan, length: int, bounds: Bounds, time_limit: 
     """Search counterexamples of at most ``length`` steps; ``result.verdict`` is violation,
     ok (none within the bounds), limit (solver gave up) or error (not replayable)."""
     started = time.monotonic()
-    tr = Translator(model)
+    tr = Translator(model, interval_bound=bounds.seq_bound + 1)
     shapes = state_shapes(model, sample_state(model, plan.init), bounds)
     disjuncts = split_action(tr, plan.next) if isinstance(plan.next, str) else None
     atom_terms: list[z3.ArithRef] = []
@@ -61,6 +63,7 @@ def bmc(model: Model, plan: CheckPlan, length: int, bounds: Bounds, time_limit: 
     states: list[SymbolicState] = [fresh_state(shapes, "s0", atom_terms)]
     solver.add(states[0].wellformed)
     solver.add(tr.formula(plan.init, StatePair(states[0].values)))
+    solver.add(tr.take_assumptions())
     figures: list[DepthFigure] = []
     variables = model.variables
     outcome = BmcOutcome(CheckResult("ok", variables), figures)
@@ -71,6 +74,7 @@ def bmc(model: Model, plan: CheckPlan, length: int, bounds: Bounds, time_limit: 
             pair = StatePair(states[-2].values, cur.values)
             for prop in plan.action_properties:
                 bad.append(z3.Not(tr.formula(S.ActionBox(prop.action.loc, prop.action, prop.sub, True), pair)))
+        solver.add(tr.take_assumptions())  # they bound the states searched, not the query
         solver.push()
         solver.add(disj(bad))
         solver.add(atom_range(atom_terms, tr.atoms))
@@ -109,6 +113,7 @@ def bmc(model: Model, plan: CheckPlan, length: int, bounds: Bounds, time_limit: 
             solver.add(disj([d.formula(tr, pair) for d in disjuncts]))
         else:
             solver.add(tr.formula(plan.next, pair))
+        solver.add(tr.take_assumptions())
         states.append(nxt)
     outcome.result = CheckResult("ok", variables, depth=length + 1, seconds=time.monotonic() - started,
                                  message=f"no counterexample of at most {length} steps")

@@ -207,7 +207,9 @@ def run_bmc(args: argparse.Namespace, model: Any, config: Any, print_report: Any
         print(json.dumps(result.to_json()))
         return int(result.exit_code)
     print(f"Bounded model checking with z3 from the initial states, up to {args.length} steps, "
-          f"states of bounded size ({describe_bounds(bounds)}); deadlock is not checked.")
+          f"states of bounded size ({describe_bounds(bounds)}, intervals with state-dependent ends "
+          f"<= {bounds.seq_bound + 1} integers, state-dependent exponents < {bounds.seq_bound + 1}); "
+          "deadlock is not checked.")
     if result.verdict == "ok":
         print(f"No counterexample of at most {args.length} steps within these bounds.")
     report = io.StringIO()

@@ -99,10 +99,21 @@ _INFINITE = {"Nat", "Int", "STRING", "Real"}
 class Translator:
     """Translates expressions of one model (constants bound) over symbolic states."""
 
-    def __init__(self, model: Model, atoms: Atoms | None = None) -> None:
+    def __init__(self, model: Model, atoms: Atoms | None = None, interval_bound: int | None = None) -> None:
         self.model = model
         self.atoms = atoms if atoms is not None else Atoms()
         self._const_cache: dict[str, SV] = {}
+        # With ``interval_bound`` N an interval a..b whose ends depend on the state holds
+        # N slots (a, a+1, ..., each guarded by <= b) and records the assumption b - a < N
+        # in ``assumptions`` (a ^ e: e < N): the caller must assert them (they bound the
+        # states covered).
+        self.interval_bound = interval_bound
+        self.assumptions: list[z3.BoolRef] = []
+
+    def take_assumptions(self) -> z3.BoolRef:
+        """The assumptions recorded since the last call, as one formula."""
+        out, self.assumptions = conj(self.assumptions), []
+        return out
 
     # entry points ------------------------------------------------------------------
 
@@ -665,6 +676,36 @@ def _mod(tr: Translator, args: Sequence[S.Expr], loc: Loc, env: Env, ctx: Ctx, s
     return a % b
 
 
+@builtin("^")
+def _power(tr: Translator, args: Sequence[S.Expr], loc: Loc, env: Env, ctx: Ctx, st: StatePair) -> SV:
+    """``a ^ e``: a product for a constant ``e``; for an ``e`` that depends on the state
+    (with ``interval_bound`` N) a choice among a^0 .. a^(N-1) under the assumption e < N
+    (a negative exponent, an engine error, gives 0: a path through it does not replay)."""
+    a, e = _ints(_args(tr, args, 2, loc, env, ctx, st), loc)
+    k = concrete_int(e)
+    if k is not None:
+        if k < 0:
+            raise S.EvalError(f"negative exponent {k} in ^", loc)
+        return _product(a, k)
+    if tr.interval_bound is None:
+        raise unsupported("an exponent that depends on the state", loc)
+    tr.assumptions.append(e < tr.interval_bound)
+    out: z3.ArithRef = z3.IntVal(0)
+    for j in reversed(range(tr.interval_bound)):
+        out = z3.If(e == j, _product(a, j), out)
+    return out
+
+
+def _product(a: z3.ArithRef, k: int) -> z3.ArithRef:
+    n = concrete_int(a)
+    if n is not None:
+        return z3.IntVal(n ** k)
+    out: z3.ArithRef = z3.IntVal(1)
+    for _ in range(k):
+        out = out * a
+    return out
+
+
 @builtin("-.")
 def _neg(tr: Translator, args: Sequence[S.Expr], loc: Loc, env: Env, ctx: Ctx, st: StatePair) -> SV:
     (a,) = _ints(_args(tr, args, 1, loc, env, ctx, st), loc)
@@ -735,6 +776,10 @@ def _boolean(tr: Translator, args: Sequence[S.Expr], loc: Loc, env: Env, ctx: Ct
 def _range(tr: Translator, args: Sequence[S.Expr], loc: Loc, env: Env, ctx: Ctx, st: StatePair) -> SV:
     a, b = _ints(_args(tr, args, 2, loc, env, ctx, st), loc)
     lo, hi = concrete_int(a), concrete_int(b)
+    if (lo is None or hi is None) and tr.interval_bound is not None:
+        n = tr.interval_bound
+        tr.assumptions.append(b - a < n)
+        return SSet(tuple((a + j <= b, z3.simplify(a + j)) for j in range(n)))
     if lo is None or hi is None:
         raise unsupported("an interval a..b whose bounds depend on the state (outside \\in)", loc)
     return SSet(tuple((TRUE, z3.IntVal(k)) for k in range(lo, hi + 1)))

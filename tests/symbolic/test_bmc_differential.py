@@ -81,10 +81,11 @@ InBounds == x \\in -3..3 /\\ y \\in -3..3 /\\ Cardinality(s) <= 2 /\\ Len(q) <= 
 
 GUARDS = ["x < {c}", "y >= {c}", "x /= y", "x \\in s", "y \\notin s", "Cardinality(s) < 2",
           "Len(q) > 0", "q /= <<>> /\\ Head(q) = {c}", "\\E e \\in s : e > {c}", "f[1] <= f[2]",
-          "{c} \\in {{x, y}}", "TRUE"]
+          "{c} \\in {{x, y}}", "TRUE", "\\E k \\in 1..Len(q) : q[k] = {c}"]
 UPDATES = {
     "x": ["x' = x + 1", "x' = x - 1", "x' = y", "x' = IF x > y THEN x - y ELSE {c}",
-          "x' = Cardinality(s)", "x' = Len(q)", "x' = CHOOSE e \\in {{x, y, {c}}} : e >= x /\\ e >= y /\\ e >= {c}"],
+          "x' = Cardinality(s)", "x' = Len(q)", "x' = CHOOSE e \\in {{x, y, {c}}} : e >= x /\\ e >= y /\\ e >= {c}",
+          "x' = Cardinality({{k \\in 0..Len(q) : k /= y}})"],
     "y": ["y' = y + x", "y' = {c}", "y' = -y", "y' = f[{k}]", "y' = CASE x > 0 -> 1 [] x < 0 -> -1 [] OTHER -> 0"],
     "s": ["s' = s \\cup {{x}}", "s' = s \\ {{y}}", "s' = {{e + 1 : e \\in s}}", "s' = {{e \\in s : e /= x}}",
           "s' = {{}}"],
@@ -95,7 +96,7 @@ UPDATES = {
 }
 INVARIANTS = ["~(x = {c} /\\ y = {d})", "Cardinality(s) < 2 \\/ x /= {c}", "\\A e \\in s : e < {c}",
               "Len(q) = 0 \\/ q[Len(q)] /= {c}", "f[1] /= {c} \\/ f[2] /= {d}", "x + y /= {c}",
-              "{c} \\notin s \\/ Len(q) < 2"]
+              "{c} \\notin s \\/ Len(q) < 2", "\\A k \\in (Len(q) - 1)..Len(q) : k /= {c} \\/ x /= {d}"]
 
 
 def random_spec(seed: int) -> str:
@@ -179,3 +180,53 @@ def test_non_replayable_counterexample_is_an_internal_error(monkeypatch: pytest.
     assert symbolic.verdict == "error" and symbolic.exit_code == 1
     assert symbolic.message is not None and "cannot replay" in symbolic.message
     assert not symbolic.trace
+
+
+# ---------------------------------------------------------------------------
+# Intervals whose ends depend on the state (Translator.interval_bound)
+# ---------------------------------------------------------------------------
+
+INTERVALS = """---- MODULE Intervals ----
+EXTENDS Integers, FiniteSets
+VARIABLES
+  \\* @type: Int;
+  x
+Init == x = 0
+Next == x' = x + 1
+Spec == Init /\\ [][Next]_x
+Exact == Cardinality(1..x) = x
+Inv == {inv}
+====
+"""
+
+
+def intervals(tmp_path: Path, inv: str, length: int, seq_bound: int) -> CheckResult:
+    spec = tmp_path / "Intervals.tla"
+    spec.write_text(INTERVALS.format(inv=inv))
+    cfg = tmp_path / "Intervals.cfg"
+    cfg.write_text("SPECIFICATION Spec\nINVARIANT Inv\nCHECK_DEADLOCK FALSE\n")
+    config = read_config(cfg)
+    model = Model.load(spec, constants=config.constants)
+    return bmc(model, resolve_plan(model, config), length, Bounds(seq_bound, 4)).result
+
+
+@pytest.mark.parametrize("inv,steps", [("\\A k \\in 1..x : k /= 2", 2), ("~\\E k \\in 1..x : k = 3", 3),
+                                       ("Cardinality({k \\in (x - 2)..x : k > 1}) < 2", 3),
+                                       ("\\A k \\in 0..x : k < 4", 4), ("2 ^ x /= 8", 3), ("x ^ 2 < 9", 3)])
+def test_state_dependent_intervals_agree(inv: str, steps: int, tmp_path: Path) -> None:
+    """Each interval slot counts (and each power of a state-dependent exponent): the
+    shortest counterexample has the explicit length."""
+    symbolic = intervals(tmp_path, inv, 5, 4)
+    assert symbolic.verdict == "violation", symbolic.message
+    assert len(symbolic.trace) == steps + 1
+
+
+@pytest.mark.parametrize("inv", ["Exact", "2 ^ x >= 1"])
+def test_longer_intervals_are_outside_the_bounds(inv: str, tmp_path: Path) -> None:
+    """With sequences of at most 1 item an interval holds at most 2 integers (an exponent
+    is below 2): the states beyond are not searched (no wrong counterexample from the
+    slots or powers left out)."""
+    symbolic = intervals(tmp_path, inv, 6, 1)
+    assert symbolic.verdict == "ok", symbolic.message
+    wide = intervals(tmp_path, inv, 6, 6)
+    assert wide.verdict == "ok", wide.message

@@ -24,6 +24,8 @@ pytestmark = pytest.mark.slow
 @pytest.mark.parametrize("toggle,prop,steps", [
     ("volatile_vote", "VoteOnce", 4),
     ("second_leader", "KnownLeaderStable", 4),
+    ("no_election_timeout", "ElectionTimeoutRespected", 1),  # a timer rule: needs ^ on the state
+    ("unflushed_vote_response", "VoteOnce", 4),  # minutes: depth 3's unsat answer dominates
 ])
 def test_shallow_toggle_counterexamples_found_from_init(toggle: str, prop: str, steps: int) -> None:
     config = read_config(SPEC_DIR / f"MC_KRaft_{toggle}.cfg")
