@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from conformance.tla import stdlib as L
 from conformance.tla import syntax as S
@@ -39,6 +39,7 @@ from conformance.tla.compiler import (
     SubstEntry,
     VarEntry,
 )
+from conformance.tla.guard_dispatch import dispatcher, leading_test
 from conformance.tla.syntax import EvalError, Loc, TlaError, UnsupportedError
 from conformance.tla.values import Value
 
@@ -46,6 +47,7 @@ Step = Callable[[Any, list, tuple], Iterator[None]]
 # a label while enumerating: (name, parameter names, parameter values, loc); the
 # ActionLabel is built only for the successors actually produced
 RawLabel = tuple[str, tuple[str, ...], tuple, Loc]
+B = TypeVar("B")  # a branch of a disjunction: a Step or a SplitStep
 SplitStep = Callable[[Any, list, tuple, RawLabel], Iterator[RawLabel]]
 
 
@@ -261,6 +263,14 @@ class ActionCompiler:
         """Steps of the branching/binding constructs; None for a plain guard."""
         if isinstance(node, S.Or):
             branches = [self.step(x, scope) for x in node.items]
+            select = self._dispatch(node, scope, branches)
+            if select is not None:
+
+                def disj_dispatched(s: Any, t: list, e: tuple) -> Iterator[None]:
+                    for b in select(e):
+                        yield from b(s, t, e)
+
+                return disj_dispatched
 
             def disj(s: Any, t: list, e: tuple) -> Iterator[None]:
                 for b in branches:
@@ -314,6 +324,12 @@ class ActionCompiler:
 
             return inline
         return None
+
+    def _dispatch(self, node: S.Or, scope: Scope, branches: Sequence[B]
+                  ) -> Callable[[tuple], Sequence[B]] | None:
+        """Which of the disjuncts of ``node`` to try, chosen by their opening tests
+        ``x.f = c`` (see ``guard_dispatch``); None when they do not share one."""
+        return dispatcher([leading_test(self.c, x, scope) for x in node.items], branches)
 
     def _leading_guard(self, node: S.Expr, scope: Scope) -> tuple[EvalFn, Step] | None:
         """For a conjunction opening with guards: (those guards, a step of the rest), so that
@@ -486,10 +502,12 @@ class ActionCompiler:
         """Steps that also track the action label."""
         if isinstance(node, S.Or):
             branches = [self.split(x, scope) for x in node.items]
+            dispatched = self._dispatch(node, scope, branches)
+            select = dispatched if dispatched is not None else (lambda e: branches)
             errors = self.branch_errors
             if errors is not None:
                 def disj_skipping(s: Any, t: list, e: tuple, lab: RawLabel) -> Iterator[RawLabel]:
-                    for b in branches:
+                    for b in select(e):
                         before = list(t)
                         try:
                             yield from b(s, t, e, lab)
@@ -498,6 +516,15 @@ class ActionCompiler:
                             errors.append(exc)
 
                 return disj_skipping
+
+            if dispatched is not None:
+
+                def disj_dispatched(s: Any, t: list, e: tuple, lab: RawLabel
+                                    ) -> Iterator[RawLabel]:
+                    for b in select(e):
+                        yield from b(s, t, e, lab)
+
+                return disj_dispatched
 
             def disj(s: Any, t: list, e: tuple, lab: RawLabel) -> Iterator[RawLabel]:
                 for b in branches:
