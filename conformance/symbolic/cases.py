@@ -147,28 +147,45 @@ def _key(tr: Translator, items: Sequence[S.Expr], ctx: Ctx) -> tuple[int, S.Expr
                 ctx.names.get("\\in") is not None:
             continue
         x, d = item.args
-        if state_variables(x, ctx) != frozenset() or state_variables(d, ctx) != frozenset():
+        if state_variables(x, ctx) != frozenset():
             continue
-        try:
-            dom = tr.eval(d, {}, ctx, StatePair(None))
-        except S.TlaError:  # it names a bound name (an operator's parameter): not constant
-            continue
-        if not isinstance(dom, SSet):
+        dom = constant_elements(tr, d, ctx)
+        if dom is None:
             continue
         elements: list[tuple[str, SV]] = []
         seen: set[object] = set()
-        for g, v in dom.slots:
+        for v in dom:
             value = concrete_key(v, tr.atoms)
-            present = concrete_bool(g)
-            if present is None or value is None:
+            if value is None:
                 elements = []
                 break
-            if present and value not in seen:
+            if value not in seen:
                 seen.add(value)
                 elements.append((format_value(value), v))
         if len(elements) > 1:
             return k, x, elements
     return None
+
+
+def constant_elements(tr: Translator, d: S.Expr, ctx: Ctx) -> list[SV] | None:
+    """The elements of ``d`` when it is a set that reads no state variable and whose
+    members are all known (``Replicas``); None otherwise."""
+    if state_variables(d, ctx) != frozenset():
+        return None
+    try:
+        dom = tr.eval(d, {}, ctx, StatePair(None))
+    except S.TlaError:  # it names a bound name (an operator's parameter): not constant
+        return None
+    if not isinstance(dom, SSet):
+        return None
+    elements: list[SV] = []
+    for g, v in dom.slots:
+        present = concrete_bool(g)
+        if present is None:
+            return None
+        if present:
+            elements.append(v)
+    return elements
 
 
 def _guarded(cond: S.Expr, ctx: Ctx, holds: bool, inner: Build) -> Build:
@@ -194,4 +211,4 @@ def _in_let(e: S.Let, ctx: Ctx, inner: Build) -> Build:
     return build
 
 
-__all__ = ["DEPTH", "Build", "Case", "cases"]
+__all__ = ["DEPTH", "Build", "Case", "cases", "constant_elements"]

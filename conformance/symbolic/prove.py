@@ -26,6 +26,7 @@ from pathlib import Path
 import z3
 
 from conformance.symbolic.budget import Budget
+from conformance.symbolic.cases import constant_elements
 from conformance.symbolic.counterexample import decode_state
 from conformance.symbolic.elements import parts
 from conformance.symbolic.encoding import (
@@ -396,22 +397,10 @@ def _per_element(tr: Translator, e: S.Expr, ctx: Ctx) -> tuple[str, S.Expr, list
     if not (isinstance(e, S.Quant) and e.kind == "A" and len(e.bounds) == 1):
         return None
     b = e.bounds[0]
-    if b.tuple_pattern or len(b.names) != 1 or state_variables(b.domain, ctx) != frozenset():
+    if b.tuple_pattern or len(b.names) != 1:
         return None
-    try:
-        dom = tr.eval(b.domain, {}, ctx, StatePair(None))
-    except S.TlaError:  # it names a bound name: not constant
-        return None
-    if not isinstance(dom, SSet):
-        return None
-    elements: list[SV] = []
-    for g, v in dom.slots:
-        present = concrete_bool(g)
-        if present is None:
-            return None
-        if present:
-            elements.append(v)
-    return b.names[0], e.body, elements
+    elements = constant_elements(tr, b.domain, ctx)
+    return None if elements is None else (b.names[0], e.body, elements)
 
 
 def _kept(solver: z3.Solver, s: SymbolicState, t: SymbolicState, names: frozenset[str], budget: Budget) -> bool:
