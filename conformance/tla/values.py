@@ -214,9 +214,11 @@ def same_value(a: Any, b: Any) -> bool:
 #    the kinds different (and not model values), fail (TLC compares the domains element by
 #    element, in order, before the values); other different domains are unequal. Over one
 #    domain: two tuples compare their items left to right, the first unequal pair making
-#    them unequal (TupleValue.equals); other functions are unequal when some pair of values
-#    at one argument is unequal without failing, and fail when no pair is unequal and some
-#    pair fails (TLC walks the normalised domain; this answer does not depend on the order).
+#    them unequal (TupleValue.equals); so do functions whose domain is all strings (records:
+#    RecordValue.normalize sorts the names with String.compareTo) or all integers, in the
+#    order of their arguments; other functions are unequal when some pair of values at one
+#    argument is unequal without failing, and fail when no pair is unequal and some pair
+#    fails (TLC walks its normalised domain; this answer does not depend on that order).
 # M1 (SetEnumValue.member, ValueVec.search: ``compareTo`` on a sorted set, ``equals`` on
 #    another): ``x \in S`` for a finite non-empty S not holding x fails when no element of
 #    S is of x's kind (nor a model value, nor x one): every comparison TLC makes fails.
@@ -296,6 +298,8 @@ def unequal_or_fail(a: Any, b: Any) -> bool:
         if _kinds_clash(ma, mb):
             raise _incomparable(a, b)
         return False
+    if _single_kind(ma) in (_STRING, _INTEGER):  # walked in TLC's order of the domain
+        return all(tlc_equal(ma[k], mb[k]) for k in sorted(ma))
     failed: EvalError | None = None
     for k, x in ma.items():
         try:

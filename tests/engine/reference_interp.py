@@ -404,8 +404,9 @@ def _mod(a: int, b: int) -> V:
 # - functions: sizes differ -> unequal; domains differ -> error when each domain is all of
 #   one kind and the kinds differ (no model values), else unequal; sequences compare
 #   their items left to right (the first unequal pair decides, an error on the way is an
-#   error); other functions: unequal if some pair of values is unequal, else an error if
-#   some pair is one, else equal;
+#   error), functions over strings (records) or integers likewise in the order of their
+#   arguments; other functions: unequal if some pair of values is unequal, else an error
+#   if some pair is one, else equal;
 # - x \in S for a finite S without x: an error when S has elements and none is of x's kind
 #   (model values excepted).
 
@@ -462,6 +463,8 @@ def teq(a: V, b: V) -> bool:
         return False
     if _is_seq(fa):  # left to right, the first unequal pair decides
         return all(teq(fa[I(k)], fb[I(k)]) for k in range(1, len(fa) + 1))
+    if _one_kind(fa) in ("s", "i"):  # in the order of the strings (names) or integers
+        return all(teq(fa[k], fb[k]) for k in sorted(fa, key=lambda k: k[1]))
     results = []
     for k in fa:
         try:
