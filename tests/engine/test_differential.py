@@ -123,13 +123,15 @@ class Gen:
         ty, other = self.pick(list(TYPES)), self.pick(list(TYPES))
         if depth > 0 and self.draw(st.integers(0, 5)) == 0:
             # values of kinds TLC may fail to compare (both sides must fail, or agree),
-            # whole or nested in a sequence (compared left to right), a record or a set
+            # whole or nested in a sequence (compared left to right), a record (field by field, in
+            # the order of the names) or a set
             return self.pick([
                 f"({e(ty)} = {e(other)})", f"({e(ty)} /= {e(other)})",
                 f"({e(ty)} \\in {e('set')})", f"({e(ty)} \\notin {e('set')})",
                 f"(<<{e('int')}, {e(ty)}>> = <<{e('int')}, {e(other)}>>)",
                 f"(<<{e(ty)}, {e('int')}>> /= <<{e(other)}, {e('int')}>>)",
                 f"([a |-> {e('int')}, b |-> {e(ty)}] = [a |-> {e('int')}, b |-> {e(other)}])",
+                f"([a |-> {e(ty)}, b |-> {e('int')}] # [a |-> {e(other)}, b |-> {e('int')}])",
                 f"({{{e(ty)}}} = {{{e(other)}}})",
                 f"({{{e(ty)}, {e(ty)}}} /= {{{e(other)}, {e(other)}}})",
             ])
