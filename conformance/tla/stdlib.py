@@ -131,6 +131,13 @@ def values_equal(a: Any, b: Any) -> bool:
 # ---------------------------------------------------------------------------
 
 
+def exact_member(x: Any, s: frozenset) -> bool:
+    """Whether ``s`` holds ``x`` itself, for a boolean or an integer 0 or 1 Python finds in
+    ``s`` (``True in {1}`` holds in Python)."""
+    tx = type(x)
+    return any(type(y) is tx and y == x for y in s)
+
+
 def in_finite(x: Any, s: frozenset) -> bool:
     """``x \\in s`` for a finite set, never confusing TRUE with 1 (Python's True == 1);
     fails where TLC fails to compare ``x`` with the elements (``values.member_miss``)."""
@@ -139,8 +146,7 @@ def in_finite(x: Any, s: frozenset) -> bool:
     except TypeError:
         return False
     if found and (x is True or x is False or ((x == 0 or x == 1) and type(x) is int)):
-        tx = type(x)
-        found = any(type(y) is tx and y == x for y in s)
+        found = exact_member(x, s)
     return found or member_miss(x, s)
 
 

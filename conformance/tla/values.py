@@ -263,6 +263,18 @@ def _kinds_clash(xs: Iterable[Any], ys: Iterable[Any]) -> bool:
 def unequal_or_fail(a: Any, b: Any) -> bool:
     """TLC's answer for two values that are not the same TLA+ value (``a != b`` in Python,
     or equal only through a boolean standing for an integer)."""
+    if type(a) is tuple and type(b) is tuple:  # E4, TupleValue.equals: in order
+        if len(a) != len(b):
+            return False
+        for x, y in zip(a, b, strict=True):
+            if x is not y:
+                tx = type(x)
+                if tx is type(y) and (tx is int or tx is str or tx is bool):
+                    if x != y:
+                        return False
+                elif not tlc_equal(x, y):
+                    return False
+        return True
     ka, kb = _KINDS.get(type(a)), _KINDS.get(type(b))
     if ka is None or kb is None:
         return False  # an infinite set: not judged here
@@ -286,10 +298,6 @@ def unequal_or_fail(a: Any, b: Any) -> bool:
         return False
     if ka != _FUNCTION:
         return False  # two booleans, integers or strings of one kind: just unequal
-    if type(a) is tuple and type(b) is tuple:  # E4, TupleValue.equals: in order
-        if len(a) != len(b):
-            return False
-        return all(map(tlc_equal, a, b))
     ma = a.map if type(a) is Fn else dict(enumerate(a, 1))
     mb = b.map if type(b) is Fn else dict(enumerate(b, 1))
     if len(ma) != len(mb):

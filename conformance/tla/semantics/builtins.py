@@ -139,7 +139,7 @@ class BuiltinCompiler(OperatorCompiler):
                 raise located(err, loc) from None
 
         fn = _generated("isin", _IN_SRC, {"A": a, "B": b},
-                        {"slow": slow, "miss": miss, "NEG": negate})
+                        {"slow": slow, "exact": L.exact_member, "miss": miss, "NEG": negate})
         return derived(fn, a, b)
 
     def _is_set_constructor(self, node: S.Expr, scope: Scope) -> bool:

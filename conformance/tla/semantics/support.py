@@ -131,8 +131,8 @@ def isin(s, t, e):
         except TypeError:
             return NEG
         if found and (x is True or x is False or type(x) is int and (x == 0 or x == 1)):
-            found = slow(x, st)
-        elif not found:
+            found = exact(x, st)
+        if not found and st:
             found = miss(x, st)
         return found is not NEG
     return slow(x, st) is not NEG
