@@ -31,7 +31,7 @@ rejects) is not looked for.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from itertools import compress
 from operator import is_not
 from typing import Any, Union
@@ -320,10 +320,10 @@ def unequal_or_fail(a: Any, b: Any) -> bool:
     return True
 
 
-def member_miss(x: Any, s: frozenset) -> bool:
-    """``x \\in s`` for a finite set ``s`` not holding ``x``: FALSE, or fails as TLC does
-    (rule M1) when no element of ``s`` can be compared with ``x``. The first element
-    usually settles it."""
+def member_miss(x: Any, s: Collection[Any]) -> bool:
+    """``x \\in s`` for a finite set ``s`` (or the keys of a function's map: its domain)
+    not holding ``x``: FALSE, or fails as TLC does (rule M1) when no element of ``s`` can
+    be compared with ``x``. The first element usually settles it."""
     kx = _KINDS.get(type(x))
     if kx is None or kx == _MODEL or not s:
         return False

@@ -108,8 +108,14 @@ class BuiltinCompiler(OperatorCompiler):
                 except TlaError as err:
                     raise located(err, loc) from None
 
+            def dom_miss(x: Any, keys: Any) -> bool:
+                try:
+                    return member_miss(x, keys)
+                except TlaError as err:
+                    raise located(err, loc) from None
+
             fn = _generated("isin", _IN_DOMAIN_SRC, {"A": a, "F": g},
-                            {"slow": dom_slow, "NEG": negate})
+                            {"slow": dom_slow, "miss": dom_miss, "NEG": negate})
             return derived(fn, a, g)
         if self._is_set_constructor(rhs, scope):
             # x \in SUBSET S, [S -> T], [a : S], Seq(S): test without building the set

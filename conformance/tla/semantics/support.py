@@ -151,7 +151,7 @@ def isin(s, t, e):
             found = x in f.map
         except TypeError:
             return NEG
-        return (found or slow(f, x)) is not NEG
+        return (found or miss(x, f.map)) is not NEG
     return slow(f, x) is not NEG
 """
 
