@@ -182,49 +182,6 @@ def same_value(a: Any, b: Any) -> bool:
 # ---------------------------------------------------------------------------
 # Comparisons TLC refuses
 # ---------------------------------------------------------------------------
-#
-# TLC evaluates ``a = b``, ``a # b`` and the element tests of ``x \in S`` with the Java
-# methods ``equals`` and ``compareTo`` of its value classes (tlc2/value/impl), which fail
-# ("Attempted to check equality of string "a" with non-string: 1") instead of answering
-# FALSE when the two values are of kinds they cannot compare. The rules below are those
-# failures, kept where TLC fails whatever order it compares parts in; where the outcome
-# would depend on an order or on a distinction these values do not keep (a record and a
-# function with string arguments are both ``Fn`` here), the answer is FALSE, as before.
-#
-# Kinds: boolean, integer, string, model value, function (``tuple`` and ``Fn``: TLC
-# converts tuples, records and functions into each other to compare them, TupleValue /
-# RecordValue / FcnRcdValue .equals with toTuple / toRcd / toFcnRcd), set (``frozenset``).
-# Any other value (an infinite set) is not judged here.
-#
-# E1 (BoolValue, IntValue, StringValue .equals): a boolean, integer or string equals only
-#    a value of its own kind or a model value; against any other kind TLC fails.
-# E2 (ModelValue.equals, ModelValue.modelValueEquals): an untyped model value is unequal to
-#    every other value, without failing, whichever side it is on. A typed model value
-#    (a name ``x_rest``: ModelValue's ``type``) compared with a value that is not a model
-#    value fails, and with a model value of another type fails; with the same type or an
-#    untyped one it is compared by name.
-# E3 (SetEnumValue.equals): a set compared with a value that is not a set (nor a model
-#    value) fails. Two sets of different sizes are unequal. Two one-element sets compare
-#    their elements (by these rules). Two sets of one size > 1 whose elements are each of
-#    one kind, the two kinds different (and neither a model value), fail: TLC compares the
-#    first elements of the two sorted sets. Otherwise unequal sets are unequal.
-# E4 (FcnRcdValue/RecordValue/TupleValue .equals): a function compared with a value that
-#    is not a function (nor a model value) fails. Two functions with domains of different
-#    sizes are unequal. Equal-sized, different domains whose elements are each of one kind,
-#    the kinds different (and not model values), fail (TLC compares the domains element by
-#    element, in order, before the values); other different domains are unequal. Over one
-#    domain: two tuples compare their items left to right, the first unequal pair making
-#    them unequal (TupleValue.equals); so do functions whose domain is all strings (records:
-#    RecordValue.normalize sorts the names with String.compareTo) or all integers, in the
-#    order of their arguments; other functions are unequal when some pair of values at one
-#    argument is unequal without failing, and fail when no pair is unequal and some pair
-#    fails (TLC walks its normalised domain; this answer does not depend on that order).
-# M1 (SetEnumValue.member, ValueVec.search: ``compareTo`` on a sorted set, ``equals`` on
-#    another): ``x \in S`` for a finite non-empty S not holding x fails when no element of
-#    S is of x's kind (nor a model value, nor x one): every comparison TLC makes fails.
-#
-# Python's ``==`` decides the common case: only values it finds unequal (or equal through
-# a boolean standing for an integer, see ``same_value``) are classified.
 
 _BOOLEAN, _INTEGER, _STRING, _MODEL, _FUNCTION, _SET = range(6)
 _KINDS: dict[type, int] = {bool: _BOOLEAN, int: _INTEGER, str: _STRING, ModelValue: _MODEL,
@@ -233,7 +190,7 @@ _KINDS: dict[type, int] = {bool: _BOOLEAN, int: _INTEGER, str: _STRING, ModelVal
 
 def tlc_equal(a: Any, b: Any) -> bool:
     """TLA+ equality as TLC answers it: raises ``EvalError`` (without a location) where TLC
-    fails (the rules E1-E4 above)."""
+    fails (the rules E1-E4 of ``unequal_or_fail``)."""
     if a is b or (a == b and same_value(a, b)):
         return True
     return unequal_or_fail(a, b)
@@ -262,7 +219,59 @@ def _kinds_clash(xs: Iterable[Any], ys: Iterable[Any]) -> bool:
 
 def unequal_or_fail(a: Any, b: Any) -> bool:
     """TLC's answer for two values that are not the same TLA+ value (``a != b`` in Python,
-    or equal only through a boolean standing for an integer)."""
+    or equal only through a boolean standing for an integer): FALSE, or ``EvalError``
+    (without a location) where TLC fails to compare them.
+
+    TLC evaluates ``a = b``, ``a # b`` and the element tests of ``x \\in S`` with the Java
+    methods ``equals`` and ``compareTo`` of its value classes (tlc2/value/impl), which fail
+    ("Attempted to check equality of string "a" with non-string: 1") instead of answering
+    FALSE when the two values are of kinds they cannot compare. The rules below are those
+    failures, kept where TLC fails whatever order it compares parts in; where the outcome
+    would depend on an order or on a distinction these values do not keep (a record and a
+    function with string arguments are both ``Fn`` here), the answer is FALSE, as before.
+
+    Kinds: boolean, integer, string, model value, function (``tuple`` and ``Fn``: TLC
+    converts tuples, records and functions into each other to compare them, TupleValue /
+    RecordValue / FcnRcdValue .equals with toTuple / toRcd / toFcnRcd), set (``frozenset``).
+    Any other value (an infinite set) is not judged here.
+
+    E1 (BoolValue, IntValue, StringValue .equals): a boolean, integer or string equals only
+       a value of its own kind or a model value; against any other kind TLC fails.
+    E2 (ModelValue.equals, ModelValue.modelValueEquals): an untyped model value is unequal to
+       every other value, without failing, whichever side it is on. A typed model value
+       (a name ``x_rest``: ModelValue's ``type``) compared with a value that is not a model
+       value fails, and with a model value of another type fails; with the same type or an
+       untyped one it is compared by name.
+    E3 (SetEnumValue.equals): a set compared with a value that is not a set (nor a model
+       value) fails. Two sets of different sizes are unequal. Two one-element sets compare
+       their elements (by these rules). Two sets of one size > 1 whose elements are each of
+       one kind, the two kinds different (and neither a model value), fail: TLC compares the
+       first elements of the two sorted sets. Otherwise unequal sets are unequal.
+    E4 (FcnRcdValue/RecordValue/TupleValue .equals): a function compared with a value that
+       is not a function (nor a model value) fails. Two functions with domains of different
+       sizes are unequal. Equal-sized, different domains whose elements are each of one kind,
+       the kinds different (and not model values), fail (TLC compares the domains element by
+       element, in order, before the values); other different domains are unequal. Over one
+       domain: two tuples compare their items left to right, the first unequal pair making
+       them unequal (TupleValue.equals); so do functions whose domain is all strings (records:
+       RecordValue.normalize sorts the names with String.compareTo) or all integers, in the
+       order of their arguments; other functions are unequal when some pair of values at one
+       argument is unequal without failing, and fail when no pair is unequal and some pair
+       fails (TLC walks its normalised domain; this answer does not depend on that order).
+    M1 (SetEnumValue.member, ValueVec.search: ``compareTo`` on a sorted set, ``equals`` on
+       another): ``x \\in S`` for a finite non-empty S not holding x fails when no element of
+       S is of x's kind (nor a model value, nor x one): every comparison TLC makes fails.
+       (IntervalValue.member, the domain of a tuple, fails alike on a non-integer.)
+
+    Not judged (FALSE as before, where TLC may fail): an element nested deeper than the
+    top level against a set's elements (``<<1>> \\in {<<"a">>}``), a typed model value
+    tested for membership, infinite sets (``Nat``, ``STRING`` ...), and the comparisons of
+    ``\\subseteq``, ``\\cup``, ``\\cap``, ``\\`` and of building a set of mixed elements
+    (TLC fails when it sorts one).
+
+    Python's ``==`` decides the common case: only values it finds unequal (or equal through
+    a boolean standing for an integer, see ``same_value``) are classified.
+    """
     if type(a) is tuple and type(b) is tuple:  # E4, TupleValue.equals: in order
         if len(a) != len(b):
             return False
@@ -322,7 +331,7 @@ def unequal_or_fail(a: Any, b: Any) -> bool:
 
 def member_miss(x: Any, s: Collection[Any]) -> bool:
     """``x \\in s`` for a finite set ``s`` (or the keys of a function's map: its domain)
-    not holding ``x``: FALSE, or fails as TLC does (rule M1) when no element of ``s`` can
+    not holding ``x``: FALSE, or fails as TLC does (rule M1 of ``unequal_or_fail``) when no element of ``s`` can
     be compared with ``x``. The first element usually settles it."""
     kx = _KINDS.get(type(x))
     if kx is None or kx == _MODEL or not s:
