@@ -38,6 +38,7 @@ from conformance.tla.compiler import (
     Scope,
     SubstEntry,
     VarEntry,
+    located,
 )
 from conformance.tla.guard_dispatch import dispatcher, leading_test
 from conformance.tla.syntax import EvalError, Loc, TlaError, UnsupportedError
@@ -62,13 +63,16 @@ class ActionLabel:
 
 # step kinds inside a deterministic block
 _GUARD, _ASSIGN = 0, 1
+# an op of a deterministic block: (_GUARD or _ASSIGN, variable index or -1, closure,
+# location of the assignment, to locate a failing comparison with a value assigned before)
+Op = tuple[int, int, EvalFn, Loc | None]
 
 
 @dataclass
 class _Compiled:
     """A conjunct: either deterministic ops (guards/assignments) or a generator step."""
 
-    det: list[tuple[int, int, EvalFn]] | None
+    det: list[Op] | None
     gen: Step | None
 
 
@@ -172,13 +176,15 @@ class ActionCompiler:
             if i is not None:
                 rhs = self.c.expr(node.args[1], scope)
                 if node.name == "=":
-                    return _Compiled([(_ASSIGN, i, self._value(rhs, node.loc)), *self._checked([i])], None)
+                    return _Compiled([(_ASSIGN, i, self._value(rhs, node.loc), node.loc),
+                                       *self._checked([i])], None)
                 return _Compiled(None, self._enumerate(i, rhs, node.loc))
         if isinstance(node, S.Unchanged):
             idx = self._unchanged_vars(node.expr, scope)
             if idx is not None:
-                return _Compiled([*((_ASSIGN, i, _reader(i)) for i in idx), *self._checked(idx)], None)
-            return _Compiled([(_GUARD, -1, self._guard(node, scope))], None)
+                return _Compiled([*((_ASSIGN, i, _reader(i), node.loc) for i in idx),
+                                  *self._checked(idx)], None)
+            return _Compiled([(_GUARD, -1, self._guard(node, scope), None)], None)
         if isinstance(node, S.ActionBox):
             if node.box:
                 return self._conj(S.Or(node.loc, (node.action, S.Unchanged(node.loc, node.sub))),
@@ -186,10 +192,10 @@ class ActionCompiler:
             changed = S.OpApp(node.loc, "~", (S.Unchanged(node.loc, node.sub),))
             return self._and((node.action, changed), scope)
         if not self.may_assign(node, scope):
-            return _Compiled([(_GUARD, -1, self._guard(node, scope))], None)
+            return _Compiled([(_GUARD, -1, self._guard(node, scope), None)], None)
         gen = self._structural(node, scope)
         if gen is None:
-            return _Compiled([(_GUARD, -1, self._guard(node, scope))], None)
+            return _Compiled([(_GUARD, -1, self._guard(node, scope), None)], None)
         return _Compiled(None, gen)
 
     def _and(self, items: Sequence[S.Expr], scope: Scope) -> _Compiled:
@@ -206,13 +212,13 @@ class ActionCompiler:
         steps = [_as_step(m) for m in merged]
         return _Compiled(None, _chain(merged, steps))
 
-    def _checked(self, idx: Sequence[int]) -> list[tuple[int, int, EvalFn]]:
+    def _checked(self, idx: Sequence[int]) -> list[Op]:
         """Guards that test the values just assigned to checked variables."""
-        out: list[tuple[int, int, EvalFn]] = []
+        out: list[Op] = []
         for i in idx:
             test = self.checks.get(i)
             if test is not None:
-                out.append((_GUARD, -1, _tester(i, test)))
+                out.append((_GUARD, -1, _tester(i, test), None))
         return out
 
     def _enumerate(self, i: int, rhs: C, loc: Loc) -> Step:
@@ -228,8 +234,13 @@ class ActionCompiler:
                     t[i] = v
                     yield None
                 t[i] = UNASSIGNED
-            elif member(cur, frozenset(values) if type(values) is not frozenset else values):
-                yield None
+            else:
+                try:
+                    found = member(cur, frozenset(values) if type(values) is not frozenset else values)
+                except TlaError as err:
+                    raise located(err, loc) from None
+                if found:
+                    yield None
 
         return enum
 
@@ -798,18 +809,34 @@ def _tester(i: int, test: Callable[[Value], bool]) -> EvalFn:
     return lambda s, t, e: test(t[i])
 
 
-def _block(ops: list[tuple[int, int, EvalFn]]) -> Callable[[Any, list, tuple], list[int] | None]:
-    """Run guards and assignments in order; the indices assigned, or None if one failed."""
+def _located_eq(loc: Loc | None) -> Callable[[Any, Any], bool]:
+    """``values_equal`` whose failure (values TLC cannot compare) is located at ``loc``
+    (the ``x' = e`` or ``UNCHANGED x`` that compares a value with the one assigned)."""
     eq = L.values_equal
+    if loc is None:
+        return eq
+
+    def located_eq(a: Any, b: Any) -> bool:
+        try:
+            return eq(a, b)
+        except TlaError as err:
+            raise located(err, loc) from None
+
+    return located_eq
+
+
+def _block(ops: list[Op]) -> Callable[[Any, list, tuple], list[int] | None]:
+    """Run guards and assignments in order; the indices assigned, or None if one failed."""
     if len(ops) == 1 and ops[0][0] == _GUARD:
         g = ops[0][2]
         return lambda s, t, e: [] if g(s, t, e) else None
     if len(ops) <= 64:
         return _straight_block(ops)
+    located_ops = [(kind, i, f, _located_eq(loc)) for kind, i, f, loc in ops]
 
     def block(s: Any, t: list, e: tuple) -> list[int] | None:
         done: list[int] = []
-        for kind, i, f in ops:
+        for kind, i, f, eq in located_ops:
             if kind == _GUARD:
                 if not f(s, t, e):
                     for j in done:
@@ -830,14 +857,15 @@ def _block(ops: list[tuple[int, int, EvalFn]]) -> Callable[[Any, list, tuple], l
     return block
 
 
-def _straight_block(ops: list[tuple[int, int, EvalFn]]
+def _straight_block(ops: list[Op]
                     ) -> Callable[[Any, list, tuple], list[int] | None]:
     """``_block`` as straight-line Python code (no interpretive loop over the ops)."""
-    namespace: dict[str, Any] = {"U": UNASSIGNED, "eq": L.values_equal}
+    namespace: dict[str, Any] = {"U": UNASSIGNED}
     lines = ["def block(s, t, e):", "    done = []"]
     fail = ["        for j in done:", "            t[j] = U", "        return None"]
-    for k, (kind, i, f) in enumerate(ops):
+    for k, (kind, i, f, loc) in enumerate(ops):
         namespace[f"f{k}"] = f
+        namespace[f"eq{k}"] = _located_eq(loc)
         if kind == _GUARD:
             lines.append(f"    if not f{k}(s, t, e):")
             lines.extend(fail)
@@ -848,7 +876,7 @@ def _straight_block(ops: list[tuple[int, int, EvalFn]]
                 "    if cur is U:",
                 f"        t[{int(i)}] = v",
                 f"        done.append({int(i)})",
-                "    elif not eq(cur, v):",
+                f"    elif not eq{k}(cur, v):",
             ]
             lines.extend(fail)
     lines.append("    return done")

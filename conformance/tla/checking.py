@@ -17,7 +17,15 @@ from conformance.tla.model import ActionLabel, Model, State
 from conformance.tla.plan import CheckPlan
 from conformance.tla.stateparts import StatePart
 from conformance.tla.syntax import Loc, TlaError
-from conformance.tla.values import Fn, ModelValue, Value, format_value, make_fn, same_value
+from conformance.tla.values import (
+    Fn,
+    ModelValue,
+    Value,
+    format_value,
+    make_fn,
+    same_value,
+    unequal_or_fail,
+)
 
 StateCheck = Callable[[State, int], str | None]
 """An extra per-state check (e.g. type annotations): state, state number -> error or None."""
@@ -277,6 +285,14 @@ class Checks:
                 continue
             value = action(s, t)
             if value is not True and not self._bool(value, "property", name):
+                # [A]_v is A \/ v' = v: with A false TLC compares v' with v, and fails
+                # where it cannot compare them (values.unequal_or_fail)
+                try:
+                    if unequal_or_fail(after, before):
+                        continue
+                except TlaError as err:
+                    loc = self.model.definition(name).loc if self.model.has_definition(name) else None
+                    raise TlaError(f"property {name}: {err.message}", err.loc or loc) from None
                 return name
         return None
 

@@ -6,11 +6,15 @@ arguments are all plain bound variables or parameters and whose body opens with 
 test on one of its parameters. ``x`` is then a slot of the environment the disjunction is
 evaluated in, and ``c`` a literal string or integer.
 
-When ``x``'s value is a record (``Fn``) with field ``f`` whose value is a string or an
-integer, every disjunct opening with a test ``x.f = c'`` for ``c' /= x.f`` is false
-before it assigns, enumerates or fails, so it can be left out: the disjunction tries the
-other disjuncts only, in their original order (the successors, their order and any error
-stay the same). Any other value of ``x`` or ``x.f`` takes the full path.
+The disjuncts dispatched on are those testing one field of one slot against constants of
+one kind (all strings or all integers). When ``x``'s value is a record (``Fn``) with field
+``f`` whose value is of that kind, every such disjunct opening with a test ``x.f = c'``
+for ``c' /= x.f`` is false before it assigns, enumerates or fails, so it can be left out:
+the disjunction tries the other disjuncts only, in their original order (the successors,
+their order and any error stay the same). A disjunct testing against a constant of the
+other kind is never left out: ``"A" = 1`` fails in TLC (values.unequal_or_fail), and so
+does the full evaluation of that disjunct. Any other value of ``x`` or ``x.f`` (a string
+when the constants are integers, a boolean ...) takes the full path.
 """
 
 from __future__ import annotations
@@ -102,19 +106,20 @@ def _test_through_call(c: Compiler, node: S.OpApp, scope: Scope, depth: int) -> 
 def dispatcher(tests: Sequence[Test | None], branches: Sequence[B]
                ) -> Callable[[tuple], Sequence[B]] | None:
     """``select(e)``: the branches to try in environment ``e`` (those whose test may
-    hold, in order); None when no two branches test the same field of the same slot."""
-    groups: dict[tuple[int, str], list[int]] = {}
+    hold, in order); None when no two branches test the same field of the same slot
+    against constants of one kind."""
+    groups: dict[tuple[int, str, type], list[int]] = {}
     for k, test in enumerate(tests):
         if test is not None:
-            groups.setdefault(test[:2], []).append(k)
+            groups.setdefault((test[0], test[1], type(test[2])), []).append(k)
     if not groups:
         return None
-    (slot, field), members = max(groups.items(), key=lambda kv: len(kv[1]))
+    (slot, field, kind), members = max(groups.items(), key=lambda kv: len(kv[1]))
     if len(members) < 2:
         return None
     guarded = set(members)
     everything = tuple(branches)
-    table: dict[str | int, tuple[B, ...]] = {}
+    table: dict[Any, tuple[B, ...]] = {}  # constant -> branches
     for value in dict.fromkeys(tests[k][2] for k in members):  # type: ignore[index]
         table[value] = tuple(b for k, b in enumerate(branches)
                              if k not in guarded or tests[k][2] == value)  # type: ignore[index]
@@ -124,8 +129,7 @@ def dispatcher(tests: Sequence[Test | None], branches: Sequence[B]
         x = e[slot]
         if type(x) is Fn:
             v = x.map.get(field, _MISSING)
-            tv = type(v)
-            if tv is str or tv is int:
+            if type(v) is kind:  # a string or an integer, as the constants
                 return table.get(v, unguarded)
         return everything
 

@@ -29,10 +29,12 @@ from conformance.tla.values import (
     format_value,
     make_fn,
     make_record,
+    member_miss,
     same_value,
     sort_key,
     sorted_values,
     type_name,
+    unequal_or_fail,
 )
 
 Op = Callable[..., Any]
@@ -117,8 +119,11 @@ def want_seq(v: Any, what: str = "operand") -> tuple:
 
 
 def values_equal(a: Any, b: Any) -> bool:
-    """TLA+ equality (booleans are never equal to integers)."""
-    return a == b and (a is b or same_value(a, b))
+    """TLA+ equality (booleans are never equal to integers); fails where TLC fails to
+    compare the two values (``values.tlc_equal``)."""
+    if a == b and (a is b or same_value(a, b)):
+        return True
+    return unequal_or_fail(a, b)
 
 
 # ---------------------------------------------------------------------------
@@ -126,16 +131,23 @@ def values_equal(a: Any, b: Any) -> bool:
 # ---------------------------------------------------------------------------
 
 
+def exact_member(x: Any, s: frozenset) -> bool:
+    """Whether ``s`` holds ``x`` itself, for a boolean or an integer 0 or 1 Python finds in
+    ``s`` (``True in {1}`` holds in Python)."""
+    tx = type(x)
+    return any(type(y) is tx and y == x for y in s)
+
+
 def in_finite(x: Any, s: frozenset) -> bool:
-    """``x \\in s`` for a finite set, never confusing TRUE with 1 (Python's True == 1)."""
+    """``x \\in s`` for a finite set, never confusing TRUE with 1 (Python's True == 1);
+    fails where TLC fails to compare ``x`` with the elements (``values.member_miss``)."""
     try:
         found = x in s
     except TypeError:
         return False
     if found and (x is True or x is False or ((x == 0 or x == 1) and type(x) is int)):
-        tx = type(x)
-        return any(type(y) is tx and y == x for y in s)
-    return found
+        found = exact_member(x, s)
+    return found or member_miss(x, s)
 
 
 def member(x: Any, s: Any) -> bool:

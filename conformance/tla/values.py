@@ -22,18 +22,21 @@ Python's ``True == 1`` and ``False == 0`` (also inside tuples, sets and function
 make ``[a |-> FALSE]`` equal to ``[a |-> 0]``. TLC fails on any comparison of a boolean
 with an integer, so a spec TLC accepts never compares them, but it may well hold both in
 different states. Hence anything that identifies values across evaluations (state
-fingerprints, memo tables) checks ``same_value`` on a hit, and equality is FALSE when
-Python equality holds only because of such a pun (TLC fails there). Membership tells a
-boolean element from an integer one; a pun nested inside an element (``<<0>> \\in
-{<<FALSE>>}``, which TLC rejects) is not looked for.
+fingerprints, memo tables) checks ``same_value`` on a hit, and equality fails, as TLC
+does, when Python equality holds only because of such a pun (``tlc_equal``; the rules of
+the comparisons TLC refuses are listed with it). Membership tells a boolean element from
+an integer one; a pun nested inside an element (``<<0>> \\in {<<FALSE>>}``, which TLC
+rejects) is not looked for.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from itertools import compress
 from operator import is_not
 from typing import Any, Union
+
+from conformance.tla.syntax import EvalError
 
 Value = Union[int, bool, str, "ModelValue", frozenset, tuple, "Fn"]
 
@@ -60,6 +63,12 @@ class ModelValue:
 
     def __reduce__(self) -> tuple[Any, tuple[str]]:
         return (ModelValue, (self.name,))
+
+    def value_type(self) -> str | None:
+        """TLC's type of a model value: the first character of a name ``x_rest`` (``x``
+        one character, ``rest`` not empty); None for an untyped model value."""
+        n = self.name
+        return n[0] if len(n) > 2 and n[1] == "_" else None
 
 
 _LONG, _ENDS = 16, 4  # sequences longer than _LONG are hashed by their length and _ENDS items at each end
@@ -168,6 +177,171 @@ def same_value(a: Any, b: Any) -> bool:
                 return False
         return True
     return True
+
+
+# ---------------------------------------------------------------------------
+# Comparisons TLC refuses
+# ---------------------------------------------------------------------------
+
+_BOOLEAN, _INTEGER, _STRING, _MODEL, _FUNCTION, _SET = range(6)
+_KINDS: dict[type, int] = {bool: _BOOLEAN, int: _INTEGER, str: _STRING, ModelValue: _MODEL,
+                           tuple: _FUNCTION, Fn: _FUNCTION, frozenset: _SET}
+
+
+def tlc_equal(a: Any, b: Any) -> bool:
+    """TLA+ equality as TLC answers it: raises ``EvalError`` (without a location) where TLC
+    fails (the rules E1-E4 of ``unequal_or_fail``)."""
+    if a is b or (a == b and same_value(a, b)):
+        return True
+    return unequal_or_fail(a, b)
+
+
+def _incomparable(a: Any, b: Any) -> EvalError:
+    return EvalError(f"attempted to check equality of the {type_name(a)} {format_value(a)} "
+                     f"with the {type_name(b)} {format_value(b)}, which TLC cannot compare")
+
+
+def _single_kind(values: Iterable[Any]) -> int | None:
+    """The kind all ``values`` are of; None if they are of several, or of none."""
+    kinds = {_KINDS.get(type(v), -1) for v in values}
+    if len(kinds) == 1:
+        k = kinds.pop()
+        return None if k == -1 else k
+    return None
+
+
+def _kinds_clash(xs: Iterable[Any], ys: Iterable[Any]) -> bool:
+    """Whether each of ``xs`` and ``ys`` is all of one kind, the two kinds different and
+    neither the model values'."""
+    kx, ky = _single_kind(xs), _single_kind(ys)
+    return kx is not None and ky is not None and kx != ky and _MODEL not in (kx, ky)
+
+
+def unequal_or_fail(a: Any, b: Any) -> bool:
+    """TLC's answer for two values that are not the same TLA+ value (``a != b`` in Python,
+    or equal only through a boolean standing for an integer): FALSE, or ``EvalError``
+    (without a location) where TLC fails to compare them.
+
+    TLC evaluates ``a = b``, ``a # b`` and the element tests of ``x \\in S`` with the Java
+    methods ``equals`` and ``compareTo`` of its value classes (tlc2/value/impl), which fail
+    ("Attempted to check equality of string "a" with non-string: 1") instead of answering
+    FALSE when the two values are of kinds they cannot compare. The rules below are those
+    failures, kept where TLC fails whatever order it compares parts in; where the outcome
+    would depend on an order or on a distinction these values do not keep (a record and a
+    function with string arguments are both ``Fn`` here), the answer is FALSE, as before.
+
+    Kinds: boolean, integer, string, model value, function (``tuple`` and ``Fn``: TLC
+    converts tuples, records and functions into each other to compare them, TupleValue /
+    RecordValue / FcnRcdValue .equals with toTuple / toRcd / toFcnRcd), set (``frozenset``).
+    Any other value (an infinite set) is not judged here.
+
+    E1 (BoolValue, IntValue, StringValue .equals): a boolean, integer or string equals only
+       a value of its own kind or a model value; against any other kind TLC fails.
+    E2 (ModelValue.equals, ModelValue.modelValueEquals): an untyped model value is unequal to
+       every other value, without failing, whichever side it is on. A typed model value
+       (a name ``x_rest``: ModelValue's ``type``) compared with a value that is not a model
+       value fails, and with a model value of another type fails; with the same type or an
+       untyped one it is compared by name.
+    E3 (SetEnumValue.equals): a set compared with a value that is not a set (nor a model
+       value) fails. Two sets of different sizes are unequal. Two one-element sets compare
+       their elements (by these rules). Two sets of one size > 1 whose elements are each of
+       one kind, the two kinds different (and neither a model value), fail: TLC compares the
+       first elements of the two sorted sets. Otherwise unequal sets are unequal.
+    E4 (FcnRcdValue/RecordValue/TupleValue .equals): a function compared with a value that
+       is not a function (nor a model value) fails. Two functions with domains of different
+       sizes are unequal. Equal-sized, different domains whose elements are each of one kind,
+       the kinds different (and not model values), fail (TLC compares the domains element by
+       element, in order, before the values); other different domains are unequal. Over one
+       domain: two tuples compare their items left to right, the first unequal pair making
+       them unequal (TupleValue.equals); so do functions whose domain is all strings (records:
+       RecordValue.normalize sorts the names with String.compareTo) or all integers, in the
+       order of their arguments; other functions are unequal when some pair of values at one
+       argument is unequal without failing, and fail when no pair is unequal and some pair
+       fails (TLC walks its normalised domain; this answer does not depend on that order).
+    M1 (SetEnumValue.member, ValueVec.search: ``compareTo`` on a sorted set, ``equals`` on
+       another): ``x \\in S`` for a finite non-empty S not holding x fails when no element of
+       S is of x's kind (nor a model value, nor x one): every comparison TLC makes fails.
+       (IntervalValue.member, the domain of a tuple, fails alike on a non-integer.)
+
+    Not judged (FALSE as before, where TLC may fail): an element nested deeper than the
+    top level against a set's elements (``<<1>> \\in {<<"a">>}``), a typed model value
+    tested for membership, infinite sets (``Nat``, ``STRING`` ...), and the comparisons of
+    ``\\subseteq``, ``\\cup``, ``\\cap``, ``\\`` and of building a set of mixed elements
+    (TLC fails when it sorts one).
+
+    Python's ``==`` decides the common case: only values it finds unequal (or equal through
+    a boolean standing for an integer, see ``same_value``) are classified.
+    """
+    if type(a) is tuple and type(b) is tuple:  # E4, TupleValue.equals: in order
+        if len(a) != len(b):
+            return False
+        for x, y in zip(a, b, strict=True):
+            if x is not y:
+                tx = type(x)
+                if tx is type(y) and (tx is int or tx is str or tx is bool):
+                    if x != y:
+                        return False
+                elif not tlc_equal(x, y):
+                    return False
+        return True
+    ka, kb = _KINDS.get(type(a)), _KINDS.get(type(b))
+    if ka is None or kb is None:
+        return False  # an infinite set: not judged here
+    if ka == _MODEL or kb == _MODEL:  # E2
+        ta = a.value_type() if ka == _MODEL else None
+        tb = b.value_type() if kb == _MODEL else None
+        if (ka == _MODEL and ta is None) or (kb == _MODEL and tb is None):
+            return False
+        if ka != kb or ta != tb:
+            raise _incomparable(a, b)
+        return False  # the same type, different names
+    if ka != kb:  # E1, E3, E4: values of different kinds
+        raise _incomparable(a, b)
+    if ka == _SET:  # E3
+        if len(a) != len(b):
+            return False
+        if len(a) == 1:
+            return tlc_equal(next(iter(a)), next(iter(b)))
+        if _kinds_clash(a, b):
+            raise _incomparable(a, b)
+        return False
+    if ka != _FUNCTION:
+        return False  # two booleans, integers or strings of one kind: just unequal
+    ma = a.map if type(a) is Fn else dict(enumerate(a, 1))
+    mb = b.map if type(b) is Fn else dict(enumerate(b, 1))
+    if len(ma) != len(mb):
+        return False
+    if ma.keys() != mb.keys() or not same_value(frozenset(ma), frozenset(mb)):
+        if _kinds_clash(ma, mb):
+            raise _incomparable(a, b)
+        return False
+    if _single_kind(ma) in (_STRING, _INTEGER):  # walked in TLC's order of the domain
+        return all(tlc_equal(ma[k], mb[k]) for k in sorted(ma))
+    failed: EvalError | None = None
+    for k, x in ma.items():
+        try:
+            if not tlc_equal(x, mb[k]):
+                return False
+        except EvalError as err:
+            failed = failed or err
+    if failed is not None:
+        raise failed
+    return True
+
+
+def member_miss(x: Any, s: Collection[Any]) -> bool:
+    """``x \\in s`` for a finite set ``s`` (or the keys of a function's map: its domain)
+    not holding ``x``: FALSE, or fails as TLC does (rule M1 of ``unequal_or_fail``) when no element of ``s`` can
+    be compared with ``x``. The first element usually settles it."""
+    kx = _KINDS.get(type(x))
+    if kx is None or kx == _MODEL or not s:
+        return False
+    for y in s:
+        ky = _KINDS.get(type(y))
+        if ky is None or ky in (kx, _MODEL):
+            return False
+    raise EvalError(f"attempted to check whether the {type_name(x)} {format_value(x)} is an "
+                    f"element of {format_value(s)}, whose elements TLC cannot compare with it")
 
 
 def reuse_equal(new: tuple, old: tuple) -> tuple:

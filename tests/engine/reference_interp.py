@@ -200,7 +200,7 @@ class Interp:
         return self.ev(e.expr, env, True)
 
     def e_Unchanged(self, e: S.Unchanged, env: Env, p: bool) -> V:
-        return B(self.ev(e.expr, env, False) == self.ev(e.expr, env, True))
+        return B(teq(self.ev(e.expr, env, False), self.ev(e.expr, env, True)))
 
     def e_And(self, e: S.And, env: Env, p: bool) -> V:
         return B(all(self.truth(x, env, p) for x in e.items))
@@ -388,8 +388,108 @@ def _mod(a: int, b: int) -> V:
     return I(a % b)
 
 
+# -- equality as TLC answers it -------------------------------------------------------------
+#
+# Written from TLC's value classes (tlc2/value/impl: equals of BoolValue, IntValue,
+# StringValue, ModelValue, SetEnumValue, FcnRcdValue / RecordValue / TupleValue, and
+# SetEnumValue.member), independently of values.py, and only where TLC fails whatever order
+# it compares parts in:
+#
+# - values of two kinds among boolean, integer, string, set, function: an error;
+# - a model value named ``c_rest`` is typed ``c``: against a non-model value or a model
+#   value of another type, an error; an untyped model value is unequal to the rest;
+# - sets: sizes differ -> unequal; one element each -> compare the elements; every element
+#   of one of one kind, every element of the other of another (no model values) -> error;
+#   else unequal;
+# - functions: sizes differ -> unequal; domains differ -> error when each domain is all of
+#   one kind and the kinds differ (no model values), else unequal; sequences compare
+#   their items left to right (the first unequal pair decides, an error on the way is an
+#   error), functions over strings (records) or integers likewise in the order of their
+#   arguments; other functions: unequal if some pair of values is unequal, else an error
+#   if some pair is one, else equal;
+# - x \in S for a finite S without x: an error when S has elements and none is of x's kind
+#   (model values excepted).
+
+
+def _mv_type(v: V) -> str | None:
+    name = v[1]
+    return name[0] if len(name) > 2 and name[1] == "_" else None
+
+
+def _one_kind(vs: Any) -> str | None:
+    kinds = {v[0] for v in vs}
+    return kinds.pop() if len(kinds) == 1 else None
+
+
+def _clash(xs: Any, ys: Any) -> bool:
+    kx, ky = _one_kind(xs), _one_kind(ys)
+    return kx is not None and ky is not None and kx != ky and "m" not in (kx, ky)
+
+
+def _is_seq(m: dict[V, V]) -> bool:
+    return set(m) == {I(k) for k in range(1, len(m) + 1)}
+
+
+def teq(a: V, b: V) -> bool:
+    """``a = b`` as TLC answers it (RefError where TLC fails)."""
+    if a == b:
+        return True
+    if a[0] == "m" or b[0] == "m":
+        types = [_mv_type(v) for v in (a, b) if v[0] == "m"]
+        if None in types:
+            return False
+        if a[0] != b[0] or types[0] != types[1]:
+            raise RefError(f"TLC cannot compare {a} with {b}")
+        return False
+    if a[0] != b[0]:
+        raise RefError(f"TLC cannot compare {a} with {b}")
+    if a[0] == "S":
+        xs, ys = a[1], b[1]
+        if len(xs) != len(ys):
+            return False
+        if len(xs) == 1:
+            return teq(next(iter(xs)), next(iter(ys)))
+        if _clash(xs, ys):
+            raise RefError(f"TLC cannot compare {a} with {b}")
+        return False
+    if a[0] != "F":
+        return False
+    fa, fb = fmap(a), fmap(b)
+    if len(fa) != len(fb):
+        return False
+    if set(fa) != set(fb):
+        if _clash(fa, fb):
+            raise RefError(f"TLC cannot compare {a} with {b}")
+        return False
+    if _is_seq(fa):  # left to right, the first unequal pair decides
+        return all(teq(fa[I(k)], fb[I(k)]) for k in range(1, len(fa) + 1))
+    if _one_kind(fa) in ("s", "i"):  # in the order of the strings (names) or integers
+        return all(teq(fa[k], fb[k]) for k in sorted(fa, key=lambda k: k[1]))
+    results = []
+    for k in fa:
+        try:
+            results.append(teq(fa[k], fb[k]))
+        except RefError:
+            results.append(None)
+    if False in results:
+        return False
+    if None in results:
+        raise RefError(f"TLC cannot compare {a} with {b}")
+    return True
+
+
+def tin(x: V, s: V) -> bool:
+    """``x \\in s`` for a finite set as TLC answers it."""
+    elems = want(s, "S")
+    if x in elems:
+        return True
+    if elems and x[0] != "m" and all(y[0] != x[0] and y[0] != "m" for y in elems):
+        raise RefError(f"TLC cannot compare {x} with the elements of {s}")
+    return False
+
+
 def _eq(a: V, b: V) -> V:
-    return B(a == b)
+    return B(teq(a, b))
 
 
 def _subset(s: V) -> V:
@@ -441,9 +541,9 @@ _BUILTINS: dict[str, Any] = {
     "~": lambda a: B(not want(a, "b")),
     "<=>": lambda a, b: B(want(a, "b") == want(b, "b")),
     "=": _eq,
-    "/=": lambda a, b: B(a != b),
-    "\\in": lambda x, s: B(x in want(s, "S")),
-    "\\notin": lambda x, s: B(x not in want(s, "S")),
+    "/=": lambda a, b: B(not teq(a, b)),
+    "\\in": lambda x, s: B(tin(x, s)),
+    "\\notin": lambda x, s: B(not tin(x, s)),
     "\\cup": lambda a, b: ("S", want(a, "S") | want(b, "S")),
     "\\cap": lambda a, b: ("S", want(a, "S") & want(b, "S")),
     "\\": lambda a, b: ("S", want(a, "S") - want(b, "S")),
@@ -519,7 +619,7 @@ class Enumerator:
             if names is not None:
                 out = dict(partial)
                 for n in names:
-                    if n in out and out[n] != s[n]:
+                    if n in out and not teq(out[n], s[n]):
                         return
                     out[n] = s[n]
                 yield out

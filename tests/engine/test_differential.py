@@ -2,8 +2,9 @@
 interpreter of ``reference_interp.py`` on random expressions and random small specs.
 
 Expressions are generated as TLA+ text (typed, so that they are well defined: no partial
-operator is applied outside its domain, whatever the iteration order), parsed once and
-given to both. Each module is compiled once and evaluated in several states, so that
+operator is applied outside its domain, whatever the iteration order; except for some
+comparisons of values of kinds TLC may refuse to compare, where both must fail or agree),
+parsed once and given to both. Each module is compiled once and evaluated in several states, so that
 the compiler's caches (folded constants, memoised operators, LET values) are exercised
 across states. Definitions with inner quantifiers, operators with parameters and LETs are
 reached from inside quantifiers (the binding-slot and memo cases).
@@ -119,7 +120,21 @@ class Gen:
     def node_bool(self, depth: int, scope: dict[str, str]) -> str:
         e = lambda ty: self.expr(ty, depth, scope)  # noqa: E731
         v, w = self.name(), self.name()
-        ty = self.pick(list(TYPES))
+        ty, other = self.pick(list(TYPES)), self.pick(list(TYPES))
+        if depth > 0 and self.draw(st.integers(0, 5)) == 0:
+            # values of kinds TLC may fail to compare (both sides must fail, or agree),
+            # whole or nested in a sequence (compared left to right), a record (field by field, in
+            # the order of the names) or a set
+            return self.pick([
+                f"({e(ty)} = {e(other)})", f"({e(ty)} /= {e(other)})",
+                f"({e(ty)} \\in {e('set')})", f"({e(ty)} \\notin {e('set')})",
+                f"(<<{e('int')}, {e(ty)}>> = <<{e('int')}, {e(other)}>>)",
+                f"(<<{e(ty)}, {e('int')}>> /= <<{e(other)}, {e('int')}>>)",
+                f"([a |-> {e('int')}, b |-> {e(ty)}] = [a |-> {e('int')}, b |-> {e(other)}])",
+                f"([a |-> {e(ty)}, b |-> {e('int')}] # [a |-> {e(other)}, b |-> {e('int')}])",
+                f"({{{e(ty)}}} = {{{e(other)}}})",
+                f"({{{e(ty)}, {e(ty)}}} /= {{{e(other)}, {e(other)}}})",
+            ])
         return self.pick([
             f"({e(ty)} = {e(ty)})", f"({e(ty)} /= {e(ty)})", f"({e('int')} < {e('int')})",
             f"({e('int')} \\in {e('set')})", f"({e('int')} \\notin {e('set')})",

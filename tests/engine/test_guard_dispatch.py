@@ -180,17 +180,17 @@ def test_dispatch_agrees_with_the_plain_reading_and_the_reference_long(
 RECEIVE = """---- MODULE Receive ----
 EXTENDS Integers
 VARIABLES x, y
-Pool == {[type |-> "A", n |-> 1], [type |-> "B", n |-> 2], [type |-> 1, n |-> 3],
-         [type |-> TRUE, n |-> 0]}
+Pool == {[type |-> "A", n |-> 1], [type |-> "B", n |-> 2], [type |-> "C", n |-> 3],
+         [type |-> "D", n |-> 0]}
 Init == x = 0 /\\ y = {}
 HA(m) == m.type = "A" /\\ x' = m.n /\\ UNCHANGED y
 HB(m) == /\\ m.type = "B"
          /\\ x' = m.n
          /\\ y' = y \\cup {1}
-H1(m) == 1 = m.type /\\ x' = m.n /\\ y' = {2}
+HC(m) == "C" = m.type /\\ x' = m.n /\\ y' = {2}
 Any(m) == x' = 0 /\\ y' = {m.n}
 HA2(m) == m.type = "A" /\\ x' = 3 /\\ y' = {}
-Receive(m) == HA(m) \\/ HB(m) \\/ Any(m) \\/ H1(m) \\/ HA2(m)
+Receive(m) == HA(m) \\/ HB(m) \\/ Any(m) \\/ HC(m) \\/ HA2(m)
 Next == \\E m \\in Pool : Receive(m)
 ====
 """
@@ -202,17 +202,48 @@ def test_dispatch_keeps_each_successor_and_its_order(tmp_path: Path) -> None:
     got = [(lab.name, dict(lab.params)["m"].map["n"], t) for lab, t in m.successors((0, frozenset()))]
     b, one = frozenset({1}), frozenset({2})
     assert got == [
-        ("Any", 0, (0, frozenset({0}))),  # [type |-> TRUE]: no test holds, the plain path
+        ("Any", 0, (0, frozenset({0}))),  # [type |-> "D"]: no test holds
         ("HA", 1, (1, frozenset())), ("Any", 1, (0, frozenset({1}))), ("HA2", 1, (3, frozenset())),
         ("HB", 2, (2, b)), ("Any", 2, (0, frozenset({2}))),
-        ("Any", 3, (0, frozenset({3}))), ("H1", 3, (3, one)),  # the unguarded one first
+        ("Any", 3, (0, frozenset({3}))), ("HC", 3, (3, one)),  # the unguarded one first
     ]
     compare(RECEIVE)
 
 
+def _fails_to_compare(text: str, what: str) -> None:
+    """Both readings (dispatched and plain) and the reference fail on the state x = 0,
+    y = {}: TLC cannot compare a string with an integer (StringValue.equals)."""
+    with pytest.raises(TlaError, match=what):
+        list(_model(text).successors((0, frozenset())))
+    saved = actions.dispatcher
+    actions.dispatcher = lambda tests, branches: None  # type: ignore[assignment]
+    try:
+        with pytest.raises(TlaError, match=what):
+            list(_model(text).successors((0, frozenset())))
+    finally:
+        actions.dispatcher = saved
+    compare(text)
+
+
+def test_a_constant_of_another_kind_fails_and_is_not_skipped() -> None:
+    # [type |-> 1]: HA's test "A" = 1 fails in TLC; the dispatch (on strings) leaves the
+    # element to the full path, which fails at HA's test (line 7)
+    text = RECEIVE.replace('[type |-> "D", n |-> 0]', "[type |-> 1, n |-> 0]")
+    _fails_to_compare(text, r"Dispatch.tla:7:\d+: attempted to check equality of the integer 1 "
+                            r'with the string "A"')
+    # [type |-> TRUE]: a boolean against "A" fails too
+    text = RECEIVE.replace('[type |-> "D", n |-> 0]', "[type |-> TRUE, n |-> 0]")
+    _fails_to_compare(text, r'the boolean TRUE with the string "A"')
+    # a disjunct testing against an integer among ones testing against strings: it is not
+    # skipped for a string value (the dispatch is on the strings only): 1 = "D" fails (line 11)
+    text = RECEIVE.replace('HC(m) == "C" = m.type', "HC(m) == 1 = m.type")
+    _fails_to_compare(text, r'Dispatch.tla:11:\d+: attempted to check equality of the integer 1 '
+                            r'with the string "D"')
+
+
 def test_an_element_without_the_field_fails_as_before(tmp_path: Path) -> None:
-    text = RECEIVE.replace("[type |-> TRUE, n |-> 0]", "[kind |-> \"A\", n |-> 0]")
+    text = RECEIVE.replace('[type |-> "D", n |-> 0]', '[kind |-> "A", n |-> 0]')
     with pytest.raises(TlaError, match="no field 'type'"):
         list(_model(text).successors((0, frozenset())))
     compare(text)
-    compare(RECEIVE.replace("[type |-> TRUE, n |-> 0]", "<<1, 2>>"))
+    compare(RECEIVE.replace('[type |-> "D", n |-> 0]', "<<1, 2>>"))

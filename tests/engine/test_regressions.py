@@ -19,6 +19,7 @@ from conformance.tla.fpset import Fingerprinter
 from conformance.tla.loader import ModuleLoader
 from conformance.tla.model import Model
 from conformance.tla.parser import parse_module_text
+from conformance.tla.syntax import EvalError
 from conformance.tla.values import Fn, make_record, same_value
 
 SPECS = Path(__file__).parent / "regressions"
@@ -137,31 +138,46 @@ def test_same_value_tells_booleans_from_integers() -> None:
 
 
 @pytest.mark.parametrize(("expr", "expected"), [
-    ("[a |-> 0] = [a |-> FALSE]", False),
-    ("FALSE \\in {0}", False),
-    ("1 \\in {TRUE}", False),
+    # TLC fails on every comparison of a boolean with an integer (BoolValue.equals,
+    # IntValue.equals; test_tlc_equality.py): a pun is never taken for equality
+    ("[a |-> 0] = [a |-> FALSE]", None),
+    ("FALSE \\in {0}", None),
+    ("1 \\in {TRUE}", None),
     ("<<FALSE>> \\in {<<FALSE>>}", True),
-    ("{0} = {FALSE}", False),
-    ("F({0}) = F({FALSE})", False),  # a memoised operator sees two different arguments
-    ("\\E s \\in {{0}, {1}} : G(s) = G({FALSE})", False),
+    ("{0} = {FALSE}", None),
+    ("F({0}) = F({FALSE})", None),  # a memoised operator sees two different arguments
+    ("\\E s \\in {{0}, {1}} : G(s) = G({FALSE})", None),
 ])
-def test_no_boolean_integer_pun_in_operators(expr: str, expected: bool) -> None:
+def test_no_boolean_integer_pun_in_operators(expr: str, expected: bool | None) -> None:
     body = "F(S) == \\A x \\in S : x = FALSE \\/ x = TRUE\nG(S) == {y \\in S : y \\in BOOLEAN}"
     m = Model(parse_module_text(f"---- MODULE T ----\nEXTENDS Naturals\n{body}\n====\n", "T.tla"),
               ModuleLoader([]))
-    assert m.eval_constant(expr) is expected
+    if expected is None:
+        with pytest.raises(EvalError, match="TLC cannot compare"):
+            m.eval_constant(expr)
+    else:
+        assert m.eval_constant(expr) is expected
 
 
 def test_action_property_subscript_tells_false_from_zero(tmp_path: Path) -> None:
-    # By hand: the step <<0>> -> <<FALSE>> changes the subscript x (TLA+: <<0>> # <<FALSE>>),
-    # so [][FALSE]_x is violated by it (Python's <<0>> == <<FALSE>> once hid the step).
+    # By hand: the step <<0>> -> <<FALSE>> is no stuttering step of the subscript x (Python's
+    # <<0>> == <<FALSE>> once hid it); [FALSE]_x is FALSE \/ x' = x, and TLC, comparing
+    # <<FALSE>> with <<0>>, fails (BoolValue.equals): an evaluation error, not a violation.
     (tmp_path / "Pun.tla").write_text(
         "---- MODULE Pun ----\nVARIABLE x\nInit == x = <<0>>\n"
         "Next == x = <<0>> /\\ x' = <<FALSE>>\nProp == [][FALSE]_x\n====\n")
     config = parse_config("INIT Init\nNEXT Next\nPROPERTY Prop\nCHECK_DEADLOCK FALSE\n")
     r = check(Model.load(tmp_path / "Pun.tla"), config, progress=False)
+    assert r.verdict == "error", r.message
+    assert "property Prop: attempted to check equality of the boolean FALSE with the integer 0" \
+        in (r.message or ""), r.message
+    # a step to a value TLC compares without failing: the violation
+    (tmp_path / "Pun.tla").write_text(
+        "---- MODULE Pun ----\nVARIABLE x\nInit == x = <<0>>\n"
+        "Next == x = <<0>> /\\ x' = <<FALSE, 0>>\nProp == [][FALSE]_x\n====\n")
+    r = check(Model.load(tmp_path / "Pun.tla"), config, progress=False)
     assert r.verdict == "violation" and r.property == "Prop"
-    assert [s.state for s in r.trace] == [((0,),), ((False,),)]
+    assert [s.state for s in r.trace] == [((0,),), ((False, 0),)]
 
 
 def test_states_outside_the_model_are_checked_each_time_they_differ(tmp_path: Path) -> None:

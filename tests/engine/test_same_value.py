@@ -102,15 +102,23 @@ def test_nested_puns_are_found() -> None:
 
 
 def test_constants_that_differ_by_a_pun_stay_apart(tmp_path: Path) -> None:
-    # By hand: x goes <<{0}, [a |-> 1]>> -> <<{FALSE}, [a |-> 1]>> -> <<{FALSE}, [a |-> TRUE]>>,
-    # three distinct states (TLA+: {0} # {FALSE}). Folded constants are shared with an equal
-    # one folded before, and an EXCEPT writing back the very object changes nothing: taking
-    # Python's {0} == {FALSE} for a match there would give one state.
+    # By hand: x goes <<{0}, [a |-> 1]>> -> <<{FALSE}, [a |-> 1]>> -> <<{FALSE}, [a |-> TRUE]>>
+    # (TLA+: {0} # {FALSE}). Folded constants are shared with an equal one folded before,
+    # and an EXCEPT writing back the very object changes nothing: taking Python's
+    # {0} == {FALSE} for a match there would keep {0}. (A step counter k sequences the
+    # steps: testing x[1] = {0} in a state holding {FALSE} fails in TLC, which cannot
+    # compare FALSE with 0.)
     (tmp_path / "Pun2.tla").write_text(
-        "---- MODULE Pun2 ----\nVARIABLE x\nInit == x = <<{0}, [a |-> 1]>>\n"
-        "Next == \\/ x[1] = {0} /\\ x' = [x EXCEPT ![1] = {FALSE}]\n"
-        "        \\/ x[1] = {FALSE} /\\ x' = [x EXCEPT ![2] = [a |-> TRUE]]\n"
-        "        \\/ x[2] = [a |-> TRUE] /\\ x' = [x EXCEPT ![2].a = TRUE]\n====\n")
-    config = parse_config("INIT Init\nNEXT Next\nCHECK_DEADLOCK FALSE\n")
+        "---- MODULE Pun2 ----\nVARIABLES x, k\nInit == x = <<{0}, [a |-> 1]>> /\\ k = 0\n"
+        "Next == \\/ k = 0 /\\ x' = [x EXCEPT ![1] = {FALSE}] /\\ k' = 1\n"
+        "        \\/ k = 1 /\\ x' = [x EXCEPT ![2] = [a |-> TRUE]] /\\ k' = 2\n"
+        "        \\/ k = 2 /\\ x' = [x EXCEPT ![2].a = TRUE] /\\ k' = 3\n"
+        "Inv == k # 3\n====\n")
+    config = parse_config("INIT Init\nNEXT Next\nINVARIANT Inv\nCHECK_DEADLOCK FALSE\n")
     r = check(Model.load(tmp_path / "Pun2.tla"), config, progress=False)
-    assert (r.verdict, r.distinct_states) == ("ok", 3), r.message
+    assert (r.verdict, r.distinct_states) == ("violation", 4), r.message
+    zero, false = frozenset({0}), frozenset({False})
+    expected = [(zero, Fn({"a": 1})), (false, Fn({"a": 1})), (false, Fn({"a": True})),
+                (false, Fn({"a": True}))]
+    got = [step.state[0] for step in r.trace]
+    assert len(got) == 4 and all(same_value(g, w) for g, w in zip(got, expected, strict=True)), got

@@ -38,7 +38,9 @@ from conformance.tla.values import (
     Fn,
     fn_domain,
     fn_items,
+    member_miss,
     same_value,
+    unequal_or_fail,
 )
 
 
@@ -53,22 +55,34 @@ class BuiltinCompiler(OperatorCompiler):
 
     def _b_eq(self, args: Sequence[S.Expr], loc: Loc, scope: Scope) -> C:
         a, b = self._binary(args, loc, scope, "=")
-        return self._equality(a, b, negate=False)
+        return self._equality(a, b, negate=False, loc=loc)
 
     def _b_neq(self, args: Sequence[S.Expr], loc: Loc, scope: Scope) -> C:
         a, b = self._binary(args, loc, scope, "/=")
-        return self._equality(a, b, negate=True)
+        return self._equality(a, b, negate=True, loc=loc)
 
-    def _equality(self, a: C, b: C, negate: bool) -> C:
+    def _equality(self, a: C, b: C, negate: bool, loc: Loc) -> C:
+        """``a = b`` (``a # b``): fails, at ``loc``, where TLC fails to compare the values
+        (``values.unequal_or_fail``)."""
+        first = True
         if a.value is not _MISSING and b.value is _MISSING:
             a, b = b, a
+            first = False
+
+        def differ(x: Any, y: Any) -> bool:
+            try:
+                return unequal_or_fail(x, y) if first else unequal_or_fail(y, x)
+            except TlaError as err:
+                raise located(err, loc) from None
+
         v = b.value
         if type(v) is str or type(v) is int:
             # comparing with a literal: the types must match too (TRUE is never 1)
             fn = _generated("eq", _EQ_LITERAL_SRC, {"A": a, "B": b},
-                            {"T": type(v), "NEG": negate})
+                            {"T": type(v), "NEG": negate, "differ": differ})
         else:
-            fn = _generated("eq", _EQ_SRC, {"A": a, "B": b}, {"NEG": negate, "same": same_value})
+            fn = _generated("eq", _EQ_SRC, {"A": a, "B": b},
+                            {"NEG": negate, "same": same_value, "differ": differ})
         return derived(fn, a, b)
 
     def _b_in(self, args: Sequence[S.Expr], loc: Loc, scope: Scope) -> C:
@@ -87,13 +101,21 @@ class BuiltinCompiler(OperatorCompiler):
             g = self.expr(rhs.args[0], scope)
 
             def dom_slow(f: Any, x: Any) -> bool:
+                # fails where TLC fails to compare x with the domain's elements (M1; the
+                # domain of a tuple is an IntervalValue, whose member fails alike)
                 try:
-                    return x in L.domain(f)
+                    return L.member(x, L.domain(f))
+                except TlaError as err:
+                    raise located(err, loc) from None
+
+            def dom_miss(x: Any, keys: Any) -> bool:
+                try:
+                    return member_miss(x, keys)
                 except TlaError as err:
                     raise located(err, loc) from None
 
             fn = _generated("isin", _IN_DOMAIN_SRC, {"A": a, "F": g},
-                            {"slow": dom_slow, "NEG": negate})
+                            {"slow": dom_slow, "miss": dom_miss, "NEG": negate})
             return derived(fn, a, g)
         if self._is_set_constructor(rhs, scope):
             # x \in SUBSET S, [S -> T], [a : S], Seq(S): test without building the set
@@ -116,8 +138,14 @@ class BuiltinCompiler(OperatorCompiler):
             except TlaError as err:
                 raise located(err, loc) from None
 
+        def miss(x: Any, st: frozenset) -> bool:
+            try:
+                return member_miss(x, st)
+            except TlaError as err:
+                raise located(err, loc) from None
+
         fn = _generated("isin", _IN_SRC, {"A": a, "B": b},
-                        {"slow": slow, "in_finite": L.in_finite, "NEG": negate})
+                        {"slow": slow, "exact": L.exact_member, "miss": miss, "NEG": negate})
         return derived(fn, a, b)
 
     def _is_set_constructor(self, node: S.Expr, scope: Scope) -> bool:

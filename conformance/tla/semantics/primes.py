@@ -11,6 +11,7 @@ from conformance.tla.semantics.compiled import (
     UNASSIGNED,
     C,
     derived,
+    located,
 )
 from conformance.tla.semantics.records import (
     RecordCompiler,
@@ -18,7 +19,7 @@ from conformance.tla.semantics.records import (
 from conformance.tla.semantics.scope import (
     Scope,
 )
-from conformance.tla.syntax import EvalError, Loc, UnsupportedError
+from conformance.tla.syntax import EvalError, Loc, TlaError, UnsupportedError
 
 
 class PrimeCompiler(RecordCompiler):
@@ -70,7 +71,14 @@ class PrimeCompiler(RecordCompiler):
         nxt = self.expr(S.Prime(loc, expr), scope)
         fa, fb = now.fn, nxt.fn
         eq = L.values_equal
-        return derived(lambda s, t, e: eq(fa(s, t, e), fb(s, t, e)), now, nxt)
+
+        def unchanged(s: Any, t: Any, e: tuple) -> bool:
+            try:
+                return eq(fa(s, t, e), fb(s, t, e))
+            except TlaError as err:  # values TLC cannot compare
+                raise located(err, loc) from None
+
+        return derived(unchanged, now, nxt)
 
     def _c_ActionBox(self, node: S.ActionBox, scope: Scope) -> C:
         a = self.expr(node.action, scope)

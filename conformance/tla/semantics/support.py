@@ -97,19 +97,28 @@ def get(s, t, e):
 """
 
 
+# Equality: Python's ``==`` first; values it finds unequal that are of one of the kinds
+# that compare without failing (two strings, integers or booleans) are unequal at once;
+# any other pair goes to ``differ`` (values.unequal_or_fail with the location), which
+# fails where TLC fails to compare them.
 _EQ_SRC = """
 def eq(s, t, e):
     a = {A}
     b = {B}
-    if a == b:
-        return (a is b or same(a, b)) is not NEG
-    return NEG
+    if a == b and (a is b or same(a, b)):
+        return not NEG
+    ta = type(a)
+    if ta is type(b) and (ta is str or ta is int or ta is bool):
+        return NEG
+    return differ(a, b) is not NEG
 """
 
 _EQ_LITERAL_SRC = """
 def eq(s, t, e):
     a = {A}
-    return (a == {B} and type(a) is T) is not NEG
+    if type(a) is T:
+        return (a == {B}) is not NEG
+    return differ(a, {B}) is not NEG
 """
 
 _IN_SRC = """
@@ -122,7 +131,9 @@ def isin(s, t, e):
         except TypeError:
             return NEG
         if found and (x is True or x is False or type(x) is int and (x == 0 or x == 1)):
-            found = in_finite(x, st)
+            found = exact(x, st)
+        if not found and st:
+            found = miss(x, st)
         return found is not NEG
     return slow(x, st) is not NEG
 """
@@ -132,12 +143,15 @@ def isin(s, t, e):
     x = {A}
     f = {F}
     if type(f) is tuple:
-        return (type(x) is int and 0 < x <= len(f)) is not NEG
+        if type(x) is int:
+            return (0 < x <= len(f)) is not NEG
+        return slow(f, x) is not NEG
     if type(f) is Fn:
         try:
-            return (x in f.map) is not NEG
+            found = x in f.map
         except TypeError:
             return NEG
+        return (found or miss(x, f.map)) is not NEG
     return slow(f, x) is not NEG
 """
 
