@@ -363,6 +363,17 @@ FetchDivergencesFromLeaderLog ==
             /\ m.divergingEpoch = LargestEpochAtMost(log[m.source], m.lastFetchedEpoch)
             /\ m.divergingEndOffset = EndOffsetForEpoch(log[m.source], m.lastFetchedEpoch)
 
+\* A successful FetchResponse's high watermark is a committed offset: its sender was the
+\* leader of its epoch, whose high watermark moves only when the entries below it are
+\* committed (NewlyCommitted), so the entry just below it is.  (Without it, an old
+\* response of a moved-on leader says its high watermark is 2 while nothing is committed,
+\* and a second response of that leader brings its follower to the first one's position,
+\* which breaks FetchResponsesCommitPrefix.)
+FetchResponseHighWatermarksCommitted ==
+    \A m \in messages :
+        (m.type = "FetchResponse" /\ m.errorCode = "" /\ m.highWatermark > 0) =>
+            \E c \in committed : c[1] = m.highWatermark - 1
+
 \* The receiver of FetchResponse m still stands where it sent the request m answers: in m's
 \* epoch, its log ending at m's fetch offset in m's last fetched epoch (HandleFetchResponse
 \* takes the response only then).
@@ -481,6 +492,7 @@ IndInv ==
     /\ FetchResponseRecordsWellFormed
     /\ FetchResponsesFromLeaderLog
     /\ FetchDivergencesFromLeaderLog
+    /\ FetchResponseHighWatermarksCommitted
     /\ FetchResponsesCommitPrefix
     /\ FetchDivergenceKeepsHighWatermark
     /\ FetchDivergenceKeepsCommitted
