@@ -363,6 +363,23 @@ FetchDivergencesFromLeaderLog ==
             /\ m.divergingEpoch = LargestEpochAtMost(log[m.source], m.lastFetchedEpoch)
             /\ m.divergingEndOffset = EndOffsetForEpoch(log[m.source], m.lastFetchedEpoch)
 
+\* A successful divergence stays above the entries committed by its epoch: its sender, the
+\* leader of its epoch, held each of them (LeaderCompleteness; one of an epoch before its own
+\* since it was elected), so an entry of an epoch up to the last fetched one is within the
+\* largest such epoch of the leader's log and its end offset.  This outlives the sender's
+\* leadership, which FetchDivergencesFromLeaderLog does not.  (Without it, an old divergence
+\* of leader 3 of epoch 1, which has moved on, names epoch 0 for the position <<1, 1>> of
+\* 3's committed leaderChange record; another response of 3 brings follower 1 to that
+\* position with high watermark 1, and the divergence would empty its log, which breaks
+\* FetchDivergenceKeepsHighWatermark.)
+FetchDivergencesAboveCommitted ==
+    \A m \in messages : \A c \in committed :
+        (/\ m.type = "FetchResponse" /\ m.errorCode = "" /\ m.divergingEpoch /= Nil
+         /\ c[3] <= m.epoch
+         /\ c[2].epoch <= m.lastFetchedEpoch) =>
+            /\ c[1] + 1 <= m.divergingEndOffset
+            /\ c[2].epoch <= m.divergingEpoch
+
 \* A successful FetchResponse's high watermark is a committed offset: its sender was the
 \* leader of its epoch, whose high watermark moves only when the entries below it are
 \* committed (NewlyCommitted), so the entry just below it is.  (Without it, an old
@@ -492,6 +509,7 @@ IndInv ==
     /\ FetchResponseRecordsWellFormed
     /\ FetchResponsesFromLeaderLog
     /\ FetchDivergencesFromLeaderLog
+    /\ FetchDivergencesAboveCommitted
     /\ FetchResponseHighWatermarksCommitted
     /\ FetchResponsesCommitPrefix
     /\ FetchDivergenceKeepsHighWatermark

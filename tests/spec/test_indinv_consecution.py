@@ -32,7 +32,7 @@ LEMMAS = ("Safety", "ReconfigSafety", "DirIdsFormatted", "NothingUnflushed", "Ca
           "VoterChangesCommittedInTurn",
           "LeaderRecordsWithinLog", "HighWatermarksCurrent", "FetchOffsetsHeld", "FetchRequestsWellFormed", "FetchRequestsToElectedLeaders", "FetchRequestsHeld", "FetchRequestsBehindLeader", "CommittedEpochs",
           "FetchResponsesSound", "FetchResponseRecordsWellFormed", "FetchResponsesFromLeaderLog",
-          "FetchDivergencesFromLeaderLog",
+          "FetchDivergencesFromLeaderLog", "FetchDivergencesAboveCommitted", "FetchResponseHighWatermarksCommitted",
           "FetchResponsesCommitPrefix", "FetchDivergenceKeepsHighWatermark", "FetchDivergenceKeepsCommitted")
 
 
@@ -864,3 +864,62 @@ def test_a_fetch_request_naming_an_epoch_nobody_won_is_not_an_indinv_state() -> 
                                   votes=frozenset({(1, 1, 3), (3, 1, 3)}),
                                   messages=frozenset({request, grant}))
     assert_needed(model, cti, "FetchRequestsToElectedLeaders", "HandleVoteResponse", "FetchRequestsBehindLeader")
+
+
+def test_a_response_claiming_an_uncommitted_high_watermark_is_not_an_indinv_state(model: Model) -> None:
+    """The counterexample to induction z3 found for HandleFetchResponse once it decided
+    FetchResponsesCommitPrefix (tests/symbolic/test_kraft_cti.py asks z3 again): leader 2 of
+    epoch 1 has moved on to epoch 2, and two of its responses are in flight to its follower 1,
+    whose log is empty: one at offset 0 with 2's leaderChange record, and an old one at offset
+    1 (epoch 1) saying the high watermark is 2 while nothing is committed. The first brings 1
+    to the old one's position, and FetchResponsesCommitPrefix then asks for committed entries
+    that are not. FetchResponseHighWatermarksCommitted (a successful response's high
+    watermark is a committed offset) excludes the state."""
+    init = reachable(model, 1)[0]
+    record = leader_change_record(1, 2)
+    old = message_like(model, init, type="FetchResponse", source=2, dest=1, epoch=1, clusterId="", errorCode="",
+                       leaderId=2, fetchOffset=1, lastFetchedEpoch=1, highWatermark=2, records=(),
+                       divergingEpoch=-1, divergingEndOffset=-1)
+    first = message_like(model, init, type="FetchResponse", source=2, dest=1, epoch=1, clusterId="", errorCode="",
+                         leaderId=2, fetchOffset=0, lastFetchedEpoch=0, highWatermark=0, records=(record,),
+                         divergingEpoch=-1, divergingEndOffset=-1)
+    cti = state_like(model, init, currentEpoch=make_fn({1: 1, 2: 2, 3: 0}),
+                                  votedId=make_fn({1: 2, 2: -1, 3: -1}),
+                                  leaderId=make_fn({1: 2, 2: -1, 3: -1}),
+                                  role=make_fn({1: "Follower", 2: "Unattached", 3: "Unattached"}),
+                                  log=make_fn({1: (), 2: (record,), 3: ()}),
+                                  elections=frozenset({(1, 2)}),
+                                  votes=frozenset({(1, 1, 2), (2, 1, 2)}),
+                                  messages=frozenset({old, first}))
+    assert_needed(model, cti, "FetchResponseHighWatermarksCommitted", "HandleFetchResponse", "FetchResponsesCommitPrefix")
+
+
+def test_a_divergence_below_a_committed_entry_of_its_epoch_is_not_an_indinv_state(model: Model) -> None:
+    """The counterexample to induction z3 found next for HandleFetchResponse (once
+    FetchResponseHighWatermarksCommitted let it decide FetchResponsesCommitPrefix): leader 3
+    of epoch 1, which has moved on to epoch 2, committed its leaderChange record; of its two
+    responses in flight to follower 1 (empty log), one carries that record with high
+    watermark 1, and an old divergence for the position <<1, 1>> names epoch 0, which 3's log
+    never held. The first brings 1 to that position with high watermark 1, where the
+    divergence would empty its log (FetchDivergenceKeepsHighWatermark).
+    FetchDivergencesAboveCommitted (a divergence is above the entries committed by its epoch
+    up to its last fetched epoch) excludes the state."""
+    init = reachable(model, 1)[0]
+    record = leader_change_record(1, 3)
+    first = message_like(model, init, type="FetchResponse", source=3, dest=1, epoch=1, clusterId="", errorCode="",
+                         leaderId=3, fetchOffset=0, lastFetchedEpoch=0, highWatermark=1, records=(record,),
+                         divergingEpoch=-1, divergingEndOffset=-1)
+    old = message_like(model, init, type="FetchResponse", source=3, dest=1, epoch=1, clusterId="", errorCode="",
+                       leaderId=3, fetchOffset=1, lastFetchedEpoch=1, highWatermark=1, records=(),
+                       divergingEpoch=0, divergingEndOffset=2)
+    cti = state_like(model, init, currentEpoch=make_fn({1: 1, 2: 2, 3: 2}),
+                                  leaderId=make_fn({1: 3, 2: -1, 3: -1}),
+                                  role=make_fn({1: "Follower", 2: "Unattached", 3: "Unattached"}),
+                                  log=make_fn({1: (), 2: (record,), 3: (record,)}),
+                                  highWatermark=make_fn({1: 0, 2: 1, 3: 0}),
+                                  elections=frozenset({(1, 3)}),
+                                  votes=frozenset({(2, 1, 3), (3, 1, 3)}),
+                                  committed=frozenset({(0, record, 1)}),
+                                  messages=frozenset({first, old}))
+    assert_needed(model, cti, "FetchDivergencesAboveCommitted", "HandleFetchResponse",
+                  "FetchDivergenceKeepsHighWatermark")
