@@ -401,8 +401,9 @@ def test_a_divergence_below_a_committed_entry_is_not_an_indinv_state(model: Mode
     """The counterexample to induction z3 found for HandleFetchResponse: follower 3 of leader
     1 in epoch 1 holds 1's committed leaderChange record with high watermark 0, and a
     divergence of epoch 0 at 3's position cuts its log to nothing.
-    FetchDivergenceKeepsCommitted excludes the state; without it, the step breaks
-    CommittedOnMajority."""
+    FetchDivergenceKeepsCommitted excludes the state, and so does FetchDivergencesAboveCommitted
+    (added later: the divergence names epoch 0 below 1's committed record of epoch 1); without
+    both, the step breaks CommittedOnMajority."""
 
     init = reachable(model, 1)[0]
     record = leader_change_record(1, 1)
@@ -419,7 +420,8 @@ def test_a_divergence_below_a_committed_entry_is_not_an_indinv_state(model: Mode
                                                                    clusterId="", errorCode="", leaderId=1, fetchOffset=1,
                                                                    lastFetchedEpoch=1, highWatermark=0, records=(),
                                                                    divergingEpoch=0, divergingEndOffset=1)}))
-    assert_needed(model, cti, "FetchDivergenceKeepsCommitted", "HandleFetchResponse", "CommittedOnMajority")
+    assert_needed(model, cti, ("FetchDivergenceKeepsCommitted", "FetchDivergencesAboveCommitted"),
+                  "HandleFetchResponse", "CommittedOnMajority")
 
 
 def test_a_divergence_of_a_leader_at_a_position_it_holds_is_not_an_indinv_state(model: Model) -> None:
@@ -493,7 +495,8 @@ def test_a_commit_prefix_for_followers_only_is_not_inductive(model: Model, role:
     says the record is below the high watermark although nothing is committed.  A restart, or
     a BeginQuorumEpochResponse of 2 that names leader 1, makes 3 the follower of 1 where the
     response finds it.  The lemma now speaks of any receiver at the position it fetched from,
-    which excludes the state."""
+    which excludes the state; so does FetchResponseHighWatermarksCommitted (added later: the
+    response's high watermark 1 is no committed offset)."""
     init = reachable(model, 1)[0]
     record = leader_change_record(1, 1)
     response = message_like(model, init, type="FetchResponse", source=1, dest=3, epoch=1, clusterId="",
@@ -509,7 +512,8 @@ def test_a_commit_prefix_for_followers_only_is_not_inductive(model: Model, role:
                                   elections=frozenset({(1, 1)}),
                                   votes=frozenset({(1, 1, 1), (2, 1, 1)}),
                                   messages=frozenset({response, teaching}))
-    assert_needed_over(model, cti, "FetchResponsesCommitPrefix", FOLLOWER_ONLY_COMMIT_PREFIX, action)
+    assert_needed_over(model, cti, "FetchResponsesCommitPrefix", FOLLOWER_ONLY_COMMIT_PREFIX, action,
+                       also=("FetchResponseHighWatermarksCommitted",))
 
 
 # FetchDivergenceKeepsHighWatermark as it was, for a follower of the response's sender only.
@@ -533,7 +537,8 @@ def test_a_divergence_rule_for_followers_only_is_not_inductive(model: Model) -> 
     lemma now speaks of any receiver at the position it fetched from.  (Two lemmas added
     after it exclude the state too: leader 2's log holds the position its divergence
     answers, FetchDivergencesFromLeaderLog, and the divergence cuts 1's committed record,
-    FetchDivergenceKeepsCommitted.)"""
+    FetchDivergenceKeepsCommitted; and a later one: the divergence's end offset 0 is below that
+    record, FetchDivergencesAboveCommitted.)"""
     init = reachable(model, 1)[0]
     record = leader_change_record(1, 2)
     divergence = message_like(model, init, type="FetchResponse", source=2, dest=1, epoch=1, clusterId="",
@@ -553,7 +558,8 @@ def test_a_divergence_rule_for_followers_only_is_not_inductive(model: Model) -> 
                                   messages=frozenset({divergence, begin}))
     assert_needed_over(model, cti, "FetchDivergenceKeepsHighWatermark", FOLLOWER_ONLY_DIVERGENCE,
                        "HandleBeginQuorumEpochRequest",
-                       also=("FetchDivergencesFromLeaderLog", "FetchDivergenceKeepsCommitted"))
+                       also=("FetchDivergencesFromLeaderLog", "FetchDivergenceKeepsCommitted",
+                             "FetchDivergencesAboveCommitted"))
 
 
 def assert_needed_over(model: Model, cti: State, lemma: str, weaker: str, action: str,
@@ -700,8 +706,9 @@ def test_a_follower_of_itself_is_not_an_indinv_state(model: Model) -> None:
     itself in epoch 1, and a divergence in its own FetchResponse empties its log, dropping
     an entry committed on replicas 1 and 2 only.  LeadersElected (a follower follows
     another replica) excludes the state, and so does MessagesToOthers (added later: the
-    response is 2's to itself), and FetchDivergenceKeepsCommitted (the divergence cuts 2's
-    committed record); without all three, the step breaks CommittedOnMajority."""
+    response is 2's to itself), FetchDivergenceKeepsCommitted (the divergence cuts 2's
+    committed record) and FetchDivergencesAboveCommitted (later still: it names epoch 0 below
+    that record of epoch 1); without all four, the step breaks CommittedOnMajority."""
 
     at = {n: k for k, n in enumerate(model.variables)}
     init = reachable(model, 1)[0]
@@ -718,7 +725,8 @@ def test_a_follower_of_itself_is_not_an_indinv_state(model: Model) -> None:
                                   votes=frozenset({(1, 1, 2), (3, 1, 2)}),
                                   committed=frozenset({(0, entry, 1)}),
                                   messages=frozenset({response}))
-    assert_needed(model, cti, ("LeadersElected", "MessagesToOthers", "FetchDivergenceKeepsCommitted"),
+    assert_needed(model, cti, ("LeadersElected", "MessagesToOthers", "FetchDivergenceKeepsCommitted",
+                               "FetchDivergencesAboveCommitted"),
                   "HandleFetchResponse", "CommittedOnMajority")
 
 
@@ -729,8 +737,9 @@ def test_a_divergence_below_the_followers_high_watermark_is_not_an_indinv_state(
     empties its log under its high watermark.  FetchDivergenceKeepsHighWatermark excludes
     the state, and so do two lemmas added after it (leader 2's log holds the position its
     divergence answers, FetchDivergencesFromLeaderLog; the divergence cuts 3's committed
-    record, FetchDivergenceKeepsCommitted); without the three, the step breaks
-    HighWatermarkInLog."""
+    record, FetchDivergenceKeepsCommitted), and one added later still (the divergence names
+    epoch 1 below the committed record of epoch 2, FetchDivergencesAboveCommitted); without the
+    four, the step breaks HighWatermarkInLog."""
 
     init = reachable(model, 1)[0]
     entry = leader_change_record(2, 2)
@@ -748,7 +757,8 @@ def test_a_divergence_below_the_followers_high_watermark_is_not_an_indinv_state(
                                   committed=frozenset({(0, entry, 2)}),
                                   messages=frozenset({response}))
     assert_needed(model, cti, ("FetchDivergenceKeepsHighWatermark", "FetchDivergencesFromLeaderLog",
-                               "FetchDivergenceKeepsCommitted"), "HandleFetchResponse", "HighWatermarkInLog")
+                               "FetchDivergenceKeepsCommitted", "FetchDivergencesAboveCommitted"),
+                  "HandleFetchResponse", "HighWatermarkInLog")
 
 
 def test_a_fetch_request_ahead_of_its_sender_is_not_an_indinv_state(model: Model) -> None:
