@@ -256,6 +256,27 @@ FetchRequestsHeld ==
             /\ m.fetchOffset <= Len(log[m.source])
             /\ SubSeq(log[m.source], 1, m.fetchOffset) = SubSeq(log[l], 1, m.fetchOffset)
 
+\* FetchRequestsHeld still holds once the sender has moved on to a later epoch, as long as
+\* no epoch after the request's, up to the sender's, elected a leader: only a leader of its
+\* epoch changes a replica's log (its divergence, or its own leaderChange record), and a
+\* leader of the request's epoch still counts the request as the sender's progress.
+\* (Without it, voter 2 fetched leader 1's leaderChange record at offset 1 in epoch 1, moved
+\* to epoch 2, which elected nobody, with an empty log; 1 takes the stale request as 2's
+\* progress, commits the record on 1 and 2, and CommittedOnMajority breaks.)
+FetchRequestsHeldAcrossEpochs ==
+    \A m \in messages : \A l \in Replicas :
+        (/\ m.type = "FetchRequest" /\ m.clusterId /= ForeignClusterId
+         /\ role[l] = "Leader"
+         /\ currentEpoch[l] = m.epoch
+         /\ currentEpoch[m.source] > m.epoch
+         /\ ~\E p \in elections : m.epoch < p[1] /\ p[1] <= currentEpoch[m.source]
+         /\ KRaftVersion > 0 \/ m.source \in Voters
+         /\ m.sourceDirectoryId = dirId[m.source]
+         /\ m.fetchOffset >= 0 /\ m.lastFetchedEpoch >= 0
+         /\ ValidFetch(log[l], m.fetchOffset, m.lastFetchedEpoch)) =>
+            /\ m.fetchOffset <= Len(log[m.source])
+            /\ SubSeq(log[m.source], 1, m.fetchOffset) = SubSeq(log[l], 1, m.fetchOffset)
+
 \* A replica's FetchRequest names a position of its log and its directory id (the leader
 \* records both as the sender's progress: replicaEndOffset, replicaDirectoryId), and is of
 \* its sender's epoch or an earlier one while the sender keeps that disk (in a static quorum
@@ -503,6 +524,7 @@ IndInv ==
     /\ FetchRequestsWellFormed
     /\ FetchRequestsToElectedLeaders
     /\ FetchRequestsHeld
+    /\ FetchRequestsHeldAcrossEpochs
     /\ FetchRequestsBehindLeader
     /\ CommittedEpochs
     /\ FetchResponsesSound

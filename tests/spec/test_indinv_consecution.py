@@ -30,7 +30,7 @@ LEMMAS = ("Safety", "ReconfigSafety", "DirIdsFormatted", "NothingUnflushed", "Ca
           "LeadersKnownAreElected", "CommittedOnMajority", "CommittedBlocksElection", "MessagesToOthers",
           "VoteRequestsFromCandidates", "VoteRequestsDescribeCandidate",
           "VoterChangesCommittedInTurn",
-          "LeaderRecordsWithinLog", "HighWatermarksCurrent", "FetchOffsetsHeld", "FetchRequestsWellFormed", "FetchRequestsToElectedLeaders", "FetchRequestsHeld", "FetchRequestsBehindLeader", "CommittedEpochs",
+          "LeaderRecordsWithinLog", "HighWatermarksCurrent", "FetchOffsetsHeld", "FetchRequestsWellFormed", "FetchRequestsToElectedLeaders", "FetchRequestsHeld", "FetchRequestsHeldAcrossEpochs", "FetchRequestsBehindLeader", "CommittedEpochs",
           "FetchResponsesSound", "FetchResponseRecordsWellFormed", "FetchResponsesFromLeaderLog",
           "FetchDivergencesFromLeaderLog", "FetchDivergencesAboveCommitted", "FetchResponseHighWatermarksCommitted",
           "FetchResponsesCommitPrefix", "FetchDivergenceKeepsHighWatermark", "FetchDivergenceKeepsCommitted")
@@ -933,3 +933,26 @@ def test_a_divergence_below_a_committed_entry_of_its_epoch_is_not_an_indinv_stat
                                   messages=frozenset({first, old}))
     assert_needed(model, cti, "FetchDivergencesAboveCommitted", "HandleFetchResponse",
                   "FetchDivergenceKeepsHighWatermark")
+
+
+def test_a_voter_that_lost_its_fetched_record_in_a_later_epoch_is_not_an_indinv_state(model: Model) -> None:
+    """The counterexample to induction z3 found for HandleFetchRequest (the case of a valid
+    fetch, once the two FetchResponse lemmas let it get there): voter 2 fetched leader 1's
+    leaderChange record at offset 1 in epoch 1 and has moved to epoch 2, which elected
+    nobody, with an empty log. Leader 1 takes the stale request as 2's progress and commits
+    the record on 1 and 2, and CommittedOnMajority breaks. FetchRequestsHeldAcrossEpochs (the
+    request still speaks for 2's log while no later epoch up to 2's elected a leader)
+    excludes the state."""
+    init = reachable(model, 1)[0]
+    record = leader_change_record(1, 1)
+    request = message_like(model, init, type="FetchRequest", source=2, dest=1, epoch=1, clusterId="kraft",
+                           fetchOffset=1, lastFetchedEpoch=1, sourceDirectoryId=0)
+    cti = state_like(model, init, currentEpoch=make_fn({1: 1, 2: 2, 3: 1}),
+                                  votedId=make_fn({1: 1, 2: -1, 3: 1}),
+                                  leaderId=make_fn({1: 1, 2: -1, 3: -1}),
+                                  role=make_fn({1: "Leader", 2: "Unattached", 3: "Voted"}),
+                                  log=make_fn({1: (record,), 2: (), 3: ()}),
+                                  elections=frozenset({(1, 1)}),
+                                  votes=frozenset({(1, 1, 1), (3, 1, 1)}),
+                                  messages=frozenset({request}))
+    assert_needed(model, cti, "FetchRequestsHeldAcrossEpochs", "HandleFetchRequest", "CommittedOnMajority")
