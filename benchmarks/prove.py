@@ -6,6 +6,10 @@ Init.
     python benchmarks/prove.py                      # both parts
     python benchmarks/prove.py --part prove --jobs 2 --timeout 600
     python benchmarks/prove.py --part prove --jobs 1 --timeout 3600 --rlimit 200000000
+    python benchmarks/prove.py --part prove --jobs 1 --timeout 900 --rlimit 700000000 \
+        --actions HandleFetchResponse HandleFetchRequest --cases HandleFetchResponse   # only these
+    python benchmarks/prove.py --part prove --jobs 1 --rlimit 700000000 \
+        --actions HandleFetchResponse --goals FetchResponsesCommitPrefix   # one question only
     python benchmarks/prove.py --part bmc --toggles volatile_vote second_leader --max-length 8
     python benchmarks/prove.py --part bmc --toggles --explicit --bmc-time-limit 600   # every toggle
 
@@ -65,7 +69,7 @@ def bench_prove(args: argparse.Namespace) -> None:
         bounds = Bounds(args.seq_bound, args.set_bound, {"messages": args.messages})
         inp = ProofInput(SPEC, cfg, "IndInv", "Safety", None, bounds, args.timeout,
                          per_element=not args.whole_sets, slicing=args.slicing, rlimit=args.rlimit,
-                         cases=tuple(args.cases or ()))
+                         cases=tuple(args.cases or ()), goals=tuple(args.goals or ()))
         per: dict[str, list[float]] = {}
         cpu: dict[str, list[float]] = {}
         units: dict[str, list[int]] = {}
@@ -101,7 +105,8 @@ def bench_prove(args: argparse.Namespace) -> None:
           f"timeout {args.timeout:.0f}s, rlimit {args.rlimit or 'none'}, runs {args.runs}, "
           f"{'whole-set questions' if args.whole_sets else 'per-element questions'}, "
           f"{'premise slicing' if args.slicing else 'whole premise only'}, "
-          f"case by case: {' '.join(args.cases) if args.cases else 'none'}")
+          f"case by case: {' '.join(args.cases) if args.cases else 'none'}"
+          + (f", only the conjuncts {' '.join(args.goals)}" if args.goals else ""))
     for title, secs in per.items():
         print(f"  {title:<60} {verdicts[title]:<14} median {statistics.median(secs):8.1f}s "
               f"(cpu {statistics.median(cpu[title]):.1f}s, rlimit {statistics.median(units[title]):.0f})")
@@ -167,6 +172,9 @@ def main() -> None:
     p.add_argument("--set-bound", type=int, default=3)
     p.add_argument("--messages", type=int, default=4)
     p.add_argument("--actions", nargs="*", help="prove: only the step obligations of these actions")
+    p.add_argument("--goals", nargs="*",
+                   help="prove: ask only these conjuncts of IndInv' in each step obligation, the "
+                        "premise staying all of IndInv (a partial check, to diagnose one question)")
     p.add_argument("--whole-sets", action="store_true",
                    help="prove: ask each conjunct over a set variable's elements as one question "
                         "(the baseline of the per-element split)")

@@ -256,6 +256,27 @@ FetchRequestsHeld ==
             /\ m.fetchOffset <= Len(log[m.source])
             /\ SubSeq(log[m.source], 1, m.fetchOffset) = SubSeq(log[l], 1, m.fetchOffset)
 
+\* FetchRequestsHeld still holds once the sender has moved on to a later epoch, as long as
+\* no epoch after the request's, up to the sender's, elected a leader: only a leader of its
+\* epoch changes a replica's log (its divergence, or its own leaderChange record), and a
+\* leader of the request's epoch still counts the request as the sender's progress.
+\* (Without it, voter 2 fetched leader 1's leaderChange record at offset 1 in epoch 1, moved
+\* to epoch 2, which elected nobody, with an empty log; 1 takes the stale request as 2's
+\* progress, commits the record on 1 and 2, and CommittedOnMajority breaks.)
+FetchRequestsHeldAcrossEpochs ==
+    \A m \in messages : \A l \in Replicas :
+        (/\ m.type = "FetchRequest" /\ m.clusterId /= ForeignClusterId
+         /\ role[l] = "Leader"
+         /\ currentEpoch[l] = m.epoch
+         /\ currentEpoch[m.source] > m.epoch
+         /\ ~\E p \in elections : m.epoch < p[1] /\ p[1] <= currentEpoch[m.source]
+         /\ KRaftVersion > 0 \/ m.source \in Voters
+         /\ m.sourceDirectoryId = dirId[m.source]
+         /\ m.fetchOffset >= 0 /\ m.lastFetchedEpoch >= 0
+         /\ ValidFetch(log[l], m.fetchOffset, m.lastFetchedEpoch)) =>
+            /\ m.fetchOffset <= Len(log[m.source])
+            /\ SubSeq(log[m.source], 1, m.fetchOffset) = SubSeq(log[l], 1, m.fetchOffset)
+
 \* A replica's FetchRequest names a position of its log and its directory id (the leader
 \* records both as the sender's progress: replicaEndOffset, replicaDirectoryId), and is of
 \* its sender's epoch or an earlier one while the sender keeps that disk (in a static quorum
@@ -362,6 +383,34 @@ FetchDivergencesFromLeaderLog ==
             /\ ~ValidFetch(log[m.source], m.fetchOffset, m.lastFetchedEpoch)
             /\ m.divergingEpoch = LargestEpochAtMost(log[m.source], m.lastFetchedEpoch)
             /\ m.divergingEndOffset = EndOffsetForEpoch(log[m.source], m.lastFetchedEpoch)
+
+\* A successful divergence stays above the entries committed by its epoch: its sender, the
+\* leader of its epoch, held each of them (LeaderCompleteness; one of an epoch before its own
+\* since it was elected), so an entry of an epoch up to the last fetched one is within the
+\* largest such epoch of the leader's log and its end offset.  This outlives the sender's
+\* leadership, which FetchDivergencesFromLeaderLog does not.  (Without it, an old divergence
+\* of leader 3 of epoch 1, which has moved on, names epoch 0 for the position <<1, 1>> of
+\* 3's committed leaderChange record; another response of 3 brings follower 1 to that
+\* position with high watermark 1, and the divergence would empty its log, which breaks
+\* FetchDivergenceKeepsHighWatermark.)
+FetchDivergencesAboveCommitted ==
+    \A m \in messages : \A c \in committed :
+        (/\ m.type = "FetchResponse" /\ m.errorCode = "" /\ m.divergingEpoch /= Nil
+         /\ c[3] <= m.epoch
+         /\ c[2].epoch <= m.lastFetchedEpoch) =>
+            /\ c[1] + 1 <= m.divergingEndOffset
+            /\ c[2].epoch <= m.divergingEpoch
+
+\* A successful FetchResponse's high watermark is a committed offset: its sender was the
+\* leader of its epoch, whose high watermark moves only when the entries below it are
+\* committed (NewlyCommitted), so the entry just below it is.  (Without it, an old
+\* response of a moved-on leader says its high watermark is 2 while nothing is committed,
+\* and a second response of that leader brings its follower to the first one's position,
+\* which breaks FetchResponsesCommitPrefix.)
+FetchResponseHighWatermarksCommitted ==
+    \A m \in messages :
+        (m.type = "FetchResponse" /\ m.errorCode = "" /\ m.highWatermark > 0) =>
+            \E c \in committed : c[1] = m.highWatermark - 1
 
 \* The receiver of FetchResponse m still stands where it sent the request m answers: in m's
 \* epoch, its log ending at m's fetch offset in m's last fetched epoch (HandleFetchResponse
@@ -475,12 +524,15 @@ IndInv ==
     /\ FetchRequestsWellFormed
     /\ FetchRequestsToElectedLeaders
     /\ FetchRequestsHeld
+    /\ FetchRequestsHeldAcrossEpochs
     /\ FetchRequestsBehindLeader
     /\ CommittedEpochs
     /\ FetchResponsesSound
     /\ FetchResponseRecordsWellFormed
     /\ FetchResponsesFromLeaderLog
     /\ FetchDivergencesFromLeaderLog
+    /\ FetchDivergencesAboveCommitted
+    /\ FetchResponseHighWatermarksCommitted
     /\ FetchResponsesCommitPrefix
     /\ FetchDivergenceKeepsHighWatermark
     /\ FetchDivergenceKeepsCommitted

@@ -88,6 +88,10 @@ class ProofInput:
     # actions whose step obligation is decided case by case (cases.py): one obligation per
     # case, each with the budget above; the action's obligation holds when all of them do
     cases: tuple[str, ...] = ()
+    # a step obligation asks only about these conjuncts of ``inv'`` (a label, or the name
+    # before its ``/``), the premise staying the whole of ``inv``: one question, to rebuild
+    # or diagnose it (a partial obligation; empty: every conjunct)
+    goals: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -150,6 +154,10 @@ def obligations(inp: ProofInput) -> list[Obligation]:
     unknown = set(inp.cases) - {d.name for d in found}
     if unknown:
         raise ValueError(f"no action {', '.join(sorted(unknown))} in the next-state relation")
+    labels = {label for label, _, _ in conjuncts(tr, inp.inv)}
+    missing = set(inp.goals) - labels - {label.split("/")[0] for label in labels}
+    if missing:  # else a step obligation would be proved for asking nothing
+        raise ValueError(f"no conjunct {', '.join(sorted(missing))} of {inp.inv}")
     steps: list[Obligation] = []
     for i, d in enumerate(found):
         if d.name in inp.cases and d.cases:
@@ -320,6 +328,8 @@ def _step(inp: ProofInput, ob: Obligation, model: Model, plan: CheckPlan, init: 
         return result
 
     for label, expr, ctx in conjuncts(tr, inp.inv):
+        if inp.goals and label not in inp.goals and label.split("/")[0] not in inp.goals:
+            continue  # not asked: absent from ``conjuncts`` of the result
         names = state_variables(expr, ctx)
         if names is not None and _kept(solver, s, t, names, budget):
             outcome[label] = "unchanged"

@@ -30,9 +30,9 @@ LEMMAS = ("Safety", "ReconfigSafety", "DirIdsFormatted", "NothingUnflushed", "Ca
           "LeadersKnownAreElected", "CommittedOnMajority", "CommittedBlocksElection", "MessagesToOthers",
           "VoteRequestsFromCandidates", "VoteRequestsDescribeCandidate",
           "VoterChangesCommittedInTurn",
-          "LeaderRecordsWithinLog", "HighWatermarksCurrent", "FetchOffsetsHeld", "FetchRequestsWellFormed", "FetchRequestsToElectedLeaders", "FetchRequestsHeld", "FetchRequestsBehindLeader", "CommittedEpochs",
+          "LeaderRecordsWithinLog", "HighWatermarksCurrent", "FetchOffsetsHeld", "FetchRequestsWellFormed", "FetchRequestsToElectedLeaders", "FetchRequestsHeld", "FetchRequestsHeldAcrossEpochs", "FetchRequestsBehindLeader", "CommittedEpochs",
           "FetchResponsesSound", "FetchResponseRecordsWellFormed", "FetchResponsesFromLeaderLog",
-          "FetchDivergencesFromLeaderLog",
+          "FetchDivergencesFromLeaderLog", "FetchDivergencesAboveCommitted", "FetchResponseHighWatermarksCommitted",
           "FetchResponsesCommitPrefix", "FetchDivergenceKeepsHighWatermark", "FetchDivergenceKeepsCommitted")
 
 
@@ -401,8 +401,9 @@ def test_a_divergence_below_a_committed_entry_is_not_an_indinv_state(model: Mode
     """The counterexample to induction z3 found for HandleFetchResponse: follower 3 of leader
     1 in epoch 1 holds 1's committed leaderChange record with high watermark 0, and a
     divergence of epoch 0 at 3's position cuts its log to nothing.
-    FetchDivergenceKeepsCommitted excludes the state; without it, the step breaks
-    CommittedOnMajority."""
+    FetchDivergenceKeepsCommitted excludes the state, and so does FetchDivergencesAboveCommitted
+    (added later: the divergence names epoch 0 below 1's committed record of epoch 1); without
+    both, the step breaks CommittedOnMajority."""
 
     init = reachable(model, 1)[0]
     record = leader_change_record(1, 1)
@@ -419,7 +420,8 @@ def test_a_divergence_below_a_committed_entry_is_not_an_indinv_state(model: Mode
                                                                    clusterId="", errorCode="", leaderId=1, fetchOffset=1,
                                                                    lastFetchedEpoch=1, highWatermark=0, records=(),
                                                                    divergingEpoch=0, divergingEndOffset=1)}))
-    assert_needed(model, cti, "FetchDivergenceKeepsCommitted", "HandleFetchResponse", "CommittedOnMajority")
+    assert_needed(model, cti, ("FetchDivergenceKeepsCommitted", "FetchDivergencesAboveCommitted"),
+                  "HandleFetchResponse", "CommittedOnMajority")
 
 
 def test_a_divergence_of_a_leader_at_a_position_it_holds_is_not_an_indinv_state(model: Model) -> None:
@@ -493,7 +495,8 @@ def test_a_commit_prefix_for_followers_only_is_not_inductive(model: Model, role:
     says the record is below the high watermark although nothing is committed.  A restart, or
     a BeginQuorumEpochResponse of 2 that names leader 1, makes 3 the follower of 1 where the
     response finds it.  The lemma now speaks of any receiver at the position it fetched from,
-    which excludes the state."""
+    which excludes the state; so does FetchResponseHighWatermarksCommitted (added later: the
+    response's high watermark 1 is no committed offset)."""
     init = reachable(model, 1)[0]
     record = leader_change_record(1, 1)
     response = message_like(model, init, type="FetchResponse", source=1, dest=3, epoch=1, clusterId="",
@@ -509,7 +512,8 @@ def test_a_commit_prefix_for_followers_only_is_not_inductive(model: Model, role:
                                   elections=frozenset({(1, 1)}),
                                   votes=frozenset({(1, 1, 1), (2, 1, 1)}),
                                   messages=frozenset({response, teaching}))
-    assert_needed_over(model, cti, "FetchResponsesCommitPrefix", FOLLOWER_ONLY_COMMIT_PREFIX, action)
+    assert_needed_over(model, cti, "FetchResponsesCommitPrefix", FOLLOWER_ONLY_COMMIT_PREFIX, action,
+                       also=("FetchResponseHighWatermarksCommitted",))
 
 
 # FetchDivergenceKeepsHighWatermark as it was, for a follower of the response's sender only.
@@ -533,7 +537,8 @@ def test_a_divergence_rule_for_followers_only_is_not_inductive(model: Model) -> 
     lemma now speaks of any receiver at the position it fetched from.  (Two lemmas added
     after it exclude the state too: leader 2's log holds the position its divergence
     answers, FetchDivergencesFromLeaderLog, and the divergence cuts 1's committed record,
-    FetchDivergenceKeepsCommitted.)"""
+    FetchDivergenceKeepsCommitted; and a later one: the divergence's end offset 0 is below that
+    record, FetchDivergencesAboveCommitted.)"""
     init = reachable(model, 1)[0]
     record = leader_change_record(1, 2)
     divergence = message_like(model, init, type="FetchResponse", source=2, dest=1, epoch=1, clusterId="",
@@ -553,7 +558,8 @@ def test_a_divergence_rule_for_followers_only_is_not_inductive(model: Model) -> 
                                   messages=frozenset({divergence, begin}))
     assert_needed_over(model, cti, "FetchDivergenceKeepsHighWatermark", FOLLOWER_ONLY_DIVERGENCE,
                        "HandleBeginQuorumEpochRequest",
-                       also=("FetchDivergencesFromLeaderLog", "FetchDivergenceKeepsCommitted"))
+                       also=("FetchDivergencesFromLeaderLog", "FetchDivergenceKeepsCommitted",
+                             "FetchDivergencesAboveCommitted"))
 
 
 def assert_needed_over(model: Model, cti: State, lemma: str, weaker: str, action: str,
@@ -700,8 +706,9 @@ def test_a_follower_of_itself_is_not_an_indinv_state(model: Model) -> None:
     itself in epoch 1, and a divergence in its own FetchResponse empties its log, dropping
     an entry committed on replicas 1 and 2 only.  LeadersElected (a follower follows
     another replica) excludes the state, and so does MessagesToOthers (added later: the
-    response is 2's to itself), and FetchDivergenceKeepsCommitted (the divergence cuts 2's
-    committed record); without all three, the step breaks CommittedOnMajority."""
+    response is 2's to itself), FetchDivergenceKeepsCommitted (the divergence cuts 2's
+    committed record) and FetchDivergencesAboveCommitted (later still: it names epoch 0 below
+    that record of epoch 1); without all four, the step breaks CommittedOnMajority."""
 
     at = {n: k for k, n in enumerate(model.variables)}
     init = reachable(model, 1)[0]
@@ -718,7 +725,8 @@ def test_a_follower_of_itself_is_not_an_indinv_state(model: Model) -> None:
                                   votes=frozenset({(1, 1, 2), (3, 1, 2)}),
                                   committed=frozenset({(0, entry, 1)}),
                                   messages=frozenset({response}))
-    assert_needed(model, cti, ("LeadersElected", "MessagesToOthers", "FetchDivergenceKeepsCommitted"),
+    assert_needed(model, cti, ("LeadersElected", "MessagesToOthers", "FetchDivergenceKeepsCommitted",
+                               "FetchDivergencesAboveCommitted"),
                   "HandleFetchResponse", "CommittedOnMajority")
 
 
@@ -729,8 +737,9 @@ def test_a_divergence_below_the_followers_high_watermark_is_not_an_indinv_state(
     empties its log under its high watermark.  FetchDivergenceKeepsHighWatermark excludes
     the state, and so do two lemmas added after it (leader 2's log holds the position its
     divergence answers, FetchDivergencesFromLeaderLog; the divergence cuts 3's committed
-    record, FetchDivergenceKeepsCommitted); without the three, the step breaks
-    HighWatermarkInLog."""
+    record, FetchDivergenceKeepsCommitted), and one added later still (the divergence names
+    epoch 1 below the committed record of epoch 2, FetchDivergencesAboveCommitted); without the
+    four, the step breaks HighWatermarkInLog."""
 
     init = reachable(model, 1)[0]
     entry = leader_change_record(2, 2)
@@ -748,7 +757,8 @@ def test_a_divergence_below_the_followers_high_watermark_is_not_an_indinv_state(
                                   committed=frozenset({(0, entry, 2)}),
                                   messages=frozenset({response}))
     assert_needed(model, cti, ("FetchDivergenceKeepsHighWatermark", "FetchDivergencesFromLeaderLog",
-                               "FetchDivergenceKeepsCommitted"), "HandleFetchResponse", "HighWatermarkInLog")
+                               "FetchDivergenceKeepsCommitted", "FetchDivergencesAboveCommitted"),
+                  "HandleFetchResponse", "HighWatermarkInLog")
 
 
 def test_a_fetch_request_ahead_of_its_sender_is_not_an_indinv_state(model: Model) -> None:
@@ -864,3 +874,85 @@ def test_a_fetch_request_naming_an_epoch_nobody_won_is_not_an_indinv_state() -> 
                                   votes=frozenset({(1, 1, 3), (3, 1, 3)}),
                                   messages=frozenset({request, grant}))
     assert_needed(model, cti, "FetchRequestsToElectedLeaders", "HandleVoteResponse", "FetchRequestsBehindLeader")
+
+
+def test_a_response_claiming_an_uncommitted_high_watermark_is_not_an_indinv_state(model: Model) -> None:
+    """The counterexample to induction z3 found for HandleFetchResponse once it decided
+    FetchResponsesCommitPrefix (tests/symbolic/test_kraft_cti.py asks z3 again): leader 2 of
+    epoch 1 has moved on to epoch 2, and two of its responses are in flight to its follower 1,
+    whose log is empty: one at offset 0 with 2's leaderChange record, and an old one at offset
+    1 (epoch 1) saying the high watermark is 2 while nothing is committed. The first brings 1
+    to the old one's position, and FetchResponsesCommitPrefix then asks for committed entries
+    that are not. FetchResponseHighWatermarksCommitted (a successful response's high
+    watermark is a committed offset) excludes the state."""
+    init = reachable(model, 1)[0]
+    record = leader_change_record(1, 2)
+    old = message_like(model, init, type="FetchResponse", source=2, dest=1, epoch=1, clusterId="", errorCode="",
+                       leaderId=2, fetchOffset=1, lastFetchedEpoch=1, highWatermark=2, records=(),
+                       divergingEpoch=-1, divergingEndOffset=-1)
+    first = message_like(model, init, type="FetchResponse", source=2, dest=1, epoch=1, clusterId="", errorCode="",
+                         leaderId=2, fetchOffset=0, lastFetchedEpoch=0, highWatermark=0, records=(record,),
+                         divergingEpoch=-1, divergingEndOffset=-1)
+    cti = state_like(model, init, currentEpoch=make_fn({1: 1, 2: 2, 3: 0}),
+                                  votedId=make_fn({1: 2, 2: -1, 3: -1}),
+                                  leaderId=make_fn({1: 2, 2: -1, 3: -1}),
+                                  role=make_fn({1: "Follower", 2: "Unattached", 3: "Unattached"}),
+                                  log=make_fn({1: (), 2: (record,), 3: ()}),
+                                  elections=frozenset({(1, 2)}),
+                                  votes=frozenset({(1, 1, 2), (2, 1, 2)}),
+                                  messages=frozenset({old, first}))
+    assert_needed(model, cti, "FetchResponseHighWatermarksCommitted", "HandleFetchResponse", "FetchResponsesCommitPrefix")
+
+
+def test_a_divergence_below_a_committed_entry_of_its_epoch_is_not_an_indinv_state(model: Model) -> None:
+    """The counterexample to induction z3 found next for HandleFetchResponse (once
+    FetchResponseHighWatermarksCommitted let it decide FetchResponsesCommitPrefix): leader 3
+    of epoch 1, which has moved on to epoch 2, committed its leaderChange record; of its two
+    responses in flight to follower 1 (empty log), one carries that record with high
+    watermark 1, and an old divergence for the position <<1, 1>> names epoch 0, which 3's log
+    never held. The first brings 1 to that position with high watermark 1, where the
+    divergence would empty its log (FetchDivergenceKeepsHighWatermark).
+    FetchDivergencesAboveCommitted (a divergence is above the entries committed by its epoch
+    up to its last fetched epoch) excludes the state."""
+    init = reachable(model, 1)[0]
+    record = leader_change_record(1, 3)
+    first = message_like(model, init, type="FetchResponse", source=3, dest=1, epoch=1, clusterId="", errorCode="",
+                         leaderId=3, fetchOffset=0, lastFetchedEpoch=0, highWatermark=1, records=(record,),
+                         divergingEpoch=-1, divergingEndOffset=-1)
+    old = message_like(model, init, type="FetchResponse", source=3, dest=1, epoch=1, clusterId="", errorCode="",
+                       leaderId=3, fetchOffset=1, lastFetchedEpoch=1, highWatermark=1, records=(),
+                       divergingEpoch=0, divergingEndOffset=2)
+    cti = state_like(model, init, currentEpoch=make_fn({1: 1, 2: 2, 3: 2}),
+                                  leaderId=make_fn({1: 3, 2: -1, 3: -1}),
+                                  role=make_fn({1: "Follower", 2: "Unattached", 3: "Unattached"}),
+                                  log=make_fn({1: (), 2: (record,), 3: (record,)}),
+                                  highWatermark=make_fn({1: 0, 2: 1, 3: 0}),
+                                  elections=frozenset({(1, 3)}),
+                                  votes=frozenset({(2, 1, 3), (3, 1, 3)}),
+                                  committed=frozenset({(0, record, 1)}),
+                                  messages=frozenset({first, old}))
+    assert_needed(model, cti, "FetchDivergencesAboveCommitted", "HandleFetchResponse",
+                  "FetchDivergenceKeepsHighWatermark")
+
+
+def test_a_voter_that_lost_its_fetched_record_in_a_later_epoch_is_not_an_indinv_state(model: Model) -> None:
+    """The counterexample to induction z3 found for HandleFetchRequest (the case of a valid
+    fetch, once the two FetchResponse lemmas let it get there): voter 2 fetched leader 1's
+    leaderChange record at offset 1 in epoch 1 and has moved to epoch 2, which elected
+    nobody, with an empty log. Leader 1 takes the stale request as 2's progress and commits
+    the record on 1 and 2, and CommittedOnMajority breaks. FetchRequestsHeldAcrossEpochs (the
+    request still speaks for 2's log while no later epoch up to 2's elected a leader)
+    excludes the state."""
+    init = reachable(model, 1)[0]
+    record = leader_change_record(1, 1)
+    request = message_like(model, init, type="FetchRequest", source=2, dest=1, epoch=1, clusterId="kraft",
+                           fetchOffset=1, lastFetchedEpoch=1, sourceDirectoryId=0)
+    cti = state_like(model, init, currentEpoch=make_fn({1: 1, 2: 2, 3: 1}),
+                                  votedId=make_fn({1: 1, 2: -1, 3: 1}),
+                                  leaderId=make_fn({1: 1, 2: -1, 3: -1}),
+                                  role=make_fn({1: "Leader", 2: "Unattached", 3: "Voted"}),
+                                  log=make_fn({1: (record,), 2: (), 3: ()}),
+                                  elections=frozenset({(1, 1)}),
+                                  votes=frozenset({(1, 1, 1), (3, 1, 1)}),
+                                  messages=frozenset({request}))
+    assert_needed(model, cti, "FetchRequestsHeldAcrossEpochs", "HandleFetchRequest", "CommittedOnMajority")
