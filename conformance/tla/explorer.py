@@ -133,6 +133,7 @@ class Search:
         tick = 0
         model, nxt, checks, identity = self.model, self.plan.next, self.checks, self.identity
         has_props = bool(self.plan.action_properties)
+        share = not identity.exact  # else canonical_successors shares equal values
         while len(self.queue):
             index, state = self.queue.pop()
             if index >= level_end:
@@ -149,7 +150,7 @@ class Search:
                 state, canonical = identity.canonical_successors(state)
                 subs = checks.subscripts(state) if has_props else None
                 successors = []
-                for label, succ in model.successors(state, nxt):
+                for label, succ in model.successors(state, nxt, share):
                     any_successor = True
                     self.generated += 1
                     fp, succ = canonical(succ)
