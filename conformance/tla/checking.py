@@ -176,6 +176,18 @@ class StateIdentity:
         known = fpr.prefixes(parent)
         return lambda state: fpr.state_after(state, known)
 
+    def canonical_successors(self, parent: State) -> tuple[State, Callable[[State], tuple[int, State]]]:
+        """``parent`` with its values replaced by the objects of the same values met before,
+        and for its successors (computed from that state): a successor's fingerprint and
+        the successor with its values replaced likewise. Without VIEW and SYMMETRY; else the
+        states themselves. Identity-keyed caches (invariant parts, type checks,
+        fingerprints) then recognise equal values at once."""
+        if not self.exact:
+            return parent, lambda state: (self(state), state)
+        fpr = self.fpr
+        known = fpr.prefixes(parent, canonical=True)
+        return known[0], lambda state: fpr.canonical_after(state, known)  # type: ignore[return-value]
+
 
 # ---------------------------------------------------------------------------
 # Checks shared by exhaustive search and simulation

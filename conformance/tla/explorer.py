@@ -133,6 +133,7 @@ class Search:
         tick = 0
         model, nxt, checks, identity = self.model, self.plan.next, self.checks, self.identity
         has_props = bool(self.plan.action_properties)
+        share = not identity.exact  # else canonical_successors shares equal values
         while len(self.queue):
             index, state = self.queue.pop()
             if index >= level_end:
@@ -146,14 +147,15 @@ class Search:
                     raise Stop("limit", None, "stopped by the time limit (--time-limit)")
             any_successor = False
             try:
+                state, canonical = identity.canonical_successors(state)
                 subs = checks.subscripts(state) if has_props else None
                 successors = []
-                fingerprint = identity.of_successors(state)
-                for label, succ in model.successors(state, nxt):
+                for label, succ in model.successors(state, nxt, share):
                     any_successor = True
                     self.generated += 1
+                    fp, succ = canonical(succ)
                     allowed = checks.action_allowed(state, succ)
-                    successors.append((fingerprint(succ), label, succ, allowed, allowed and checks.in_model(succ)))
+                    successors.append((fp, label, succ, allowed, allowed and checks.in_model(succ)))
                 successors.sort(key=_BY_FINGERPRINT)
                 for fp, label, succ, _, kept in successors:
                     if not kept:

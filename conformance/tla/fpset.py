@@ -51,9 +51,11 @@ def _digest(text: str, tag: bytes) -> int:
 class Fingerprinter:
     """Computes 64-bit fingerprints of values and states, with a bounded memo."""
 
-    def __init__(self, memo_limit: int = 2_000) -> None:
+    def __init__(self, memo_limit: int = 1 << 15) -> None:
+        # by value: (the first object of that value, its fingerprint); by identity: (the
+        # object, kept alive so that its id is not reused, its fingerprint, that first object)
         self._memo: dict[Any, tuple[Any, int]] = {}
-        self._ids: dict[int, tuple[Any, int]] = {}
+        self._ids: dict[int, tuple[Any, int, Any]] = {}
         self._atoms: dict[Any, int] = {}
         self._memo_limit = memo_limit
 
@@ -81,17 +83,45 @@ class Fingerprinter:
         # Successive states share sub-values: first by identity (the entry keeps the value
         # alive, so its id is not reused), then by value, where a hit counts only when the
         # stored value is the same TLA+ value (Python: [a |-> FALSE] == [a |-> 0])
-        ids = self._ids
-        hit = ids.get(id(v))
+        hit = self._ids.get(id(v))
         if hit is not None:
             return hit[1]
+        return self._by_value(v, t)[1]
+
+    def canonical(self, v: Any) -> tuple[Any, int]:
+        """``(c, fp)``: ``fp`` is ``v``'s fingerprint and ``c`` is ``v`` or an object of the
+        same TLA+ value met before (the first one fingerprinted while the memo keeps it), so
+        values built again and again by different steps become one object."""
+        t = type(v)
+        if t is int or t is bool or t is str or t is ModelValue:
+            return v, self.value(v)
+        hit = self._ids.get(id(v))
+        if hit is not None:
+            return hit[2], hit[1]
+        return self._by_value(v, t)
+
+    def _by_value(self, v: Any, t: type) -> tuple[Any, int]:
+        """``canonical(v)`` for a container not known by identity."""
+        ids = self._ids
         memo = self._memo
         hit = memo.get(v)
-        if hit is not None and same_value(hit[0], v):
+        if hit is not None and (hit[0] is v or same_value(hit[0], v)):
             if len(ids) >= self._memo_limit:
                 ids.clear()
-            ids[id(v)] = (v, hit[1])
-            return hit[1]
+            ids[id(v)] = (v, hit[1], hit[0])
+            return hit
+        h = self._container(v, t)
+        if len(memo) >= self._memo_limit:
+            memo.clear()
+        if len(ids) >= self._memo_limit:
+            ids.clear()
+        memo[v] = (v, h)
+        ids[id(v)] = (v, h, v)
+        return v, h
+
+    def _container(self, v: Any, t: type) -> int:
+        """The fingerprint of a tuple, set or function, computed from its items'."""
+        ids = self._ids
         val = self.value
         # the atoms' fingerprints (never a boolean's: True == 1 in the table) and the
         # containers' known by identity are looked up here, and _mix is written out: these
@@ -149,11 +179,6 @@ class Fingerprinter:
             h = _mix(((s & _MASK) ^ _TAG_FN) + len(v.map) & _MASK)
         else:
             raise TypeError(f"cannot fingerprint a {t.__name__}")
-        if len(memo) >= self._memo_limit:
-            memo.clear()
-        if len(ids) >= self._memo_limit:
-            ids.clear()
-        memo[v] = ids[id(v)] = (v, h)
         return h
 
     def state(self, values: Iterable[Any]) -> int:
@@ -164,11 +189,18 @@ class Fingerprinter:
             h = _mix((h * _PRIME + val(x)) & _MASK)
         return h
 
-    def prefixes(self, values: Sequence[Any]) -> StatePrefixes:
+    def prefixes(self, values: Sequence[Any], canonical: bool = False) -> StatePrefixes:
         """What ``state_after`` needs of a state: its values, their fingerprints, and the
-        state fingerprint's running value before each of them (``state`` is the last)."""
-        val = self.value
-        parts = [val(x) for x in values]
+        state fingerprint's running value before each of them (``state`` is the last).
+        ``canonical``: the values given are the tuple of their ``canonical`` objects (a state
+        read back from disk, say, then shares its values with the states seen before)."""
+        if canonical:
+            pairs = list(map(self.canonical, values))
+            values = tuple([c for c, _ in pairs])
+            parts = [fp for _, fp in pairs]
+        else:
+            val = self.value
+            parts = [val(x) for x in values]
         running = [_TAG_STATE]
         h = _TAG_STATE
         for fp in parts:
@@ -205,6 +237,39 @@ class Fingerprinter:
             x = (x * _K2) & _MASK
             h = x ^ (x >> 33)
         return h
+
+
+    def canonical_after(self, values: tuple[Any, ...], known: StatePrefixes) -> tuple[int, tuple[Any, ...]]:
+        """``state_after(values, known)`` and ``values`` with each value that is not the very
+        object of the parent's replaced by its ``canonical`` object (``values`` itself when
+        none is): successors reached from different states then share their equal values."""
+        other, parts, running = known
+        n = len(values)
+        if n != len(other):
+            return self.state_after(values, known), values
+        changed = list(compress(range(n), map(is_not, values, other)))
+        if not changed:
+            return running[n], values
+        canon = self.canonical
+        fps = parts.copy()
+        out: list[Any] | None = None
+        for i in changed:
+            v = values[i]
+            c, fps[i] = canon(v)
+            if c is not v:
+                if out is None:
+                    out = list(values)
+                out[i] = c
+        k = changed[0]
+        h = running[k]
+        for fp in fps[k:]:
+            x = (h * _PRIME + fp) & _MASK
+            x ^= x >> 33
+            x = (x * _K1) & _MASK
+            x ^= x >> 33
+            x = (x * _K2) & _MASK
+            h = x ^ (x >> 33)
+        return h, values if out is None else tuple(out)
 
 
 class FingerprintSet:

@@ -356,8 +356,11 @@ class Model:
             hit = cache[key] = (next, split, (name, (), (), loc))
         return hit[1], hit[2]
 
-    def successors(self, state: State, next: str | S.Expr = "Next"
+    def successors(self, state: State, next: str | S.Expr = "Next", share: bool = True
                    ) -> Iterator[tuple[ActionLabel, State]]:
+        """The labelled successors of ``state``; ``share``: with the parent's objects for the
+        values an action rebuilt equal (``reuse_equal``; a caller that interns values does
+        that itself)."""
         split, top = self._split_step(next, self._actions, self._step_cache)
         if len(state) != len(self.variables):
             self._check_state(state)
@@ -370,7 +373,7 @@ class Model:
             label = labels.get(raw)
             if label is None:
                 label = labels[raw] = make_label(raw)
-            yield label, reuse_equal(tuple(t), state)
+            yield label, reuse_equal(tuple(t), state) if share else tuple(t)
 
     def successors_skipping_errors(self, state: State, next: str | S.Expr = "Next"
                                    ) -> tuple[list[tuple[ActionLabel, State]], list[TlaError]]:

@@ -4,7 +4,9 @@ A conjunct that reads only the variables at known indices, and whose evaluations
 agree (no RandomElement, Print, ...), has the same value in every state that gives those
 variables the same values. ``StatePart`` evaluates it once per such combination (while
 its bounded memo keeps it) and tells when a state's variables are the very objects of a
-state where it held already.
+state where it held already. The exhaustive search gives equal values one object
+(``Fingerprinter.canonical``), so most states are recognised by the ids of their objects,
+without hashing or comparing the values.
 """
 
 from __future__ import annotations
@@ -21,16 +23,20 @@ _MISSING = object()
 class StatePart:
     """One conjunct: ``part(state)`` is its value in ``state``."""
 
-    __slots__ = ("_held", "_key", "_limit", "deps", "fn")
+    __slots__ = ("_by_id", "_held", "_ids", "_key", "_limit", "deps", "fn")
 
     def __init__(self, fn: Callable[[Any], Value], deps: tuple[int, ...] | None,
-                 limit: int = 2_000) -> None:
+                 limit: int = 1 << 14) -> None:
         self.fn = fn
         self.deps = deps  # the indices of the variables it reads; None: unknown
-        # the values of those variables (a tuple of them) in states where it held
+        # the values of those variables (a tuple of them) in states where it held: by
+        # value, and by the ids of the very objects (the entry keeps them alive, so their
+        # ids are not reused)
         self._held: dict[Any, Any] = {}
+        self._by_id: dict[Any, Any] = {}
         self._limit = limit
         self._key = None if not deps else itemgetter(*deps)
+        self._ids = id if deps is not None and len(deps) == 1 else _ids
 
     def unchanged(self, state: Any, other: Any) -> bool:
         """Whether the variables it reads are the very same objects in both states."""
@@ -46,14 +52,27 @@ class StatePart:
         if key is None:
             return self.fn(state)
         values = key(state)
+        ids = self._ids(values)
+        by_id = self._by_id
+        if ids in by_id:
+            return True
         held = self._held
         seen = held.get(values, _MISSING)
         # a hit counts only for the same TLA+ values (Python: [a |-> FALSE] == [a |-> 0])
         if seen is not _MISSING and (seen is values or same_value(seen, values)):
-            return True
-        result = self.fn(state)
-        if result is True:
+            result: Value = True
+        else:
+            result = self.fn(state)
+            if result is not True:
+                return result
             if len(held) >= self._limit:
                 held.clear()
             held[values] = values
+        if len(by_id) >= self._limit:
+            by_id.clear()
+        by_id[ids] = values
         return result
+
+
+def _ids(values: tuple[Any, ...]) -> tuple[int, ...]:
+    return tuple(map(id, values))

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from conformance.tla.fpset import Fingerprinter
-from conformance.tla.values import Fn
+from conformance.tla.values import Fn, same_value
 
 _atoms = st.one_of(st.integers(-2, 3), st.booleans(), st.sampled_from(["a", "b"]))
 _values = st.recursive(
@@ -53,3 +53,20 @@ def test_a_boolean_in_the_successor_is_not_the_parents_integer() -> None:
     known = fpr.prefixes((0, "a", 1))
     assert fpr.state_after((False, "a", 1), known) == fpr.state((False, "a", 1)) != fpr.state((0, "a", 1))
     assert fpr.state_after((0, "a", True), known) == fpr.state((0, "a", True))
+
+
+@given(st.lists(_values, min_size=1, max_size=6), st.data())
+def test_canonical_after_keeps_the_values_and_shares_equal_ones(parent: list[Any], data: st.DataObject) -> None:
+    fpr = Fingerprinter()
+    copy = tuple(_copy(v) for v in parent)
+    known = fpr.prefixes(copy, canonical=True)
+    assert known[0] == copy and known[2][-1] == Fingerprinter().state(parent)
+    base = known[0]
+    succ = tuple(data.draw(st.sampled_from([v, _copy(v), data.draw(_values)])) for v in base)
+    fp, out = fpr.canonical_after(succ, known)
+    assert fp == Fingerprinter().state(succ) == fpr.state(out)
+    assert len(out) == len(succ)
+    for x, y, p in zip(out, succ, base, strict=True):
+        assert x == y and same_value(x, y)  # the same values (no pun taken for a match)
+        if type(y) in (tuple, frozenset, Fn) and y == p and same_value(y, p):
+            assert x is p  # an equal value met before: its first object

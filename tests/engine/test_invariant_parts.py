@@ -84,6 +84,20 @@ def test_a_part_remembers_where_it_held_by_tla_equality() -> None:
     assert not pair.unchanged((one, 2), (tuple(list(one)), 2))  # equal, not the same object
 
 
+def test_a_part_knows_the_very_objects_where_it_held() -> None:
+    calls: list[object] = []
+    part = StatePart(lambda s: calls.append(s) is None and 0 not in s[0] and 0 not in s[1], (0, 1))
+    x, y = frozenset({2}), (3, 4)
+    assert part((x, y, "a")) is True and part((x, y, "b")) is True and len(calls) == 1
+    assert part((frozenset({2}), (3, 4), "c")) is True and len(calls) == 1  # by value
+    # Python-equal by a pun, other objects: evaluated (not held: TRUE is 1 but not 0)
+    assert part((frozenset({True}), (3, 4), "d")) is True and len(calls) == 2
+    assert part((frozenset({False}), y, "e")) is False and len(calls) == 3
+    assert part((frozenset({0}), y, "f")) is False and len(calls) == 4
+    single = StatePart(lambda s: calls.append(s) is None and type(s[0][0]) is bool, (0,))
+    assert single(((False,),)) is True and single(((0,),)) is False and len(calls) == 6
+
+
 def test_a_part_of_unknown_variables_is_always_evaluated() -> None:
     calls: list[object] = []
     part = StatePart(lambda s: calls.append(s) is None, None)

@@ -77,6 +77,15 @@ def test_same_value_is_tla_equality(a: Any, data: st.DataObject) -> None:
     fpr = Fingerprinter()
     assert (fpr.value(a) == fpr.value(b)) is expected
     assert (fpr.value(b) == Fingerprinter().value(b))
+    # interning: b's canonical object is a (met first) exactly when they are the same value
+    interned = Fingerprinter()
+    interned.canonical(a)
+    c, fp = interned.canonical(b)
+    assert _tagged(c) == _tagged(b) and fp == Fingerprinter().value(b)
+    if type(a) in (tuple, frozenset, Fn):
+        assert (c is a) is expected
+    else:  # atoms are their own canonical objects
+        assert c is b
 
 
 @settings(max_examples=300)
@@ -122,3 +131,17 @@ def test_constants_that_differ_by_a_pun_stay_apart(tmp_path: Path) -> None:
                 (false, Fn({"a": True}))]
     got = [step.state[0] for step in r.trace]
     assert len(got) == 4 and all(same_value(g, w) for g, w in zip(got, expected, strict=True)), got
+
+
+def test_a_value_punning_one_met_before_is_not_interned_as_it(tmp_path: Path) -> None:
+    # <<{0}>> is built by every step and met first; <<{FALSE}>> (Python-equal to it) comes
+    # last: taking the first for it (fingerprints, invariant parts by identity) would miss
+    # the violation (ToString tells them apart; TLC cannot compare FALSE with 0)
+    (tmp_path / "Pun3.tla").write_text(
+        "---- MODULE Pun3 ----\nEXTENDS Naturals, TLC\nVARIABLES x, n\nInit == x = <<{0}>> /\\ n = 0\n"
+        "Next == /\\ n < 3 /\\ n' = n + 1\n"
+        "        /\\ x' = IF n = 2 THEN <<{FALSE}>> ELSE <<{0}>>\n"
+        "Inv == ToString(x[1]) # \"{FALSE}\"\n====\n")
+    config = parse_config("INIT Init\nNEXT Next\nINVARIANT Inv\nCHECK_DEADLOCK FALSE\n")
+    r = check(Model.load(tmp_path / "Pun3.tla"), config, progress=False)
+    assert (r.verdict, r.property, len(r.trace)) == ("violation", "Inv", 4), r.message

@@ -6,7 +6,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from conformance.tla.cfg import parse_config
+from conformance.tla.checking import StateIdentity
 from conformance.tla.model import Model
+from conformance.tla.plan import resolve_plan
 from conformance.tla.values import Fn, reuse_equal
 from tests.engine.spec_text import load_text
 
@@ -54,3 +57,24 @@ def test_reuse_equal_directly() -> None:
     assert out[0] is old[0] and out[1] is new[1] and type(out[1][0]) is bool
     same = (old[0], old[1], 5)
     assert reuse_equal(same, old) is same
+
+
+def test_the_search_shares_them_without_reuse_equal(tmp_path: Path) -> None:
+    # the exhaustive search asks for successors without sharing (share=False) and has
+    # canonical_successors share the equal values instead, puns kept apart
+    m = load_text(tmp_path, """---- MODULE Share2 ----
+EXTENDS Naturals
+VARIABLES s, p, n
+Init == s = {1, 2} /\\ p = <<0, 1>> /\\ n = 0
+Next == n < 2 /\\ n' = n + 1 /\\ s' = {n + 1, 2} \\cup {1} /\\ p' = <<FALSE, TRUE>>
+====
+""")
+    (init,) = m.init_states()
+    ((_, raw),) = m.successors(init, share=False)
+    assert raw[0] is not init[0] and raw[0] == init[0]  # built anew
+    config = parse_config("INIT Init\nNEXT Next\n")
+    identity = StateIdentity(m, resolve_plan(m, config), config)
+    parent, canonical = identity.canonical_successors(init)
+    fp, succ = canonical(raw)
+    assert succ[0] is parent[0] and fp == identity(raw)
+    assert succ[1] == (False, True) and all(type(x) is bool for x in succ[1])
