@@ -48,6 +48,19 @@ def _digest(text: str, tag: bytes) -> int:
     return int.from_bytes(blake2b(text.encode("utf-8"), digest_size=8, person=tag).digest(), "little")
 
 
+def _fold(h: int, fps: Iterable[int]) -> int:
+    """A state fingerprint's running value ``h`` carried over the values' fingerprints
+    ``fps`` (``_mix`` written out: once per successor state)."""
+    for fp in fps:
+        x = (h * _PRIME + fp) & _MASK
+        x ^= x >> 33
+        x = (x * _K1) & _MASK
+        x ^= x >> 33
+        x = (x * _K2) & _MASK
+        h = x ^ (x >> 33)
+    return h
+
+
 class Fingerprinter:
     """Computes 64-bit fingerprints of values and states, with a bounded memo."""
 
@@ -226,18 +239,8 @@ class Fingerprinter:
                     break
                 k += 1
             same = [i < len(other) and values[i] is other[i] for i in range(n)]
-        h = running[k]
         val = self.value
-        for i in range(k, n):
-            fp = parts[i] if same[i] else val(values[i])
-            x = (h * _PRIME + fp) & _MASK
-            x ^= x >> 33
-            x = (x * _K1) & _MASK
-            x ^= x >> 33
-            x = (x * _K2) & _MASK
-            h = x ^ (x >> 33)
-        return h
-
+        return _fold(running[k], [parts[i] if same[i] else val(values[i]) for i in range(k, n)])
 
     def canonical_after(self, values: tuple[Any, ...], known: StatePrefixes) -> tuple[int, tuple[Any, ...]]:
         """``state_after(values, known)`` and ``values`` with each value that is not the very
@@ -261,15 +264,7 @@ class Fingerprinter:
                     out = list(values)
                 out[i] = c
         k = changed[0]
-        h = running[k]
-        for fp in fps[k:]:
-            x = (h * _PRIME + fp) & _MASK
-            x ^= x >> 33
-            x = (x * _K1) & _MASK
-            x ^= x >> 33
-            x = (x * _K2) & _MASK
-            h = x ^ (x >> 33)
-        return h, values if out is None else tuple(out)
+        return _fold(running[k], fps[k:]), values if out is None else tuple(out)
 
 
 class FingerprintSet:
