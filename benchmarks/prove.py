@@ -12,6 +12,7 @@ Init.
         --actions HandleFetchResponse --goals FetchResponsesCommitPrefix   # one question only
     python benchmarks/prove.py --part bmc --toggles volatile_vote second_leader --max-length 8
     python benchmarks/prove.py --part bmc --toggles --explicit --bmc-time-limit 600   # every toggle
+    python benchmarks/prove.py --part bmc --toggles second_leader --bmc-rlimit 2000000000   # in z3 units
 
 Target (issue 14): all obligations for 3 voters and 1 observer in under 10 minutes on 2
 cores. Medians over ``--runs`` runs. With ``--rlimit`` every obligation gets that many z3
@@ -127,8 +128,9 @@ def explicit_length(cfg_path: Path, time_limit: float) -> str:
 
 
 def bench_bmc(args: argparse.Namespace) -> None:
-    print(f"check --symbolic: max length {args.max_length}, time limit {args.bmc_time_limit:.0f}s per toggle "
-          f"(checked before each solver call), bounds seq {args.seq_bound} set {args.set_bound} "
+    units = f", {args.bmc_rlimit:,} z3 units" if args.bmc_rlimit else ""
+    print(f"check --symbolic: max length {args.max_length}, time limit {args.bmc_time_limit:.0f}s{units} per toggle, "
+          f"bounds seq {args.seq_bound} set {args.set_bound} "
           f"messages {args.messages}")
     for toggle in args.toggles or toggle_names():
         cfg_path = ROOT / "spec" / f"MC_KRaft_{toggle}.cfg"
@@ -141,7 +143,8 @@ def bench_bmc(args: argparse.Namespace) -> None:
         t0, c0 = time.monotonic(), time.process_time()
         depths = ""
         try:
-            out = bmc(model, plan, args.max_length, bounds, time_limit=args.bmc_time_limit)
+            out = bmc(model, plan, args.max_length, bounds, time_limit=args.bmc_time_limit,
+                      rlimit=args.bmc_rlimit)
         except UnsupportedError as exc:
             what = f"unsupported: {str(exc).split(': ', 1)[-1]}"
         else:
@@ -152,7 +155,8 @@ def bench_bmc(args: argparse.Namespace) -> None:
                 what = f"not found, depth {res.depth - 1} done, cap hit at depth {res.depth}"
             else:
                 what = f"{res.verdict}: {res.message}"
-            depths = " (solver per depth: " + ", ".join(f"{f.depth}:{f.seconds:.1f}s" for f in out.figures) + ")"
+            depths = " (solver per depth: " + ", ".join(
+                f"{f.depth}:{f.seconds:.1f}s/{f.units / 1e6:.0f}M" for f in out.figures) + ")"
         seconds, cpu_s = time.monotonic() - t0, time.process_time() - c0
         print(f"  {toggle:<24} explicit {explicit:<36} symbolic {what}; {seconds:.1f}s wall, "
               f"{cpu_s:.1f}s cpu{depths}", flush=True)
@@ -190,6 +194,8 @@ def main() -> None:
                    help="bmc: also the explicit engine's counterexample length under each toggle's cfg")
     p.add_argument("--max-length", type=int, default=24)
     p.add_argument("--bmc-time-limit", type=float, default=900.0)
+    p.add_argument("--bmc-rlimit", type=int, default=0,
+                   help="bmc: z3 resource units per toggle (default 0: no limit), load-independent")
     args = p.parse_args()
     if args.part in ("prove", "both"):
         bench_prove(args)

@@ -7,7 +7,9 @@ INVARIANT or a step violating a ``[][A]_v`` PROPERTY. The first depth with an an
 gives a shortest counterexample within the bounds; it is replayed on the explicit engine
 (``replay``) before it is reported. An interval whose ends depend on the state holds at
 most ``seq_bound + 1`` integers, an exponent that does is below that, on the paths searched
-(``Translator.interval_bound``).
+(``Translator.interval_bound``). ``time_limit`` (seconds) and ``rlimit`` (z3 resource
+units, which do not depend on the machine's load) bound the whole search: past either the
+verdict is ``limit``, naming the depth reached.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from dataclasses import dataclass, field
 
 import z3
 
+from conformance.symbolic.budget import Budget
 from conformance.symbolic.counterexample import decode_state
 from conformance.symbolic.encoding import disj
 from conformance.symbolic.replay import ReplayError, replay
@@ -42,6 +45,7 @@ class DepthFigure:
     depth: int
     seconds: float
     verdict: str  # sat | unsat | unknown
+    units: int = 0  # z3 resource units of the call
 
 
 @dataclass
@@ -51,10 +55,13 @@ class BmcOutcome:
 
 
 def bmc(model: Model, plan: CheckPlan, length: int, bounds: Bounds, time_limit: float | None = None,
-        log: Callable[[str], None] | None = None) -> BmcOutcome:
-    """Search counterexamples of at most ``length`` steps; ``result.verdict`` is violation,
-    ok (none within the bounds), limit (solver gave up) or error (not replayable)."""
+        log: Callable[[str], None] | None = None, rlimit: int = 0) -> BmcOutcome:
+    """Search counterexamples of at most ``length`` steps within ``time_limit`` seconds and
+    ``rlimit`` z3 resource units (0: no limit) in all; ``result.verdict`` is violation, ok
+    (none within the bounds), limit (solver gave up or a limit was reached) or error (not
+    replayable)."""
     started = time.monotonic()
+    budget = Budget(time_limit if time_limit is not None else float("inf"), rlimit)
     tr = Translator(model, interval_bound=bounds.seq_bound + 1)
     shapes = state_shapes(model, sample_state(model, plan.init), bounds)
     disjuncts = split_action(tr, plan.next) if isinstance(plan.next, str) else None
@@ -78,18 +85,16 @@ def bmc(model: Model, plan: CheckPlan, length: int, bounds: Bounds, time_limit: 
         solver.push()
         solver.add(disj(bad))
         solver.add(atom_range(atom_terms, tr.atoms))
-        if time_limit is not None:
-            remaining = time_limit - (time.monotonic() - started)
-            if remaining <= 0:
-                solver.pop()
-                outcome.result = _limit(variables, depth, started)
-                return outcome
-            solver.set("timeout", max(1, int(remaining * 1000)))
+        if budget.exhausted():
+            solver.pop()
+            outcome.result = _limit(variables, depth, started, _which(budget))
+            return outcome
         t0 = time.monotonic()
-        answer = solver.check()
-        figures.append(DepthFigure(depth, time.monotonic() - t0, str(answer)))
+        before = budget.used
+        answer, why = budget.check(solver, budget.seconds_left())
+        figures.append(DepthFigure(depth, time.monotonic() - t0, str(answer), budget.used - before))
         if log is not None:
-            log(f"depth {depth}: {answer} in {figures[-1].seconds:.2f}s")
+            log(f"depth {depth}: {answer} in {figures[-1].seconds:.2f}s ({figures[-1].units} units)")
         if answer == z3.sat:
             m = solver.model()
             trace_states: list[State] = [decode_state(s.values, variables, m, tr.atoms) for s in states]
@@ -98,7 +103,7 @@ def bmc(model: Model, plan: CheckPlan, length: int, bounds: Bounds, time_limit: 
             return outcome
         solver.pop()
         if answer == z3.unknown:
-            outcome.result = _limit(variables, depth, started, solver.reason_unknown())
+            outcome.result = _limit(variables, depth, started, why)
             return outcome
         if depth == length:
             break
@@ -118,6 +123,11 @@ def bmc(model: Model, plan: CheckPlan, length: int, bounds: Bounds, time_limit: 
     outcome.result = CheckResult("ok", variables, depth=length + 1, seconds=time.monotonic() - started,
                                  message=f"no counterexample of at most {length} steps")
     return outcome
+
+
+def _which(budget: Budget) -> str:
+    units = budget.units_left()
+    return "resource limit" if units is not None and units <= 0 else "time limit"
 
 
 def _limit(variables: tuple[str, ...], depth: int, started: float, why: str = "time limit") -> CheckResult:

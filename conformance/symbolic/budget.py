@@ -20,6 +20,7 @@ from collections.abc import Sequence
 import z3
 
 RLIMIT_KEY = "rlimit count"
+MAX_SECONDS = 4_000_000.0  # z3's timeout is an unsigned 32-bit count of milliseconds
 
 
 def rlimit_count(solver: z3.Solver) -> int:
@@ -70,7 +71,7 @@ class Budget:
                 return z3.unknown, "resource limit"
         if seconds <= 0:
             return z3.unknown, "time limit"
-        solver.set("timeout", max(1, int(seconds * 1000)))
+        solver.set("timeout", max(1, min(int(min(seconds, MAX_SECONDS) * 1000), 2**32 - 1)))
         solver.set("rlimit", limit)
         before = rlimit_count(solver)
         answer = solver.check(*assumptions)

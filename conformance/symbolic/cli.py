@@ -189,14 +189,15 @@ def run_bmc(args: argparse.Namespace, model: Any, config: Any, print_report: Any
     from conformance.tla.plan import resolve_plan
 
     bounds = bounds_of(args)
-    if isinstance(bounds, str) or args.length < 0:
-        print(f"kraftcheck check: error: {bounds if isinstance(bounds, str) else '--length must be >= 0'}",
-              file=sys.stderr)
+    if isinstance(bounds, str) or args.length < 0 or args.rlimit < 0:
+        problem = bounds if isinstance(bounds, str) else "--length and --rlimit must be >= 0"
+        print(f"kraftcheck check: error: {problem}", file=sys.stderr)
         return 2
     try:
         plan = resolve_plan(model, config)
         log = None if args.quiet else (lambda line: print(line, file=sys.stderr))
-        outcome = bmc(model, plan, args.length, bounds, time_limit=args.time_limit, log=log)
+        outcome = bmc(model, plan, args.length, bounds, time_limit=args.time_limit, log=log,
+                      rlimit=args.rlimit)
     except TlaError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
@@ -217,6 +218,6 @@ def run_bmc(args: argparse.Namespace, model: Any, config: Any, print_report: Any
     for line in report.getvalue().splitlines():  # the explicit search's counts do not apply
         if not line.startswith(("The longest walk", "0 states generated")):
             print(line)
-    depths = ", ".join(f"{f.depth}: {f.verdict} {f.seconds:.2f}s" for f in outcome.figures)
+    depths = ", ".join(f"{f.depth}: {f.verdict} {f.seconds:.2f}s {f.units} units" for f in outcome.figures)
     print(f"Solver calls per depth: {depths}.")
     return int(result.exit_code)

@@ -66,6 +66,9 @@ def register(subparsers: Any) -> None:
     p.add_argument("--symbolic", action="store_true",
                    help="bounded model checking with z3 from Init, up to --length steps")
     p.add_argument("--length", type=int, default=10, metavar="K", help="--symbolic: steps (default 10)")
+    p.add_argument("--rlimit", type=int, default=0, metavar="N",
+                   help="--symbolic: z3 resource units for the whole search (default 0: no limit); unlike "
+                        "--time-limit, they do not depend on the machine or its load")
     from conformance.symbolic.cli import add_bound_options
     add_bound_options(p)
     # --- end symbolic mode ---
