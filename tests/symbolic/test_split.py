@@ -10,7 +10,10 @@ which fits only per conjunct. ``Post`` does not split and stays unknown per conj
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -28,6 +31,7 @@ from conformance.symbolic.refine import Refiner
 from conformance.symbolic.shapes import Bounds
 from tests.symbolic.test_cases import MAILBOX
 
+ROOT = Path(__file__).resolve().parents[2]
 RLIMIT = 15_000
 SMALLER = 8_000  # the counterexample's case too is unknown as a whole: its conjunct piece finds it
 
@@ -45,10 +49,6 @@ def proof_input(mailbox: tuple[Path, Path], inv: str, rlimit: int) -> ProofInput
     return ProofInput(spec, cfg, inv, "Safety", None, Bounds(2, 3), 600.0, rlimit=rlimit)
 
 
-def split_handle(inp: ProofInput, jobs: int = 2) -> list[ObligationResult]:
-    return prove_all(inp, jobs=jobs, only=["Handle"], refine=Refiner(inp))
-
-
 def prove_cli(mailbox: tuple[Path, Path], tmp_path: Path, inv: str, rlimit: int, *extra: str) -> int:
     spec, cfg = mailbox
     return main(["prove", str(spec), "--config", str(cfg), "--inv", inv, "--safety", "Safety",
@@ -56,33 +56,65 @@ def prove_cli(mailbox: tuple[Path, Path], tmp_path: Path, inv: str, rlimit: int,
                  "--itf-dir", str(tmp_path / "itf"), *extra])
 
 
-def test_unknown_as_a_whole_is_proved_by_case_then_by_conjunct(mailbox: tuple[Path, Path]) -> None:
-    inp = proof_input(mailbox, "IndInv", RLIMIT)
-    assert [r.verdict for r in prove_all(inp, jobs=2, only=["Handle"])] == ["unknown"]  # the premise
-    results = split_handle(inp)
-    whole, cases, pieces = results[0], results[1:13], results[13:]
-    assert whole.obligation.case == -1 and whole.verdict == "unknown" and whole.split_into == 12
-    # the cases ask only what the whole attempt left open; the pieces one conjunct each
-    open_ = tuple(k for k, v in whole.conjuncts.items() if v == "unknown")
-    assert open_ and all(c.obligation.goals == open_ for c in cases)
-    redone = [c for c in cases if c.split_into]
-    assert len(redone) == 1 and len(pieces) == redone[0].split_into
-    assert all(len(p.conjuncts) == 1 and p.obligation.conjunct in p.conjuncts for p in pieces)
-    assert {r.verdict for r in results if not r.split_into} == {"proved"}
-    (action,) = per_action(results)
-    assert action.verdict == "proved" and action.obligation == Obligation("step", "Handle", 1)
-    assert action.how == "whole (unknown) -> 12 cases (1 unknown) -> 2 conjunct pieces"
-    assert action.rlimit_used == sum(r.rlimit_used for r in results)  # the failed attempts included
-    assert action.redone_units == whole.rlimit_used + redone[0].rlimit_used
-    assert action.cpu_seconds == pytest.approx(sum(r.cpu_seconds for r in results))
-    assert set(action.conjuncts.values()) <= {"proved", "unchanged"}
+def prove_fresh(mailbox: tuple[Path, Path], tmp_path: Path, inv: str, rlimit: int,
+                *extra: str) -> subprocess.CompletedProcess[str]:
+    """``kraftcheck prove`` in a new interpreter: the units a question spends depend on the
+    terms z3's context already holds (the obligations are forked from this process), so
+    figures near a resource limit are only reproducible from a fresh one."""
+    spec, cfg = mailbox
+    return subprocess.run(
+        [sys.executable, "-m", "conformance", "prove", str(spec), "--config", str(cfg), "--inv", inv,
+         "--safety", "Safety", "--seq-bound", "2", "--set-bound", "3", "--rlimit", str(rlimit),
+         "--itf-dir", str(tmp_path / "itf"), *extra],
+        capture_output=True, text=True, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, check=False)
 
 
-def test_the_pieces_spend_the_same_units_whatever_the_jobs(mailbox: tuple[Path, Path]) -> None:
+def pieces(err: str, action: str) -> list[tuple[str, str, int]]:
+    """The progress lines of ``action``'s obligation and pieces: title, verdict, units."""
+    found = re.findall(rf"  \.\.\. (\S+ /\\ {action}\b.*?): (\w+) \(.*?rlimit (\d+)\)", err)
+    return [(title, verdict, int(units)) for title, verdict, units in found]
+
+
+def combined_line(out: str, title: str) -> tuple[str, int]:
+    """The verdict and units of an action's line in the table."""
+    m = re.search(rf"  {re.escape(title)} +(\w+) +[0-9.]+s \(cpu [0-9.]+s, rlimit (\d+)\)", out)
+    assert m is not None, out
+    return m.group(1), int(m.group(2))
+
+
+def test_unknown_as_a_whole_is_proved_by_case_then_by_conjunct(mailbox: tuple[Path, Path], tmp_path: Path) -> None:
+    plain = prove_fresh(mailbox, tmp_path, "IndInv", RLIMIT)
+    assert combined_line(plain.stdout, "IndInv /\\ Handle => IndInv'")[0] == "unknown"  # the premise
+    assert "decided:" not in plain.stdout  # without --split, the output of before
+    run = prove_fresh(mailbox, tmp_path, "IndInv", RLIMIT, "--split")
+    found = pieces(run.stderr, "Handle")
+    whole, cases, by_conjunct = found[0], [f for f in found if "[" in f[0] and f[0].endswith("IndInv'")], \
+        [f for f in found if not f[0].endswith("IndInv'")]
+    assert whole[:2] == ("IndInv /\\ Handle => IndInv'", "unknown") and len(cases) == 12
+    assert [c[1] for c in cases].count("unknown") == 1 and len(by_conjunct) == 2
+    assert {f[1] for f in by_conjunct} == {"proved"}
+    assert sorted(f[0].rsplit(" => ", 1)[1] for f in by_conjunct) == ["IndInv/1'", "MsgsOK'"]
+    verdict, units = combined_line(run.stdout, "IndInv /\\ Handle => IndInv'")
+    assert verdict == "proved" and units == sum(f[2] for f in found)  # the failed attempts included
+    unknown_case = next(c for c in cases if c[1] == "unknown")
+    assert "      decided: whole (unknown) -> 12 cases (1 unknown) -> 2 conjunct pieces; the figures " \
+           "include the attempts decided again (cpu " in run.stdout
+    assert f"rlimit {whole[2] + unknown_case[2]})" in run.stdout
+
+
+def test_the_cases_ask_what_the_whole_left_open_and_spend_the_same_whatever_the_jobs(
+        mailbox: tuple[Path, Path]) -> None:
     inp = proof_input(mailbox, "IndInv", RLIMIT)
-    one, two = split_handle(inp, jobs=1), split_handle(inp, jobs=2)
+    one = prove_all(inp, jobs=1, only=["Handle"], refine=Refiner(inp))
+    two = prove_all(inp, jobs=2, only=["Handle"], refine=Refiner(inp))
     assert [(r.obligation, r.verdict, r.rlimit_used) for r in one] == \
         [(r.obligation, r.verdict, r.rlimit_used) for r in two]
+    if one[0].split_into:  # unknown as a whole (from a fresh process, it is: above)
+        open_ = tuple(k for k, v in one[0].conjuncts.items() if v == "unknown")
+        assert all(r.obligation.goals == open_ for r in one if r.obligation.case >= 0 and not r.obligation.conjunct)
+    (action,) = per_action(one)
+    assert action.rlimit_used == sum(r.rlimit_used for r in one)
+    assert action.cpu_seconds == pytest.approx(sum(r.cpu_seconds for r in one))
 
 
 @pytest.mark.parametrize(("rlimit", "itf", "how"), [
@@ -90,12 +122,11 @@ def test_the_pieces_spend_the_same_units_whatever_the_jobs(mailbox: tuple[Path, 
     (SMALLER, "cti_step_Handle_case9_Node3Zero_2.itf.json", "whole (unknown) -> 12 cases (6 unknown) -> 12 conjunct pieces"),
 ])
 def test_a_counterexample_in_a_case_or_a_conjunct_piece_is_reported(
-        mailbox: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str],
-        rlimit: int, itf: str, how: str) -> None:
-    code = prove_cli(mailbox, tmp_path, "Node3Zero", rlimit, "--split")
-    out = capsys.readouterr().out
-    assert code == 12, out
-    assert re.search(r"Node3Zero /\\ Handle => Node3Zero' +counterexample ", out), out
+        mailbox: tuple[Path, Path], tmp_path: Path, rlimit: int, itf: str, how: str) -> None:
+    run = prove_fresh(mailbox, tmp_path, "Node3Zero", rlimit, "--split")
+    out = run.stdout
+    assert run.returncode == 12, out + run.stderr
+    assert combined_line(out, "Node3Zero /\\ Handle => Node3Zero'")[0] == "counterexample"
     assert f"      decided: {how}" in out
     assert "Counterexample to induction: action Handle leads from a state satisfying Node3Zero " \
            "to one violating Node3Zero/2." in out
@@ -103,25 +134,16 @@ def test_a_counterexample_in_a_case_or_a_conjunct_piece_is_reported(
     assert (tmp_path / "itf" / itf).is_file()
 
 
-def test_pieces_that_stay_unknown_leave_the_proof_unknown(mailbox: tuple[Path, Path], tmp_path: Path,
-                                                          capsys: pytest.CaptureFixture[str]) -> None:
-    code = prove_cli(mailbox, tmp_path, "IndInv", RLIMIT, "--split")
-    captured = capsys.readouterr()
-    assert code == 3, captured.out
+def test_pieces_that_stay_unknown_leave_the_proof_unknown(mailbox: tuple[Path, Path], tmp_path: Path) -> None:
+    run = prove_fresh(mailbox, tmp_path, "IndInv", RLIMIT, "--split")
+    assert run.returncode == 3, run.stdout
     # Post does not split: per conjunct, one stays over the limit; Handle is proved
-    assert re.search(r"IndInv /\\ Post => IndInv' +unknown ", captured.out)
-    assert "      decided: whole (unknown) -> 1 conjunct piece; the figures include" in captured.out
-    assert "      unknown: [MsgsOK] MsgsOK: resource limit" in captured.out
-    assert re.search(r"IndInv /\\ Handle => IndInv' +proved ", captured.out)
-    assert "IndInv /\\ Post => MsgsOK': unknown" in captured.err  # the piece, as it completes
+    assert combined_line(run.stdout, "IndInv /\\ Post => IndInv'")[0] == "unknown"
+    assert "      decided: whole (unknown) -> 1 conjunct piece; the figures include" in run.stdout
+    assert "      unknown: [MsgsOK] MsgsOK: resource limit" in run.stdout
+    assert combined_line(run.stdout, "IndInv /\\ Handle => IndInv'")[0] == "proved"
+    assert "IndInv /\\ Post => MsgsOK': unknown" in run.stderr  # the piece, as it completes
     assert not (tmp_path / "itf").exists()
-
-
-def test_without_split_the_unknown_stays_and_the_output_is_unchanged(
-        mailbox: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert prove_cli(mailbox, tmp_path, "IndInv", RLIMIT) == 3
-    out = capsys.readouterr().out
-    assert re.search(r"IndInv /\\ Handle => IndInv' +unknown ", out) and "decided:" not in out
 
 
 def test_goals_on_the_command_line_ask_only_those_conjuncts(
