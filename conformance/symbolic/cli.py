@@ -69,8 +69,9 @@ def register(subparsers: Any) -> None:
         help="prove an inductive invariant with z3 (Init => Inv, Inv /\\ Next => Inv', Inv => Safety)",
         description="Discharge the obligations of an inductive invariant for the cfg's constants "
         "with z3: Init => INV, INV /\\ Next => INV' for each disjunct of Next (in parallel), "
-        "INV => SAFETY. Exit codes: 0 proved, 12 counterexample, 3 unknown (timeout or resource limit), "
-        "1 input error.",
+        "INV => SAFETY. With --split, a step obligation unknown within its budget is decided again "
+        "case by case, then per conjunct of INV'. Exit codes: 0 proved, 12 counterexample, 3 unknown "
+        "(timeout or resource limit), 1 input error.",
     )
     p.add_argument("spec", type=Path, help="the TLA+ module")
     p.add_argument("--config", type=Path, required=True, help="TLC .cfg file: the constants and CONSTRAINTs")
