@@ -10,7 +10,8 @@ For fixed constants (the cfg) and states of bounded size (``shapes.Bounds``):
 Each obligation is proved (the negation is unsatisfiable), has a counterexample (a state,
 or a pair of states for induction, decoded to engine values and re-checked by the explicit
 engine, with the conjunct that fails) or is unknown (the solver's timeout, or with
-``rlimit``, its resource budget: ``budget.py``).
+``rlimit``, its resource budget: ``budget.py``). With a ``refine`` hook (``refine.py``), an
+unknown step obligation is decided again in pieces, combined per action by ``per_action``.
 """
 
 from __future__ import annotations
