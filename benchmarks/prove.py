@@ -10,6 +10,8 @@ Init.
         --actions HandleFetchResponse HandleFetchRequest --cases HandleFetchResponse   # only these
     python benchmarks/prove.py --part prove --jobs 1 --rlimit 700000000 \
         --actions HandleFetchResponse --goals FetchResponsesCommitPrefix   # one question only
+    python benchmarks/prove.py --part prove --jobs 1 --timeout 900 --rlimit 700000000 \
+        --actions HandleFetchResponse --split   # an unknown action again case by case, then per conjunct
     python benchmarks/prove.py --part bmc --toggles volatile_vote second_leader --max-length 8
     python benchmarks/prove.py --part bmc --toggles --explicit --bmc-time-limit 600   # every toggle
     python benchmarks/prove.py --part bmc --toggles second_leader --bmc-rlimit 2000000000   # in z3 units
@@ -36,6 +38,7 @@ sys.path.insert(0, str(ROOT))
 
 from conformance.symbolic.bmc import bmc  # noqa: E402
 from conformance.symbolic.prove import ObligationResult, ProofInput, per_action, prove  # noqa: E402
+from conformance.symbolic.refine import Refiner  # noqa: E402
 from conformance.symbolic.shapes import Bounds  # noqa: E402
 from conformance.tla.cfg import read_config  # noqa: E402
 from conformance.tla.explorer import check  # noqa: E402
@@ -75,6 +78,7 @@ def bench_prove(args: argparse.Namespace) -> None:
         cpu: dict[str, list[float]] = {}
         units: dict[str, list[int]] = {}
         verdicts: dict[str, str] = {}
+        how: dict[str, str] = {}
         totals = []
 
         def progress(r: ObligationResult) -> None:
@@ -89,13 +93,18 @@ def bench_prove(args: argparse.Namespace) -> None:
                          f"left to the whole premise: {r.questions['whole']}"
             if r.verdict == "unknown" and r.message:
                 split += f" ({r.message})"
+            if r.split_into:
+                split += f"; decided again in {r.split_into} pieces"
             print(f"  .. {r.obligation.title('IndInv', 'Safety', 'Init')}: {r.verdict} in {r.seconds:.1f}s, "
                   f"rlimit {r.rlimit_used}{split}", flush=True)
 
         for _ in range(args.runs):
             t0 = time.monotonic()
-            for r in per_action(prove(inp, jobs=args.jobs, done=progress, only=args.actions)):
+            refine = Refiner(inp) if args.split else None
+            for r in per_action(prove(inp, jobs=args.jobs, done=progress, only=args.actions, refine=refine)):
                 title = r.obligation.title("IndInv", "Safety", "Init")
+                how[title] = (r.how or "whole") + (f", of which attempts decided again: cpu {r.redone_cpu:.1f}s, "
+                                                   f"rlimit {r.redone_units}" if r.redone_units or r.redone_cpu else "")
                 per.setdefault(title, []).append(r.seconds)
                 cpu.setdefault(title, []).append(r.cpu_seconds)
                 units.setdefault(title, []).append(r.rlimit_used)
@@ -107,10 +116,12 @@ def bench_prove(args: argparse.Namespace) -> None:
           f"{'whole-set questions' if args.whole_sets else 'per-element questions'}, "
           f"{'premise slicing' if args.slicing else 'whole premise only'}, "
           f"case by case: {' '.join(args.cases) if args.cases else 'none'}"
+          + (", unknown actions decided again by case, then by conjunct" if args.split else "")
           + (f", only the conjuncts {' '.join(args.goals)}" if args.goals else ""))
     for title, secs in per.items():
         print(f"  {title:<60} {verdicts[title]:<14} median {statistics.median(secs):8.1f}s "
-              f"(cpu {statistics.median(cpu[title]):.1f}s, rlimit {statistics.median(units[title]):.0f})")
+              f"(cpu {statistics.median(cpu[title]):.1f}s, rlimit {statistics.median(units[title]):.0f}; "
+              f"{how[title]})")
     print(f"  wall time for all obligations: median {statistics.median(totals):.1f}s "
           f"(target: under 600s on 2 cores)")
 
@@ -188,6 +199,9 @@ def main() -> None:
     p.add_argument("--cases", nargs="*",
                    help="prove: decide the step obligations of these actions case by case (per "
                         "destination and top-level disjunct; figures per action are the cases' sums)")
+    p.add_argument("--split", action="store_true",
+                   help="prove: decide an unknown step obligation again case by case, and an unknown "
+                        "case per open conjunct of IndInv' (figures per action include the attempts)")
     p.add_argument("--toggles", nargs="*", default=TOGGLES,
                    help="bmc: these toggles (with no name: every toggle of spec/models.json)")
     p.add_argument("--explicit", action="store_true",

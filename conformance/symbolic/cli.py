@@ -69,8 +69,9 @@ def register(subparsers: Any) -> None:
         help="prove an inductive invariant with z3 (Init => Inv, Inv /\\ Next => Inv', Inv => Safety)",
         description="Discharge the obligations of an inductive invariant for the cfg's constants "
         "with z3: Init => INV, INV /\\ Next => INV' for each disjunct of Next (in parallel), "
-        "INV => SAFETY. Exit codes: 0 proved, 12 counterexample, 3 unknown (timeout or resource limit), "
-        "1 input error.",
+        "INV => SAFETY. With --split, a step obligation unknown within its budget is decided again "
+        "case by case, then per conjunct of INV'. Exit codes: 0 proved, 12 counterexample, 3 unknown "
+        "(timeout or resource limit), 1 input error.",
     )
     p.add_argument("spec", type=Path, help="the TLA+ module")
     p.add_argument("--config", type=Path, required=True, help="TLC .cfg file: the constants and CONSTRAINTs")
@@ -88,6 +89,15 @@ def register(subparsers: Any) -> None:
                    help="decide the step obligation of ACTION case by case (repeatable): one obligation "
                         "per destination and per top-level disjunct of the action, each with the whole "
                         "--rlimit; the action's obligation is proved when all of them are")
+    p.add_argument("--split", action="store_true",
+                   help="decide a step obligation that comes back unknown again, in pieces that each get "
+                        "the whole --rlimit and --timeout: case by case (as --cases) asking the conjuncts "
+                        "of INV' it left open, then a case still unknown once per open conjunct (the "
+                        "premise staying all of INV); the figures of an action include every attempt")
+    p.add_argument("--goals", action="append", default=[], metavar="CONJUNCT",
+                   help="ask only this conjunct of INV' in each step obligation (a label such as "
+                        "Lemma/2, or a name), the premise staying all of INV (repeatable): a partial "
+                        "proof, to diagnose or finish one question")
     p.add_argument("--itf-dir", type=Path, default=Path("."), metavar="DIR",
                    help="where counterexamples are written as ITF (default: the current folder)")
     p.add_argument("-I", "--search-path", action="append", type=Path, default=[], metavar="DIR")
@@ -99,6 +109,7 @@ def run(args: argparse.Namespace) -> int:
     if _z3_missing():
         return 1
     from conformance.symbolic.prove import ProofInput, per_action, prove
+    from conformance.symbolic.refine import Refiner
 
     bounds = bounds_of(args)
     if isinstance(bounds, str):
@@ -112,11 +123,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"error: {args.spec}: no such spec file", file=sys.stderr)
         return 1
     inp = ProofInput(args.spec, args.config, args.inv, args.safety, args.init, bounds, args.timeout,
-                     tuple(args.search_path), rlimit=args.rlimit, cases=tuple(args.cases))
+                     tuple(args.search_path), rlimit=args.rlimit, cases=tuple(args.cases), goals=tuple(args.goals))
     try:
-        every = prove(inp, jobs=max(1, args.jobs), done=lambda r: print(
-            f"  ... {r.obligation.title(args.inv, args.safety, args.init or 'Init')}: {r.verdict} "
-            f"({r.seconds:.1f}s, cpu {r.cpu_seconds:.1f}s, rlimit {r.rlimit_used})", file=sys.stderr, flush=True))
+        every = prove(inp, jobs=max(1, args.jobs), done=lambda r: _progress(r, args),
+                      refine=Refiner(inp) if args.split else None)
     except (TlaError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
@@ -125,10 +135,14 @@ def run(args: argparse.Namespace) -> int:
     print(f"Proof of {args.inv} for the constants of {args.config} and the states satisfying its "
           f"CONSTRAINTs, of bounded size ({describe_bounds(bounds)}); the cfg's constants and "
           "state constraints bound the state space: nothing is proved for other constants.")
+    if args.goals:
+        print(f"Partial: each step obligation asks only {', '.join(args.goals)} of {args.inv}'.")
     width = max(len(r.obligation.title(args.inv, args.safety, init)) for r in results)
     for r in results:
         print(f"  {r.obligation.title(args.inv, args.safety, init):<{width}}  {r.verdict:<14} "
               f"{r.seconds:8.2f}s (cpu {r.cpu_seconds:.2f}s, rlimit {r.rlimit_used})")
+        if r.how and r.how != "whole":
+            print(f"      decided: {_how_line(r)}")
         if r.verdict == "unknown" and r.message:
             print(f"      unknown: {r.message}")
     for r in every:
@@ -139,6 +153,22 @@ def run(args: argparse.Namespace) -> int:
     if any(r.verdict == "counterexample" for r in results):
         return 12
     return 3 if any(r.verdict == "unknown" for r in results) else 0
+
+
+def _progress(r: ObligationResult, args: argparse.Namespace) -> None:
+    """One obligation (or piece) as it completes, on stderr."""
+    again = f"; decided again in {r.split_into} pieces" if r.split_into else ""
+    print(f"  ... {r.obligation.title(args.inv, args.safety, args.init or 'Init')}: {r.verdict} "
+          f"({r.seconds:.1f}s, cpu {r.cpu_seconds:.1f}s, rlimit {r.rlimit_used}){again}", file=sys.stderr, flush=True)
+
+
+def _how_line(r: ObligationResult) -> str:
+    """How an action was decided, and what its attempts decided again spent (counted in
+    its figures)."""
+    if not r.redone_units and not r.redone_cpu:
+        return r.how
+    return (f"{r.how}; the figures include the attempts decided again "
+            f"(cpu {r.redone_cpu:.2f}s, rlimit {r.redone_units})")
 
 
 def _report_counterexample(r: ObligationResult, args: argparse.Namespace, init: str) -> None:
@@ -169,7 +199,8 @@ def _report_counterexample(r: ObligationResult, args: argparse.Namespace, init: 
         print(f"Counterexample to {title}: {what} {', '.join(r.failing)}:")
         print(state_text(r.states[0], variables))
     slug = re.sub(r"[^A-Za-z0-9]+", "_", ob.kind + ("_" + ob.action if ob.action else "") +
-                  (f"_case{ob.case + 1}" if ob.case >= 0 else "")).strip("_")
+                  (f"_case{ob.case + 1}" if ob.case >= 0 else "") +
+                  (f"_{ob.conjunct}" if ob.conjunct else "")).strip("_")
     path = args.itf_dir / f"cti_{slug}.itf.json"
     try:
         args.itf_dir.mkdir(parents=True, exist_ok=True)

@@ -10,7 +10,8 @@ For fixed constants (the cfg) and states of bounded size (``shapes.Bounds``):
 Each obligation is proved (the negation is unsatisfiable), has a counterexample (a state,
 or a pair of states for induction, decoded to engine values and re-checked by the explicit
 engine, with the conjunct that fails) or is unknown (the solver's timeout, or with
-``rlimit``, its resource budget: ``budget.py``).
+``rlimit``, its resource budget: ``budget.py``). With a ``refine`` hook (``refine.py``), an
+unknown step obligation is decided again in pieces, combined per action by ``per_action``.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from __future__ import annotations
 import multiprocessing
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
 from pathlib import Path
@@ -101,15 +102,25 @@ class Obligation:
     index: int = -1
     case: int = -1  # a step obligation for one case of the action (cases.py), -1: all of it
     label: str = ""  # that case's label
+    # a step obligation asking only these conjuncts of ``inv'`` (empty: ``ProofInput.goals``),
+    # those an unknown attempt left open (``refine.py``)
+    goals: tuple[str, ...] = ()
+    # a step obligation asking only this conjunct of ``inv'`` (a piece of an unknown one)
+    conjunct: str = ""
 
     def title(self, inv: str, safety: str, init: str, whole: bool = False) -> str:
-        """The obligation's formula (``whole``: of the whole action, not of one case)."""
+        """The obligation's formula (``whole``: of the whole action, not of one case or conjunct)."""
         if self.kind == "init":
             return f"{init} => {inv}"
         if self.kind == "safety":
             return f"{inv} => {safety}"
         case = f" [{self.label}]" if self.case >= 0 and not whole else ""
-        return f"{inv} /\\ {self.action}{case} => {inv}'"
+        goal = self.conjunct if self.conjunct and not whole else inv
+        return f"{inv} /\\ {self.action}{case} => {goal}'"
+
+    def asked(self, goals: tuple[str, ...]) -> tuple[str, ...]:
+        """The conjuncts of ``inv'`` this obligation asks about, given ``ProofInput.goals``."""
+        return (self.conjunct,) if self.conjunct else self.goals or goals
 
 
 @dataclass
@@ -129,6 +140,13 @@ class ObligationResult:
     questions: dict[str, int] = field(default_factory=dict)
     # z3 resource units the obligation's solver calls spent (machine- and load-independent)
     rlimit_used: int = 0
+    # unknown, then decided again in this many pieces (``refine.py``; 0: a final verdict)
+    split_into: int = 0
+    # combined per action (``per_action``): how it was decided (``whole``, ``20 cases``, ...)
+    # and what its attempts decided again spent (included in the figures above)
+    how: str = ""
+    redone_units: int = 0
+    redone_cpu: float = 0.0
 
 
 def load(inp: ProofInput) -> tuple[Model, CheckPlan, str]:
@@ -144,7 +162,8 @@ def load(inp: ProofInput) -> tuple[Model, CheckPlan, str]:
     return model, plan, init
 
 
-def obligations(inp: ProofInput) -> list[Obligation]:
+def obligations(inp: ProofInput, every_case: bool = False) -> list[Obligation]:
+    """The obligations of ``inp`` (``every_case``: every action that splits, case by case)."""
     model, plan, init = load(inp)
     state_shapes(model, sample_state(model, init), inp.bounds)  # unsized variables: an input error
     tr = Translator(model)
@@ -160,7 +179,7 @@ def obligations(inp: ProofInput) -> list[Obligation]:
         raise ValueError(f"no conjunct {', '.join(sorted(missing))} of {inp.inv}")
     steps: list[Obligation] = []
     for i, d in enumerate(found):
-        if d.name in inp.cases and d.cases:
+        if (every_case or d.name in inp.cases) and d.cases:
             steps.extend(Obligation("step", d.name, i, k, c.label) for k, c in enumerate(d.cases))
         else:
             steps.append(Obligation("step", d.name, i))
@@ -170,6 +189,8 @@ def obligations(inp: ProofInput) -> list[Obligation]:
 def discharge(inp: ProofInput, ob: Obligation) -> ObligationResult:
     """Decide one obligation (in this process)."""
     cpu = time.process_time()
+    if ob.goals or ob.conjunct:
+        inp = replace(inp, goals=ob.asked(inp.goals))
     try:
         result = _discharge(inp, ob)
     except TlaError as exc:  # a construct outside the fragment, met in this obligation
@@ -495,9 +516,12 @@ def _child(inp: ProofInput, ob: Obligation, conn: Connection) -> None:
 
 
 def prove(inp: ProofInput, jobs: int = 2, done: Callable[[ObligationResult], None] | None = None,
-          only: Sequence[str] | None = None) -> list[ObligationResult]:
+          only: Sequence[str] | None = None,
+          refine: Callable[[ObligationResult], list[Obligation]] | None = None) -> list[ObligationResult]:
     """Every obligation (``only``: the step obligations of these actions), ``jobs`` at a
-    time; ``done`` hears of each result as it comes.
+    time; ``done`` hears of each result as it comes. With ``refine``, a result for which it
+    gives pieces (``refine.py``) is marked ``split_into`` and its pieces are decided too; the
+    results come grouped per obligation, each followed by its pieces.
 
     Each obligation is decided in a process of its own, forked from this one: z3's search
     depends on the terms its context already holds, so an obligation decided after others
@@ -510,79 +534,132 @@ def prove(inp: ProofInput, jobs: int = 2, done: Callable[[ObligationResult], Non
         if unknown:
             raise ValueError(f"no action {', '.join(sorted(unknown))} in the next-state relation")
         obs = [o for o in obs if o.action in only]
+    waiting = [((k, 0), ob) for k, ob in enumerate(obs)]
+    found: dict[tuple[int, int], ObligationResult] = {}
+    serial = 0
+    for key, outcome in _run(inp, waiting, jobs):
+        pieces = refine(outcome) if refine is not None else []
+        outcome.split_into = len(pieces)
+        for piece in pieces:
+            serial += 1
+            waiting.append(((key[0], serial), piece))
+        found[key] = outcome
+        if done is not None:
+            done(outcome)
+    return [found[key] for key in sorted(found)]
+
+
+Key = tuple[int, int]
+
+
+def _run(inp: ProofInput, waiting: list[tuple[Key, Obligation]],
+         jobs: int) -> Iterator[tuple[Key, ObligationResult]]:
+    """Decide the obligations of ``waiting`` (which may grow meanwhile), ``jobs`` forked
+    processes at a time; each result with its key, as it comes."""
     ctx = multiprocessing.get_context("fork")
-    waiting = list(enumerate(obs))
-    running: dict[Connection, tuple[int, BaseProcess]] = {}
-    by_index: dict[int, ObligationResult] = {}
+    running: dict[Connection, tuple[Key, Obligation, BaseProcess]] = {}
     try:
         while waiting or running:
             while waiting and len(running) < max(1, jobs):
-                k, ob = waiting.pop(0)
+                key, ob = waiting.pop(0)
                 receive, send = ctx.Pipe(duplex=False)
                 proc: BaseProcess = ctx.Process(target=_child, args=(inp, ob, send), daemon=True)
                 proc.start()
                 send.close()
-                running[receive] = (k, proc)
+                running[receive] = (key, ob, proc)
             for conn in wait(list(running)):
                 assert isinstance(conn, Connection)
-                k, proc = running.pop(conn)
+                key, ob, proc = running.pop(conn)
                 try:
                     outcome = conn.recv()
                 except EOFError:
-                    outcome = ObligationResult(obs[k], "error", 0.0,
+                    outcome = ObligationResult(ob, "error", 0.0,
                                                message=f"the process deciding it died (exit code {proc.exitcode})")
                 conn.close()
                 proc.join()
                 if isinstance(outcome, BaseException):
                     raise outcome
-                by_index[k] = outcome
-                if done is not None:
-                    done(outcome)
+                yield key, outcome
     finally:
-        for conn, (_, proc) in running.items():
+        for conn, (_, _, proc) in running.items():
             proc.kill()
             proc.join()
             conn.close()
-    return [by_index[k] for k in range(len(obs))]
 
 
-# a combined verdict is its cases' worst: a counterexample, then an error, then unknown
+# a combined verdict is its pieces' worst: a counterexample, then an error, then unknown
 _WORST = ("counterexample", "error", "unknown", "proved")
 _CONJUNCT_WORST = ("counterexample", "unknown", "proved", "unchanged")
 
 
 def per_action(results: Sequence[ObligationResult]) -> list[ObligationResult]:
-    """The results with those of the cases of one action combined into one: proved when
-    every case is, else the worst verdict (a counterexample's states are its case's);
-    seconds, CPU seconds and resource units summed; per conjunct, the worst outcome."""
+    """The results with those of one action (its cases, its attempts decided again and
+    their pieces) combined into one (``combined``), in the place of the first."""
     out: list[ObligationResult] = []
     groups: dict[int, list[ObligationResult]] = {}
     for r in results:
-        if r.obligation.case < 0:
+        if r.obligation.kind != "step":
             out.append(r)
             continue
         if r.obligation.index not in groups:
             groups[r.obligation.index] = []
             out.append(r)  # its place, replaced below
         groups[r.obligation.index].append(r)
-    for k, r in enumerate(out):
-        group = groups.get(r.obligation.index) if r.obligation.case >= 0 else None
-        if group is None:
+    return [combined(groups[r.obligation.index]) if r.obligation.kind == "step" else r for r in out]
+
+
+def _whole_action(ob: Obligation) -> bool:
+    return ob.case < 0 and not ob.conjunct
+
+
+def combined(group: Sequence[ObligationResult]) -> ObligationResult:
+    """One action's result from those of its pieces: proved when every final piece (one
+    not decided again) is, else the worst verdict (a counterexample's states are its
+    piece's); seconds, CPU seconds and resource units summed over every attempt, those
+    decided again included; per conjunct, the worst outcome of the final pieces, or what an
+    attempt decided again proved of it."""
+    if len(group) == 1 and _whole_action(group[0].obligation) and not group[0].split_into:
+        return group[0]
+    final = [g for g in group if not g.split_into]
+    redone = [g for g in group if g.split_into]
+    worst = min(final, key=lambda g: _WORST.index(g.verdict))
+    conjuncts: dict[str, str] = {}
+    for g in redone:
+        conjuncts.update((label, v) for label, v in g.conjuncts.items() if v in ("proved", "unchanged"))
+    for g in final:
+        for label, v in g.conjuncts.items():
+            old = conjuncts.get(label, "unchanged")
+            conjuncts[label] = min(old, v, key=_CONJUNCT_WORST.index)
+    messages = [f"[{_piece_name(g.obligation)}] {g.message}" for g in final if g.message]
+    ob = group[0].obligation
+    return ObligationResult(
+        Obligation(ob.kind, ob.action, ob.index), worst.verdict, sum(g.seconds for g in group),
+        worst.states if worst.verdict == "counterexample" else [], worst.failing, worst.engine_action,
+        "; ".join(messages), sum(g.cpu_seconds for g in group), conjuncts,
+        rlimit_used=sum(g.rlimit_used for g in group), how=_how(group),
+        redone_units=sum(g.rlimit_used for g in redone), redone_cpu=sum(g.cpu_seconds for g in redone))
+
+
+def _piece_name(ob: Obligation) -> str:
+    return " ".join(x for x in (ob.label, ob.conjunct) if x)
+
+
+def _how(group: Sequence[ObligationResult]) -> str:
+    """How an action was decided: ``whole``, ``20 cases``, ``whole (unknown) -> 20 cases (2
+    unknown) -> 5 conjunct pieces`` (a level's name ends in ``s``, dropped for one)."""
+    levels = [("whole", [g for g in group if _whole_action(g.obligation)]),
+              ("cases", [g for g in group if g.obligation.case >= 0 and not g.obligation.conjunct]),
+              ("conjunct pieces", [g for g in group if g.obligation.conjunct])]
+    steps = []
+    for name, level in levels:
+        if not level:
             continue
-        worst = min(group, key=lambda g: _WORST.index(g.verdict))
-        conjuncts: dict[str, str] = {}
-        for g in group:
-            for label, v in g.conjuncts.items():
-                old = conjuncts.get(label, "unchanged")
-                conjuncts[label] = min(old, v, key=_CONJUNCT_WORST.index)
-        messages = [f"[{g.obligation.label}] {g.message}" for g in group if g.message]
-        ob = r.obligation
-        out[k] = ObligationResult(
-            Obligation(ob.kind, ob.action, ob.index), worst.verdict, sum(g.seconds for g in group),
-            worst.states if worst.verdict == "counterexample" else [], worst.failing, worst.engine_action,
-            "; ".join(messages), sum(g.cpu_seconds for g in group), conjuncts,
-            rlimit_used=sum(g.rlimit_used for g in group))
-    return out
+        redone = sum(1 for g in level if g.split_into)
+        what = name if name == "whole" else f"{len(level)} {name if len(level) > 1 else name[:-1]}"
+        if redone:
+            what += " (unknown)" if name == "whole" else f" ({redone} unknown)"
+        steps.append(what)
+    return " -> ".join(steps)
 
 
 def figures(results: Sequence[ObligationResult]) -> dict[str, float]:
@@ -591,5 +668,5 @@ def figures(results: Sequence[ObligationResult]) -> dict[str, float]:
             for r in results}
 
 
-__all__ = ["Obligation", "ObligationResult", "ProofInput", "conj", "discharge", "figures",
+__all__ = ["Obligation", "ObligationResult", "ProofInput", "combined", "conj", "discharge", "figures",
            "obligations", "per_action", "prove"]
