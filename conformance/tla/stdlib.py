@@ -23,6 +23,8 @@ from conformance.tla.values import (
     Fn,
     ModelValue,
     Value,
+    cap_check,
+    cup_check,
     fn_apply,
     fn_domain,
     fn_items,
@@ -33,6 +35,7 @@ from conformance.tla.values import (
     same_value,
     sort_key,
     sorted_values,
+    subseteq_or_fail,
     type_name,
     unequal_or_fail,
 )
@@ -164,6 +167,8 @@ def interval(a: Any, b: Any) -> frozenset:
 
 def cup(a: Any, b: Any) -> AnySet:
     if type(a) is frozenset and type(b) is frozenset:
+        if a and b:
+            cup_check(a, b)
         return a | b
     sa, sb = want_set(a), want_set(b)
     return LazySet(f"({show(sa)} \\cup {show(sb)})", lambda v: member(v, sa) or member(v, sb))
@@ -171,6 +176,8 @@ def cup(a: Any, b: Any) -> AnySet:
 
 def cap(a: Any, b: Any) -> AnySet:
     if type(a) is frozenset and type(b) is frozenset:
+        if a and b:
+            cap_check(a, b)
         return a & b
     sa, sb = want_set(a), want_set(b)
     if type(sa) is frozenset:
@@ -182,6 +189,8 @@ def cap(a: Any, b: Any) -> AnySet:
 
 def setminus(a: Any, b: Any) -> AnySet:
     if type(a) is frozenset and type(b) is frozenset:
+        if a and b:
+            cap_check(a, b)
         return a - b
     sa, sb = want_set(a), want_set(b)
     if type(sa) is frozenset:
@@ -191,7 +200,7 @@ def setminus(a: Any, b: Any) -> AnySet:
 
 def subseteq(a: Any, b: Any) -> bool:
     if type(a) is frozenset and type(b) is frozenset:
-        return a <= b
+        return subseteq_or_fail(a, b)
     sa = enumerate_set(want_set(a), "left side of \\subseteq")
     sb = want_set(b)
     return all(member(v, sb) for v in sa)

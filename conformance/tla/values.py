@@ -44,10 +44,12 @@ Value = Union[int, bool, str, "ModelValue", frozenset, tuple, "Fn"]
 class ModelValue:
     """A TLC model value: equal only to itself."""
 
-    __slots__ = ("name",)
+    __slots__ = ("name", "vtype")
     _interned: dict[str, ModelValue] = {}
+    any_typed = False  # whether a typed model value was ever made (sets of model values are then checked)
 
     name: str
+    vtype: str | None
 
     def __new__(cls, name: str) -> ModelValue:
         existing = cls._interned.get(name)
@@ -55,6 +57,9 @@ class ModelValue:
             return existing
         obj = super().__new__(cls)
         obj.name = name
+        obj.vtype = name[0] if len(name) > 2 and name[1] == "_" else None
+        if obj.vtype is not None:
+            ModelValue.any_typed = True
         cls._interned[name] = obj
         return obj
 
@@ -67,8 +72,7 @@ class ModelValue:
     def value_type(self) -> str | None:
         """TLC's type of a model value: the first character of a name ``x_rest`` (``x``
         one character, ``rest`` not empty); None for an untyped model value."""
-        n = self.name
-        return n[0] if len(n) > 2 and n[1] == "_" else None
+        return self.vtype
 
 
 _LONG, _ENDS = 16, 4  # sequences longer than _LONG are hashed by their length and _ENDS items at each end
@@ -243,10 +247,11 @@ def unequal_or_fail(a: Any, b: Any) -> bool:
        value fails, and with a model value of another type fails; with the same type or an
        untyped one it is compared by name.
     E3 (SetEnumValue.equals): a set compared with a value that is not a set (nor a model
-       value) fails. Two sets of different sizes are unequal. Two one-element sets compare
-       their elements (by these rules). Two sets of one size > 1 whose elements are each of
-       one kind, the two kinds different (and neither a model value), fail: TLC compares the
-       first elements of the two sorted sets. Otherwise unequal sets are unequal.
+       value) fails, and so does one TLC cannot sort (S1). Two sets of different sizes are
+       unequal. Two one-element sets compare their elements (by these rules). Two sets of
+       one size > 1 whose elements are each of one kind, the two kinds different (and
+       neither a model value), fail: TLC compares the first elements of the two sorted
+       sets. Otherwise unequal sets are unequal.
     E4 (FcnRcdValue/RecordValue/TupleValue .equals): a function compared with a value that
        is not a function (nor a model value) fails. Two functions with domains of different
        sizes are unequal. Equal-sized, different domains whose elements are each of one kind,
@@ -258,16 +263,50 @@ def unequal_or_fail(a: Any, b: Any) -> bool:
        order of their arguments; other functions are unequal when some pair of values at one
        argument is unequal without failing, and fail when no pair is unequal and some pair
        fails (TLC walks its normalised domain; this answer does not depend on that order).
-    M1 (SetEnumValue.member, ValueVec.search: ``compareTo`` on a sorted set, ``equals`` on
-       another): ``x \\in S`` for a finite non-empty S not holding x fails when no element of
-       S is of x's kind (nor a model value, nor x one): every comparison TLC makes fails.
-       (IntervalValue.member, the domain of a tuple, fails alike on a non-integer.)
+    S1 (SetEnumValue.normalize, ValueVec.sort: a binary insertion sort by ``compareTo``):
+       TLC cannot sort a set holding values of two kinds, a typed model value's kind being
+       its type. An untyped model value is below every other value (ModelValue.compareTo,
+       modelValueCompareTo), so it never separates two kinds, except that it compares with
+       typed ones by name: a set holding both kinds of model values and another kind is not
+       judged. Any sort succeeding would have compared the two neighbouring values of
+       different kinds, so the sort fails whatever the order of the elements. A set is
+       sorted when it is compared (E3: both sets, before their sizes), enumerated, counted,
+       fingerprinted; a set TLC could not sort is never marked sorted.
+    M1 (SetEnumValue.member, ValueVec.search: ``compareTo`` in binary search on a sorted set,
+       ``equals`` with every element in turn on another): ``x \\in S`` for a finite
+       non-empty S not holding x, x not an untyped model value, fails when every element
+       of S but untyped model values fails against x: those of other kinds than x's (the
+       search passes the untyped model values, which are below x, and meets another element,
+       unless x is itself a typed model value, compared with them by name) and, x a set or
+       a function, those TLC cannot compare with x either way. FALSE when no element fails;
+       when some do, which are met depends on an order: FALSE, not judged. IntervalValue.member
+       (1..n, the domain of a tuple) fails alike on a non-integer.
+    M2 (the same, S1): S that TLC cannot sort is searched with ``equals`` through all of it
+       when x is not there: ``x \\in S`` fails unless x is an untyped model value.
+    C1 (Tool: ``a \\cup b`` is ``a.cup(b)``; SetEnumValue/IntervalValue.cup): with a not empty,
+       b is enumerated (sorted, S1), and each element of b not in a is looked up in a (M1,
+       M2, at the top level only). C2 (``.cap``/``.diff``): each element of a not in b is
+       looked up in b alike; no set is sorted. C3 (``a \\subseteq b``,
+       EnumerableValue.isSubsetEq): a is enumerated (S1), and its elements are looked up in
+       b in a's sorted order until one is missing: it fails when every element missing
+       from b fails to be looked up (M1, M2). The left operand is taken for an enumerated
+       set (SetEnumValue, IntervalValue, which are ``Reducible``), as sets held as
+       ``frozenset`` are throughout.
+    A1 (FcnRcdValue.select; TupleValue.select): ``f[x]`` compares x with the domain; the
+       engine fails where Python finds x only as TRUE standing for 1 or the reverse.
 
-    Not judged (FALSE as before, where TLC may fail): an element nested deeper than the
-    top level against a set's elements (``<<1>> \\in {<<"a">>}``), a typed model value
-    tested for membership, infinite sets (``Nat``, ``STRING`` ...), and the comparisons of
-    ``\\subseteq``, ``\\cup``, ``\\cap``, ``\\`` and of building a set of mixed elements
-    (TLC fails when it sorts one).
+    Not judged (as before, where TLC may fail): an element Python finds in a set (``1 \\in
+    {1, "a"}`` fails or not with the order of the elements: TRUE), infinite sets (``Nat``,
+    ``STRING`` ...); a set that cannot be sorted because of values inside its elements
+    (``{<<1>>, <<"a">>}``); sets held by the engine only as a pun (``{TRUE, 1}`` is one
+    element to Python); the inner comparisons of ``\\cup``, ``\\cap``, ``\\``
+    (``{<<1>>} \\ {<<"a">>}``, for the cost of comparing every element); enumerating,
+    counting or fingerprinting a set TLC cannot sort (S1; ``\\A x \\in {1, "a"} : TRUE``,
+    a state holding ``{1, "a"}``), and comparing two such sets that Python finds equal
+    (left to the checking of states and to the cost of the common case); a record compared
+    with a tuple of another size (RecordValue.equals fails, the tuple not being a record;
+    a function over strings, FcnRcdValue.equals, converts the tuple and finds it unequal:
+    both are ``Fn`` here, FALSE).
 
     Python's ``==`` decides the common case: only values it finds unequal (or equal through
     a boolean standing for an integer, see ``same_value``) are classified.
@@ -298,6 +337,9 @@ def unequal_or_fail(a: Any, b: Any) -> bool:
     if ka != kb:  # E1, E3, E4: values of different kinds
         raise _incomparable(a, b)
     if ka == _SET:  # E3
+        for s in (a, b):  # S1: SetEnumValue.equals normalises both sets first
+            if unsortable(s):
+                raise _unsortable_error(s)
         if len(a) != len(b):
             return False
         if len(a) == 1:
@@ -329,19 +371,164 @@ def unequal_or_fail(a: Any, b: Any) -> bool:
     return True
 
 
-def member_miss(x: Any, s: Collection[Any]) -> bool:
-    """``x \\in s`` for a finite set ``s`` (or the keys of a function's map: its domain)
-    not holding ``x``: FALSE, or fails as TLC does (rule M1 of ``unequal_or_fail``) when no element of ``s`` can
-    be compared with ``x``. The first element usually settles it."""
-    kx = _KINDS.get(type(x))
-    if kx is None or kx == _MODEL or not s:
+def _sort_kinds(s: Iterable[Any]) -> tuple[set[Any], bool]:
+    """The kinds among the elements of ``s`` that TLC's ``compareTo`` cannot order with each
+    other (a typed model value's kind is its type), and whether ``s`` holds an untyped model
+    value (which TLC orders below every other value). Values of no kind are left out."""
+    ts = set(map(type, s))
+    kinds: set[Any] = {_KINDS[t] for t in ts if t in _KINDS and t is not ModelValue}
+    untyped = False
+    if ModelValue in ts:
+        for v in s:
+            if type(v) is ModelValue:
+                if v.vtype is None:
+                    untyped = True
+                else:
+                    kinds.add(v.vtype)
+    return kinds, untyped
+
+
+def _unsortable(kinds: set[Any], untyped: bool) -> bool:
+    """Whether TLC fails to sort (normalise) a set with these ``_sort_kinds`` (S1)."""
+    return len(kinds) > 1 and not (untyped and any(type(k) is str for k in kinds))
+
+
+def unsortable(s: Collection[Any]) -> bool:
+    """Whether TLC fails to sort the finite set ``s`` (rule S1 of ``unequal_or_fail``)."""
+    return len(s) > 1 and _unsortable(*_sort_kinds(s))
+
+
+def _unsortable_error(s: Any) -> EvalError:
+    return EvalError(f"attempted to sort the set {format_value(s)}, whose elements TLC cannot "
+                     "compare with each other")
+
+
+def plain_sets(a: frozenset, b: frozenset) -> bool:
+    """Whether the elements of ``a`` and ``b`` are all of one kind and none is a typed model
+    value: no comparison between them fails at the top level (a cheap test)."""
+    for v in a:
+        t = type(v)
+        break
+    else:
+        t = type(next(iter(b))) if b else int
+    if t is tuple or t is Fn:
+        for v in a:
+            if type(v) is not tuple and type(v) is not Fn:
+                return False
+        for v in b:  # noqa: SIM110 - a loop is faster here
+            if type(v) is not tuple and type(v) is not Fn:
+                return False
+        return True
+    if t is ModelValue and ModelValue.any_typed:
         return False
-    for y in s:
-        ky = _KINDS.get(type(y))
-        if ky is None or ky in (kx, _MODEL):
+    for v in a:
+        if type(v) is not t:
             return False
+    for v in b:  # noqa: SIM110 - a loop is faster here
+        if type(v) is not t:
+            return False
+    return True
+
+
+def _holds(s: frozenset, x: Any) -> bool:
+    """``x`` is an element of ``s`` (TRUE is not 1)."""
+    try:
+        if x not in s:
+            return False
+    except TypeError:
+        return False
+    if x is True or x is False or (type(x) is int and (x == 0 or x == 1)):
+        tx = type(x)
+        return any(type(y) is tx and y == x for y in s)
+    return True
+
+
+def _fails(x: Any, y: Any) -> bool:
+    """Whether TLC fails to compare ``x`` with ``y`` in either order (``tlc_equal`` raises
+    both ways)."""
+    for p, q in ((x, y), (y, x)):
+        try:
+            tlc_equal(p, q)
+        except EvalError:
+            continue
+        return False
+    return True
+
+
+def member_miss(x: Any, s: Collection[Any], nested: bool = True) -> bool:
+    """``x \\in s`` for a finite set ``s`` (or the keys of a function's map: its domain)
+    not holding ``x``: FALSE, or fails as TLC does (rules M1-M2 of ``unequal_or_fail``;
+    without ``nested``, M1 only for values of different kinds)."""
+    tx = type(x)
+    kx = _KINDS.get(tx)
+    if kx is None or not s:
+        return False
+    if kx == _MODEL:
+        if x.vtype is None:
+            return False  # E2: never fails
+        kx = x.vtype
+    ts = set(map(type, s))
+    if len(ts) == 1 and tx in ts and (tx is int or tx is str or tx is bool):
+        return False  # the common case: elements of x's kind
+    kinds, untyped = _sort_kinds(s)
+    if _unsortable(kinds, untyped):
+        pass  # M2: never sorted, so every element is compared with x (equals)
+    elif len(kinds) != 1 or (untyped and tx is ModelValue):
+        return False  # only untyped model values, or an order TLC does not keep here
+    elif kx in kinds and nested and kx in (_FUNCTION, _SET):
+        # M1 nested: fails if every element fails against x
+        if not all(_fails(x, y) for y in s if type(y) is not ModelValue):
+            return False
+    elif kx in kinds:
+        return False
+    shown = format_value(s if type(s) is frozenset else frozenset(s))
     raise EvalError(f"attempted to check whether the {type_name(x)} {format_value(x)} is an "
-                    f"element of {format_value(s)}, whose elements TLC cannot compare with it")
+                    f"element of {shown}, whose elements TLC cannot compare with it")
+
+
+def cup_check(a: frozenset, b: frozenset) -> None:
+    """Fails where TLC fails to evaluate ``a \\cup b`` (rule C1 of ``unequal_or_fail``);
+    ``a`` and ``b`` are not empty."""
+    if plain_sets(a, b):
+        return
+    if unsortable(b):
+        raise _unsortable_error(b)
+    for y in b:
+        if not _holds(a, y):
+            member_miss(y, a, nested=False)
+
+
+def cap_check(a: frozenset, b: frozenset) -> None:
+    """Fails where TLC fails to evaluate ``a \\cap b`` or ``a \\ b`` (rule C2); ``a`` and
+    ``b`` are not empty."""
+    if plain_sets(a, b):
+        return
+    for x in a:
+        if not _holds(b, x):
+            member_miss(x, b, nested=False)
+
+
+def subseteq_or_fail(a: frozenset, b: frozenset) -> bool:
+    """``a \\subseteq b`` as TLC answers it (rule C3 of ``unequal_or_fail``)."""
+    plain = plain_sets(a, b)
+    if plain and a <= b:
+        return True
+    if not plain and unsortable(a):
+        raise _unsortable_error(a)
+    failed: EvalError | None = None
+    missing = False
+    for x in a:
+        if not _holds(b, x):
+            missing = True
+            try:
+                member_miss(x, b)
+            except EvalError as err:
+                failed = failed or err
+                continue
+            return False  # some element TLC may test first is not in b, without failing
+    if failed is not None:
+        raise failed
+    return not missing
 
 
 def reuse_equal(new: tuple, old: tuple) -> tuple:
@@ -421,11 +608,17 @@ def fn_apply(f: tuple | Fn, x: Any) -> Any:
             return f[x - 1]
         raise ApplyError(f"{format_value(x)} is not in the domain 1..{len(f)} of {format_value(f)}")
     try:
-        return f.map[x]
+        v = f.map[x]
     except (KeyError, TypeError):
         raise ApplyError(
             f"{format_value(x)} is not in the domain of {format_value(f)}"
         ) from None
+    if f.pun_keys() and (x is True or x is False or (type(x) is int and (x == 0 or x == 1))) \
+            and not any(type(k) is type(x) and k == x for k in f.map):
+        # found only as TRUE == 1: FcnRcdValue.select compares x with the domain, and fails
+        raise ApplyError(f"{format_value(x)} is not in the domain of {format_value(f)}, "
+                         "whose elements TLC cannot compare with it")
+    return v
 
 
 # ---------------------------------------------------------------------------

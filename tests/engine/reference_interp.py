@@ -407,8 +407,103 @@ def _mod(a: int, b: int) -> V:
 #   error), functions over strings (records) or integers likewise in the order of their
 #   arguments; other functions: unequal if some pair of values is unequal, else an error
 #   if some pair is one, else equal;
-# - x \in S for a finite S without x: an error when S has elements and none is of x's kind
-#   (model values excepted).
+# - a set is sorted (normalised) before it is compared: holding values of two kinds (an
+#   untyped model value sorts below all, a typed one is of its type's kind; unless both
+#   kinds of model values are there), an error;
+# - x \in S for a finite S without x (not an untyped model value): an error when S cannot
+#   be sorted (then every element is compared), or when every element of S but untyped model
+#   values is of a kind other than x's (with none when x is a typed model value), or, x
+#   a set or function, when every element fails against x both ways;
+# - S \cup T: with S not empty, T is sorted, and each element of T not in S is looked up
+#   in S (kinds only, not inside); S \cap T and S \ T look each element of S not in T up in T
+#   (kinds only); S \subseteq T: S is sorted, an error when every element missing from T
+#   fails to be looked up in it.
+
+
+def _sort_kinds(elems: Any) -> tuple[set[str], bool]:
+    kinds, untyped = set(), False
+    for v in elems:
+        if v[0] == "m":
+            t = _mv_type(v)
+            if t is None:
+                untyped = True
+            else:
+                kinds.add("m" + t)
+        else:
+            kinds.add(v[0])
+    return kinds, untyped
+
+
+def _unsortable(elems: Any) -> bool:
+    kinds, untyped = _sort_kinds(elems)
+    return len(kinds) > 1 and not (untyped and any(k[0] == "m" for k in kinds))
+
+
+def _kind(v: V) -> str | None:
+    """x's kind for sorting; None for an untyped model value."""
+    if v[0] == "m":
+        t = _mv_type(v)
+        return None if t is None else "m" + t
+    return v[0]
+
+
+def _fails_both(x: V, y: V) -> bool:
+    for p, q in ((x, y), (y, x)):
+        try:
+            teq(p, q)
+        except RefError:
+            continue
+        return False
+    return True
+
+
+def _miss(x: V, elems: Any, nested: bool = True) -> None:
+    """x, not in elems, looked up in them: RefError where TLC fails."""
+    kx = _kind(x)
+    if kx is None or not elems:
+        return
+    if _unsortable(elems):
+        raise RefError(f"TLC cannot compare {x} with the elements of {elems}")
+    kinds, untyped = _sort_kinds(elems)
+    if len(kinds) != 1 or (untyped and x[0] == "m"):
+        return
+    (k,) = kinds
+    if k != kx or (nested and kx in ("S", "F")
+                   and all(_fails_both(x, y) for y in elems if y[0] != "m")):
+        raise RefError(f"TLC cannot compare {x} with the elements of {elems}")
+
+
+def _cup(a: V, b: V) -> V:
+    xs, ys = want(a, "S"), want(b, "S")
+    if xs and ys:
+        if _unsortable(ys):
+            raise RefError(f"TLC cannot sort {b}")
+        for y in ys - xs:
+            _miss(y, xs, nested=False)
+    return ("S", xs | ys)
+
+
+def _cap(a: V, b: V, keep: bool) -> V:
+    xs, ys = want(a, "S"), want(b, "S")
+    for x in xs - ys:
+        _miss(x, ys, nested=False)
+    return ("S", xs & ys if keep else xs - ys)
+
+
+def _subseteq(a: V, b: V) -> V:
+    xs, ys = want(a, "S"), want(b, "S")
+    if _unsortable(xs):
+        raise RefError(f"TLC cannot sort {a}")
+    missing = xs - ys
+    if not missing:
+        return B(True)
+    for x in missing:
+        try:
+            _miss(x, ys)
+        except RefError:
+            continue
+        return B(False)
+    raise RefError(f"TLC cannot compare the elements of {a} with those of {b}")
 
 
 def _mv_type(v: V) -> str | None:
@@ -445,6 +540,8 @@ def teq(a: V, b: V) -> bool:
         raise RefError(f"TLC cannot compare {a} with {b}")
     if a[0] == "S":
         xs, ys = a[1], b[1]
+        if _unsortable(xs) or _unsortable(ys):
+            raise RefError(f"TLC cannot sort {a} or {b}")
         if len(xs) != len(ys):
             return False
         if len(xs) == 1:
@@ -483,8 +580,7 @@ def tin(x: V, s: V) -> bool:
     elems = want(s, "S")
     if x in elems:
         return True
-    if elems and x[0] != "m" and all(y[0] != x[0] and y[0] != "m" for y in elems):
-        raise RefError(f"TLC cannot compare {x} with the elements of {s}")
+    _miss(x, elems)
     return False
 
 
@@ -544,10 +640,10 @@ _BUILTINS: dict[str, Any] = {
     "/=": lambda a, b: B(not teq(a, b)),
     "\\in": lambda x, s: B(tin(x, s)),
     "\\notin": lambda x, s: B(not tin(x, s)),
-    "\\cup": lambda a, b: ("S", want(a, "S") | want(b, "S")),
-    "\\cap": lambda a, b: ("S", want(a, "S") & want(b, "S")),
-    "\\": lambda a, b: ("S", want(a, "S") - want(b, "S")),
-    "\\subseteq": lambda a, b: B(want(a, "S") <= want(b, "S")),
+    "\\cup": _cup,
+    "\\cap": lambda a, b: _cap(a, b, keep=True),
+    "\\": lambda a, b: _cap(a, b, keep=False),
+    "\\subseteq": _subseteq,
     "SUBSET": _subset,
     "UNION": lambda s: ("S", frozenset(y for x in want(s, "S") for y in want(x, "S"))),
     "DOMAIN": lambda f: ("S", frozenset(fmap(f))),

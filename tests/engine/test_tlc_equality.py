@@ -12,7 +12,12 @@ case naming the rule of ``values.py`` it rests on:
 - E4: FcnRcdValue / RecordValue / TupleValue .equals: functions, records and tuples are
   converted into each other; a function fails against a non-function; tuples compare
   their items in order;
-- M1: SetEnumValue.member (ValueVec.search) compares the element with the set's elements.
+- M1, M2: SetEnumValue.member (ValueVec.search) compares the element with the set's
+  elements: by compareTo in a sorted set, by equals in one TLC could not sort;
+- S1: SetEnumValue.normalize (ValueVec.sort) fails on a set holding two kinds of values;
+- C1-C3: SetEnumValue.cup / cap / diff and EnumerableValue.isSubsetEq test the elements of
+  one set for membership in the other;
+- A1: FcnRcdValue.select compares the argument with the domain.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from typing import Any
 import pytest
 
 from conformance.cli import main
+from conformance.tla import stdlib as L
 from conformance.tla.loader import ModuleLoader
 from conformance.tla.model import Model
 from conformance.tla.parser import parse_module_text
@@ -61,7 +67,7 @@ VALUE_CASES = [
     (frozenset({1, 2}), frozenset({1, 3}), False), (frozenset({1}), frozenset({1, 2}), False),
     (frozenset(), frozenset({"a"}), False), (frozenset({(1,)}), frozenset({("a",)}), ERROR),
     (frozenset({True}), frozenset({1}), ERROR),  # equal to Python, E1 inside
-    (frozenset({1, "a"}), frozenset({2, "b"}), False),  # mixed: the outcome depends on an order
+    (frozenset({1, "a"}), frozenset({2, "b"}), ERROR),  # S1: neither can be sorted
     (frozenset({(1,), (2,)}), frozenset({(3,), ("a",)}), False),  # which pairs: not known here
     # E4
     ((1, 2), Fn({"a": 1, "b": 2}), ERROR), ((1,), 1, ERROR), (Fn({"a": 1}), "a", ERROR),
@@ -80,6 +86,13 @@ VALUE_CASES = [
     ((True,), (1,), ERROR), (Fn({"a": False}), Fn({"a": 0}), ERROR),
     (Fn({True: 0}), (0,), ERROR), (Fn({3: 0}), (0,), False),
     ((frozenset({1}), 2), (frozenset({1}), 2), True),
+    # S1 (before E3's sizes): sets holding two kinds cannot be sorted
+    (frozenset({1, "a"}), frozenset({1}), ERROR), (frozenset({1}), frozenset({1, "a"}), ERROR),
+    (frozenset({m, 1}), frozenset({m, 2}), False),  # untyped model values sort below the rest
+    (frozenset({m, 1, "a"}), frozenset({1}), ERROR), (frozenset({a_x, 1}), frozenset({1}), ERROR),
+    (frozenset({a_x, b_y}), frozenset({a_x}), ERROR), (frozenset({a_x, a_y}), frozenset({a_x}), False),
+    (frozenset({a_x, m, 1}), frozenset({a_x, m, 2}), False),  # m may sit between A_x and 1
+    (frozenset({(1,), Fn({"a": 1})}), frozenset({(2,)}), False),  # functions: one kind
 ]
 
 
@@ -92,10 +105,44 @@ MEMBER_CASES = [  # x, S (x is not in S)
     (1, frozenset({"a", "b"}), ERROR), ("a", frozenset({1}), ERROR),
     ((1,), frozenset({1, 2}), ERROR), (frozenset({1}), frozenset({1}), ERROR),
     (True, frozenset({0, 1}), ERROR), (1, frozenset({True}), ERROR),
-    (1, frozenset(), False), (1, frozenset({"a", 2}), False), (1, frozenset({m}), False),
-    (m, frozenset({1}), False), ((1,), frozenset({("a",)}), False),
-    (Fn({"a": 1}), frozenset({(1,)}), False),
+    (1, frozenset(), False), (1, frozenset({m}), False), (m, frozenset({1}), False),
+    # M2: a set TLC cannot sort is searched with equals, all of it when x is not there
+    (1, frozenset({"a", 2}), ERROR), (2, frozenset({1, "a"}), ERROR), (m, frozenset({1, "a"}), False),
+    ((1,), frozenset({1, frozenset()}), ERROR), (1, frozenset({a_x, 2}), ERROR),
+    # M1 with untyped model values: they sort below the rest, the search reaches the others
+    (1, frozenset({m, "a"}), ERROR), (1, frozenset({m, n, "a", "b"}), ERROR), (1, frozenset({m, 2}), False),
+    # M1 for a typed model value (ModelValue.compareTo / modelValueEquals)
+    (a_x, frozenset({1}), ERROR), (a_x, frozenset({b_y}), ERROR), (a_x, frozenset({a_y}), False),
+    (a_x, frozenset({m}), False), (a_x, frozenset({m, 1}), False),  # compared with m by name: order
+    (a_x, frozenset({a_y, 1}), ERROR),  # M2
+    # M1 nested: every element fails against x
+    ((1,), frozenset({("a",)}), ERROR), (Fn({"a": 1}), frozenset({(1,)}), ERROR),
+    ((1,), frozenset({("a",), ("b",)}), ERROR), (frozenset({1}), frozenset({frozenset({"a"})}), ERROR),
+    ((1,), frozenset({(2, 3)}), False),  # other lengths: unequal (TupleValue.equals, compareTo)
+    ((1,), frozenset({("a",), (2, 3)}), False),  # which element is probed: an order not kept
+    ((1,), frozenset({("a",), (2,)}), False),
 ]
+
+
+SET_OP_CASES = [  # the operator, a, b
+    # C1: b sorted (S1) when a is not empty; b's elements missing from a looked up in a
+    (L.cup, frozenset({m}), frozenset({1, "a"}), ERROR), (L.cup, frozenset(), frozenset({1, "a"}), frozenset({1, "a"})),
+    (L.cup, frozenset({a_x}), frozenset({b_y}), ERROR), (L.cup, frozenset({a_x}), frozenset({a_y}), frozenset({a_x, a_y})),
+    (L.cup, frozenset({m}), frozenset({a_x}), frozenset({m, a_x})),
+    (L.cup, frozenset({(1,)}), frozenset({("a",)}), frozenset({(1,), ("a",)})),  # inner values: not judged
+    # C2: a's elements missing from b looked up in b
+    (L.cap, frozenset({a_x}), frozenset({1}), ERROR), (L.setminus, frozenset({1, 2}), frozenset({m, "a"}), ERROR),
+    (L.setminus, frozenset({m, 1}), frozenset({1}), frozenset({m})), (L.cap, frozenset({1}), frozenset({m}), frozenset()),
+    # C3
+    (L.subseteq, frozenset({a_x}), frozenset({1}), ERROR), (L.subseteq, frozenset({m}), frozenset({1}), False),
+    (L.subseteq, frozenset({1, m}), frozenset({"a"}), False),  # m sorts first: missing, no failure
+    (L.subseteq, frozenset({1, 2}), frozenset({m, "a"}), ERROR), (L.subseteq, frozenset({a_x, m}), frozenset({1}), False),
+]
+
+
+@pytest.mark.parametrize(("op", "a", "b", "expected"), SET_OP_CASES)
+def test_set_operators(op: Any, a: frozenset, b: frozenset, expected: Any) -> None:
+    assert _answer(op, a, b) == expected
 
 
 @pytest.mark.parametrize(("x", "s", "expected"), MEMBER_CASES)
@@ -139,14 +186,43 @@ EXPR_CASES = [
     ('[v \\in {1} |-> 0] = [v \\in {"a"} |-> 0]', 0, ERROR), ("x = <<1>>", "a", ERROR),
     # M1
     ('1 \\in {"a", "b"}', 0, ERROR), ('1 \\notin {"a"}', 0, ERROR), ("1 \\in {}", 0, False),
-    ('x \\in {"a", 2}', 1, False), ("x \\in {1}", "a", ERROR), ("<<1>> \\in {1, 2}", 0, ERROR),
+    ('x \\in {"a", 2}', 1, ERROR), ("x \\in {1}", "a", ERROR), ('x \\in {"a", 2}', 2, True), ("<<1>> \\in {1, 2}", 0, ERROR),
     ("x \\in {0, 1}", True, ERROR), ("x \\notin {TRUE}", 1, ERROR), ("x \\in {1, 2}", 1, True),
-    ('<<1>> \\in {<<"a">>}', 0, False), ("x \\in Nat", "a", False),  # not judged
+    ('<<1>> \\in {<<"a">>}', 0, ERROR), ('<<x>> \\notin {<<"a">>, <<1, 2>>}', 1, True),
+    ("x \\in Nat", "a", False),  # not judged
     # M1 on DOMAIN (IntervalValue.member for a tuple's domain, SetEnumValue.member else)
     ('"a" \\in DOMAIN <<1, 2>>', 0, ERROR), ("x \\notin DOMAIN <<1>>", True, ERROR),
     ('"a" \\in DOMAIN <<>>', 0, False), ("x \\in DOMAIN <<5>>", 1, True),
     ('1 \\in DOMAIN [a |-> 1]', 0, ERROR), ('x \\in DOMAIN [a |-> 1]', "b", False),
     ('x \\in DOMAIN [a |-> 1]', "a", True),
+    # M1 on a domain Python finds TRUE in as 1
+    ("x \\in DOMAIN [i \\in {0, 1} |-> i]", True, ERROR), ("x \\in DOMAIN [b \\in BOOLEAN |-> b]", 0, ERROR),
+    ("x \\in DOMAIN [b \\in BOOLEAN |-> b]", False, True),
+    # A1: f[x] compares x with the domain (FcnRcdValue.select; TupleValue.select refuses a
+    # non-integer); Python would find TRUE as 1
+    ("[i \\in {0, 1} |-> i][x]", True, ERROR), ("[b \\in BOOLEAN |-> b][x]", 1, ERROR),
+    ("[b \\in BOOLEAN |-> 7][x]", True, 7), ("[i \\in {0, 1} |-> 7][x]", 1, 7),
+    # S1: SetEnumValue.equals normalises (sorts) both sets first, whatever their sizes
+    ('{1, "a"} = {1}', 0, ERROR), ('{1} # {x, "a"}', 1, ERROR), ("{x, 2} = {1, 2}", 1, True),
+    # C1: a \cup b is a.cup(b): b is enumerated (sorted), and each element of b is looked
+    # for in a (SetEnumValue.cup); an empty a gives b untouched
+    ('{1} \\cup {"a"}', 0, ERROR), ('{x} \\cup {1}', "a", ERROR), ('{1} \\cup {1, "a"}', 0, ERROR),
+    ('{} \\cup {1, x}', "a", frozenset({1, "a"})), ('{1, x} \\cup {}', "a", frozenset({1, "a"})),
+    ('{1, x} \\cup {1}', "a", frozenset({1, "a"})),  # 1 is in a: where a's search meets "a", an order
+    ("{1, 2} \\cup {x}", 3, frozenset({1, 2, 3})), ("{x} \\cup {1}", True, ERROR),
+    # C2: a \cap b and a \ b look each element of a up in b (SetEnumValue.cap / diff)
+    ('{1, x} \\cap {1}', "a", ERROR), ('{1, 2} \\ {x}', "a", ERROR), ('{1} \\cap {1, x}', "a", frozenset({1})),
+    ('{1} \\ {1, x}', "a", frozenset()), ("{1, 2} \\ {x}", 2, frozenset({1})),
+    ('{x} \\ {}', "a", frozenset({"a"})), ("{x} \\ {0, 1}", True, ERROR), ("{1, 2} \\cap {x}", 1, frozenset({1})),
+    # C3: S \subseteq T enumerates S (sorted) and looks each element up in T until one is
+    # missing (EnumerableValue.isSubsetEq)
+    ('{x} \\subseteq {1, 2}', "a", ERROR), ('{1, x} \\subseteq {1, x}', "a", ERROR),
+    ('{} \\subseteq {1, x}', "a", True), ('{x} \\subseteq {1, "a"}', 3, ERROR),
+    ('{x} \\subseteq {1, "a"}', 1, True), ("{1, 2} \\subseteq {x}", 1, False),
+    ('{<<x>>} \\subseteq {<<"a">>}', 1, ERROR), ('{<<x>>} \\subseteq {<<"a">>, <<1, 2>>}', 1, False),
+    ("{x} \\subseteq {0, 1}", True, ERROR), ("{x} \\subseteq {FALSE, TRUE}", True, True),
+    ('{1, x} \\cup {1, x}', "a", ERROR),  # C1: b is sorted, though every element is in a
+    ('{<<x>>, <<2, 2>>} \\subseteq {<<"a">>}', 1, False),  # which missing element first: an order
 ]
 
 

@@ -115,7 +115,8 @@ class BuiltinCompiler(OperatorCompiler):
                     raise located(err, loc) from None
 
             fn = _generated("isin", _IN_DOMAIN_SRC, {"A": a, "F": g},
-                            {"slow": dom_slow, "miss": dom_miss, "NEG": negate})
+                            {"slow": dom_slow, "miss": dom_miss, "exact": L.exact_member,
+                             "NEG": negate})
             return derived(fn, a, g)
         if self._is_set_constructor(rhs, scope):
             # x \in SUBSET S, [S -> T], [a : S], Seq(S): test without building the set

@@ -79,9 +79,13 @@ def app(s, t, e):
                 pass
     elif type(f) is Fn:
         try:
-            return f.map[x]
+            v = f.map[x]
         except (KeyError, TypeError):
             pass
+        else:
+            p = f._pun_keys
+            if p is False or (p is None and not f.pun_keys()):
+                return v
     return slow(f, x)
 """
 
@@ -151,6 +155,8 @@ def isin(s, t, e):
             found = x in f.map
         except TypeError:
             return NEG
+        if found and (x is True or x is False or type(x) is int and (x == 0 or x == 1)):
+            found = exact(x, f.map)
         return (found or miss(x, f.map)) is not NEG
     return slow(f, x) is not NEG
 """
