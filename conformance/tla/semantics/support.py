@@ -4,6 +4,8 @@ node kinds, built-in operator names, small closure builders."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from functools import partial
+from types import CodeType
 from typing import Any
 
 from conformance.tla import stdlib as L
@@ -177,11 +179,21 @@ def _operand(c: C, key: str, namespace: dict[str, Any]) -> str:
     return f"{key}_f(s, t, e)"
 
 
+# the code of each generated source: many nodes share one (a call passing ``e[0]``, say),
+# and each gets its own function (with its own namespace) from the one code object
+_CODE: dict[str, CodeType] = {}
+
+
 def _generated(name: str, template: str, operands: Mapping[str, C], extra: Mapping[str, Any]
                ) -> EvalFn:
     namespace: dict[str, Any] = {"Fn": Fn, **extra}
     src = template.format(**{k: _operand(c, k, namespace) for k, c in operands.items()})
-    exec(compile(src, f"<{name}>", "exec"), namespace)
+    code = _CODE.get(src)
+    if code is None:
+        if len(_CODE) >= 1 << 14:
+            _CODE.clear()
+        code = _CODE[src] = compile(src, f"<{name}>", "exec")
+    exec(code, namespace)
     return namespace[name]
 
 
@@ -277,7 +289,8 @@ def _member_of(member: Callable[[Any, Any], bool], st: Any) -> Callable[[Any], b
 
 
 def _lazy_builder(f: EvalFn, kind: type[Lazy]) -> EvalFn:
-    return lambda s, t, e: kind(f, s, t, e)
+    """``(s, t, e) -> kind(f, s, t, e)``: a ``partial`` (no Python frame of its own)."""
+    return partial(kind, f)
 
 
 def _tuple_of(fs: list[EvalFn]) -> EvalFn:
