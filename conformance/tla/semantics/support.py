@@ -167,10 +167,46 @@ def arith(s, t, e):
 """
 
 
+# ``[f EXCEPT ![k] = v]`` (see functions._except1, which fills in KEY, NEW and INDEXED
+# before the operands; ``update`` is the general case)
+_EXCEPT1_SRC = """
+def except1(s, t, e):
+    f = {F}
+    if type(f) is tuple and INDEXED:
+        key = KEY
+        if type(key) is int and 0 < key <= len(f):
+            old = f[key - 1]
+            new = NEW
+            if new is old:  # the very value it had: the same function
+                return f
+            lst = list(f)
+            lst[key - 1] = new
+            return tuple(lst)
+        return f
+    if type(f) is Fn:
+        key = KEY
+        m = f.map
+        if key in m:
+            old = m[key]
+            new = NEW
+            if new is old:
+                return f
+            m2 = dict(m)
+            m2[key] = new
+            return Fn(m2)
+        return f
+    return update(s, t, e, f, path, 0, fv, uses_at)
+"""
+
+
 def _operand(c: C, key: str, namespace: dict[str, Any]) -> str:
     """Python source evaluating the compiled operand ``c`` inside a generated closure."""
     if c.reads is not None:
         kind, i = c.reads
+        if kind == "lazy":  # a LET name or a parameter passed by name: its value once known
+            namespace["MISSING"] = _MISSING
+            return (f"({key}_l if ({key}_l := e[{int(i)}].v) is not MISSING "
+                    f"else e[{int(i)}].get())")
         return f"{'s' if kind == 'var' else 'e'}[{int(i)}]"
     if c.value is not _MISSING:
         namespace[f"{key}_v"] = c.value
@@ -195,6 +231,20 @@ def _generated(name: str, template: str, operands: Mapping[str, C], extra: Mappi
         code = _CODE[src] = compile(src, f"<{name}>", "exec")
     exec(code, namespace)
     return namespace[name]
+
+
+def _applied(f: EvalFn, prefix: int, args: Sequence[C]) -> EvalFn:
+    """``(s, t, e) -> f(s, t, e[:prefix] + (a(s, t, e) for each argument))``, generated
+    so that arguments that are reads or literals are inlined (the commonest operator
+    application: a bound variable passed on)."""
+    keys = {f"A{k}": c for k, c in enumerate(args)}
+    items = "".join(f"{{{k}}}, " for k in keys)
+    head = f"*e[:{int(prefix)}], " if prefix else ""
+    template = f"""
+def call(s, t, e):
+    return body(s, t, ({head}{items}))
+"""
+    return _generated("call", template, keys, {"body": f})
 
 
 def _bound_slots(b: S.Bound) -> tuple[str, ...]:
