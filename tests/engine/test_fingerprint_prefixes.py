@@ -83,3 +83,15 @@ def test_a_tuple_punning_one_met_before_keeps_its_own_object() -> None:
     pun = tuple([True, 2])
     c, fp = fpr.canonical(pun)
     assert c is pun and fp != fpr.value(first)
+
+
+def test_a_function_punning_one_met_before_keeps_its_own_object() -> None:
+    # the same values at the same keys (or the same keys) are not enough when a boolean
+    # stands where the first has an integer: [x \in {1} |-> "a"] vs [x \in {TRUE} |-> "a"]
+    fpr = Fingerprinter()
+    first = Fn({1: "a", "k": 0})
+    assert fpr.canonical(first)[0] is first
+    assert fpr.canonical(Fn({1: "a", "k": 0}))[0] is first
+    for pun in (Fn({True: "a", "k": 0}), Fn({1: "a", "k": False})):
+        c, fp = fpr.canonical(pun)
+        assert c is pun and fp != fpr.value(first)
