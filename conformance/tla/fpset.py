@@ -118,7 +118,10 @@ class Fingerprinter:
         ids = self._ids
         memo = self._memo
         hit = memo.get(v)
-        if hit is not None and (hit[0] is v or same_value(hit[0], v)):
+        # a tuple whose items are the very objects of the one stored (a function of
+        # small integers or strings, say) is the same value: no call of same_value
+        if hit is not None and (hit[0] is v or (t is tuple and all(map(is_, hit[0], v)))
+                                or same_value(hit[0], v)):
             if len(ids) >= self._memo_limit:
                 ids.clear()
             ids[id(v)] = (v, hit[1], hit[0])

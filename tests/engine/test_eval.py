@@ -11,7 +11,7 @@ from conformance.tla.model import Model
 from conformance.tla.parser import parse_module_text
 from conformance.tla.stdlib import LazySet
 from conformance.tla.syntax import EvalError, UnsupportedError
-from conformance.tla.values import Fn, ModelValue, make_fn, make_record
+from conformance.tla.values import Fn, ModelValue, make_fn, make_record, same_value
 
 ALL = "Naturals, Integers, Sequences, FiniteSets, TLC, Bags"
 
@@ -201,6 +201,25 @@ def test_except_on_sequences_records_and_nested_paths() -> None:
     assert ev("[f EXCEPT ![1, 2] = 0][1, 2]", "f == [x, y \\in 1..2 |-> x + y]") == 0
     # TLA+: an EXCEPT on a point outside the domain leaves the function unchanged
     assert ev("[<<1>> EXCEPT ![5] = 0]") == (1,)
+
+
+def test_except_writing_a_boolean_over_an_integer() -> None:
+    """TRUE over 1 is a change (Python finds them equal): on a sequence, a function and a
+    record, with the index, the base and the value read from bound variables or LETs."""
+    def first(v: Any) -> Any:
+        assert type(v) is frozenset and len(v) == 1
+        return next(iter(v))
+
+    assert same_value(ev("[<<1, 2>> EXCEPT ![1] = TRUE]"), (True, 2))
+    assert same_value(ev("[<<1, 2>> EXCEPT ![1] = @ = 1]"), (True, 2))
+    assert same_value(ev('[[x \\in {"p", "q"} |-> 1] EXCEPT !["p"] = TRUE]'),
+                      make_fn({"p": True, "q": 1}))
+    assert same_value(ev("[[a |-> 1] EXCEPT !.a = TRUE]"), make_record([("a", True)]))
+    assert same_value(first(ev("{LET g == <<k, 2>> IN [g EXCEPT ![k] = k = 1] : k \\in {1}}")),
+                      (True, 2))
+    assert same_value(first(ev("{LET g == [x \\in {k} |-> 1] b == k = 1 IN "
+                               "[g EXCEPT ![k] = b] : k \\in {3}}")),
+                      make_fn({3: False}))
 
 
 def test_except_with_several_one_level_updates() -> None:

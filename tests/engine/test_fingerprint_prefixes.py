@@ -70,3 +70,28 @@ def test_canonical_after_keeps_the_values_and_shares_equal_ones(parent: list[Any
         assert x == y and same_value(x, y)  # the same values (no pun taken for a match)
         if type(y) in (tuple, frozenset, Fn) and y == p and same_value(y, p):
             assert x is p  # an equal value met before: its first object
+
+
+def test_a_tuple_punning_one_met_before_keeps_its_own_object() -> None:
+    # canonical() shares a tuple whose items are the very objects of one met before;
+    # <<TRUE, 2>> equals <<1, 2>> in Python but is another TLA+ value
+    fpr = Fingerprinter()
+    first = tuple([1, 2])
+    assert fpr.canonical(first) == (first, fpr.value(first))
+    again = tuple([1, 2])
+    assert fpr.canonical(again)[0] is first
+    pun = tuple([True, 2])
+    c, fp = fpr.canonical(pun)
+    assert c is pun and fp != fpr.value(first)
+
+
+def test_a_function_punning_one_met_before_keeps_its_own_object() -> None:
+    # the same values at the same keys (or the same keys) are not enough when a boolean
+    # stands where the first has an integer: [x \in {1} |-> "a"] vs [x \in {TRUE} |-> "a"]
+    fpr = Fingerprinter()
+    first = Fn({1: "a", "k": 0})
+    assert fpr.canonical(first)[0] is first
+    assert fpr.canonical(Fn({1: "a", "k": 0}))[0] is first
+    for pun in (Fn({True: "a", "k": 0}), Fn({1: "a", "k": False})):
+        c, fp = fpr.canonical(pun)
+        assert c is pun and fp != fpr.value(first)

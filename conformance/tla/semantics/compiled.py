@@ -57,7 +57,8 @@ class C:
     rec: bool = False
     value: Any = _MISSING  # known value of a literal
     boolean: bool = False  # the closure always returns a boolean
-    reads: tuple[str, int] | None = None  # ("var", i): just s[i]; ("slot", i): just e[i]
+    # ("var", i): just s[i]; ("slot", i): just e[i]; ("lazy", i): the value of the Lazy e[i]
+    reads: tuple[str, int] | None = None
     elements: EvalFn | None = None  # iterates the set's elements without building it
 
     @property

@@ -23,6 +23,7 @@ from conformance.tla.semantics.sets import (
 )
 from conformance.tla.semantics.support import (
     _APP_SRC,
+    _EXCEPT1_SRC,
     _bound_slots,
     _generated,
     _key_builder,
@@ -217,6 +218,8 @@ class FunctionCompiler(SetCompiler):
         at_scope = scope.bind("@")
         updates = []
         parts = [base]
+        index_c: C | None = None  # the index of the first update's first step, if single
+        val: C | None = None
         for u in node.updates:
             path: list[tuple[str | None, EvalFn | None]] = []
             for p in u.path:
@@ -227,6 +230,8 @@ class FunctionCompiler(SetCompiler):
                     parts.extend(idx)
                     if len(idx) == 1:
                         path.append((None, idx[0].fn))
+                        if index_c is None:
+                            index_c = idx[0]
                     else:
                         path.append((None, _tuple_of([c.fn for c in idx])))
             uses_at = any(isinstance(n, S.At) for n in _walk_expr(u.value))
@@ -274,6 +279,9 @@ class FunctionCompiler(SetCompiler):
             # the common [f EXCEPT ![k] = v]: one update of one level
             (path1, fv1, at1) = updates[0]
             field1, idx1 = path1[0]
+            if idx1 is None or index_c is not None:
+                assert val is not None
+                return derived(_except1(base, field1, index_c, val, at1, update), *parts)
 
             def except1(s: Any, t: Any, e: tuple) -> Any:
                 f = fbase(s, t, e)
@@ -337,3 +345,22 @@ class FunctionCompiler(SetCompiler):
             raise EvalError("@ outside an EXCEPT update", node.loc)
         i = local.index
         return C(lambda s, t, e: e[i], envmin=i)
+
+
+def _except1(base: C, field: str | None, index: C | None, value: C, uses_at: bool,
+             update: Any) -> EvalFn:
+    """``[f EXCEPT ![k] = v]`` (or ``!.a``), generated with its reads and literals inlined;
+    ``update`` is the general case (``f`` neither a sequence nor a function)."""
+    operands = {"F": base}
+    key = "FIELD"
+    if index is not None:
+        operands["K"] = index
+        key = "{K}"
+    new = "fv(s, t, (*e, old))" if uses_at else "{V}"
+    if not uses_at:
+        operands["V"] = value
+    src = _EXCEPT1_SRC.replace("KEY", key).replace("NEW", new).replace(
+        "INDEXED", "True" if index is not None else "False")
+    path = [(field, None if index is None else index.fn)]
+    return _generated("except1", src, operands, {
+        "FIELD": field, "update": update, "path": path, "fv": value.fn, "uses_at": uses_at})

@@ -46,6 +46,7 @@ from conformance.tla.semantics.scope import (
 )
 from conformance.tla.semantics.support import (
     _BUILTIN_METHODS,
+    _applied,
     _bound_slots,
     _by_name_uses,
     _lazy_builder,
@@ -186,7 +187,9 @@ class OperatorCompiler:
                 v = e[i].v  # computed already (a Thunk never keeps its value)
                 return v if v is not missing else e[i].get()
 
-            return derived(lazy, target.body, envmin=i)
+            res = derived(lazy, target.body, envmin=i)
+            res.reads = ("lazy", i)
+            return res
         if isinstance(target, ConstLocal):
             self._check_arity(name, 0, args, loc)
             return target.body
@@ -333,23 +336,8 @@ class OperatorCompiler:
             r0 = cargs[0].reads if len(cargs) == 1 else None
             res.fn = env_memoized(f, prefix, fs, bool(body.vars),
                                   r0[1] if r0 is not None and r0[0] == "slot" else None)
-        elif prefix == 0:
-            if len(fs) == 1:
-                (a0,) = fs
-                res.fn = lambda s, t, e: f(s, t, (a0(s, t, e),))
-            elif len(fs) == 2:
-                a0, a1 = fs
-                res.fn = lambda s, t, e: f(s, t, (a0(s, t, e), a1(s, t, e)))
-            else:
-                res.fn = lambda s, t, e: f(s, t, tuple([a(s, t, e) for a in fs]))
-        elif len(fs) == 1:
-            (a0,) = fs
-            res.fn = lambda s, t, e: f(s, t, (*e[:prefix], a0(s, t, e)))
-        elif len(fs) == 2:
-            a0, a1 = fs
-            res.fn = lambda s, t, e: f(s, t, (*e[:prefix], a0(s, t, e), a1(s, t, e)))
         else:
-            res.fn = lambda s, t, e: f(s, t, e[:prefix] + tuple([a(s, t, e) for a in fs]))
+            res.fn = _applied(f, prefix, cargs)
         return res
 
     # parameters passed by name -------------------------------------------------------------

@@ -4,6 +4,8 @@ node kinds, built-in operator names, small closure builders."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from functools import partial
+from types import CodeType
 from typing import Any
 
 from conformance.tla import stdlib as L
@@ -171,10 +173,46 @@ def arith(s, t, e):
 """
 
 
+# ``[f EXCEPT ![k] = v]`` (see functions._except1, which fills in KEY, NEW and INDEXED
+# before the operands; ``update`` is the general case)
+_EXCEPT1_SRC = """
+def except1(s, t, e):
+    f = {F}
+    if type(f) is tuple and INDEXED:
+        key = KEY
+        if type(key) is int and 0 < key <= len(f):
+            old = f[key - 1]
+            new = NEW
+            if new is old:  # the very value it had: the same function
+                return f
+            lst = list(f)
+            lst[key - 1] = new
+            return tuple(lst)
+        return f
+    if type(f) is Fn:
+        key = KEY
+        m = f.map
+        if key in m:
+            old = m[key]
+            new = NEW
+            if new is old:
+                return f
+            m2 = dict(m)
+            m2[key] = new
+            return Fn(m2)
+        return f
+    return update(s, t, e, f, path, 0, fv, uses_at)
+"""
+
+
 def _operand(c: C, key: str, namespace: dict[str, Any]) -> str:
     """Python source evaluating the compiled operand ``c`` inside a generated closure."""
     if c.reads is not None:
         kind, i = c.reads
+        if kind == "lazy":  # a LET name or a parameter passed by name: its value once known
+            namespace["MISSING"] = _MISSING
+            return (f"({key}_l if ({key}_l := e[{int(i)}].v) is not MISSING "
+                    f"else e[{int(i)}].get())")
         return f"{'s' if kind == 'var' else 'e'}[{int(i)}]"
     if c.value is not _MISSING:
         namespace[f"{key}_v"] = c.value
@@ -183,12 +221,36 @@ def _operand(c: C, key: str, namespace: dict[str, Any]) -> str:
     return f"{key}_f(s, t, e)"
 
 
+# the code of each generated source: many nodes share one (a call passing ``e[0]``, say),
+# and each gets its own function (with its own namespace) from the one code object
+_CODE: dict[str, CodeType] = {}
+
+
 def _generated(name: str, template: str, operands: Mapping[str, C], extra: Mapping[str, Any]
                ) -> EvalFn:
     namespace: dict[str, Any] = {"Fn": Fn, **extra}
     src = template.format(**{k: _operand(c, k, namespace) for k, c in operands.items()})
-    exec(compile(src, f"<{name}>", "exec"), namespace)
+    code = _CODE.get(src)
+    if code is None:
+        if len(_CODE) >= 1 << 14:
+            _CODE.clear()
+        code = _CODE[src] = compile(src, f"<{name}>", "exec")
+    exec(code, namespace)
     return namespace[name]
+
+
+def _applied(f: EvalFn, prefix: int, args: Sequence[C]) -> EvalFn:
+    """``(s, t, e) -> f(s, t, e[:prefix] + (a(s, t, e) for each argument))``, generated
+    so that arguments that are reads or literals are inlined (the commonest operator
+    application: a bound variable passed on)."""
+    keys = {f"A{k}": c for k, c in enumerate(args)}
+    items = "".join(f"{{{k}}}, " for k in keys)
+    head = f"*e[:{int(prefix)}], " if prefix else ""
+    template = f"""
+def call(s, t, e):
+    return body(s, t, ({head}{items}))
+"""
+    return _generated("call", template, keys, {"body": f})
 
 
 def _bound_slots(b: S.Bound) -> tuple[str, ...]:
@@ -283,7 +345,8 @@ def _member_of(member: Callable[[Any, Any], bool], st: Any) -> Callable[[Any], b
 
 
 def _lazy_builder(f: EvalFn, kind: type[Lazy]) -> EvalFn:
-    return lambda s, t, e: kind(f, s, t, e)
+    """``(s, t, e) -> kind(f, s, t, e)``: a ``partial`` (no Python frame of its own)."""
+    return partial(kind, f)
 
 
 def _tuple_of(fs: list[EvalFn]) -> EvalFn:
