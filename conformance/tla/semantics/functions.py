@@ -228,12 +228,10 @@ class FunctionCompiler(SetCompiler):
                 else:
                     idx = self.exprs(p.index, scope)
                     parts.extend(idx)
-                    if len(idx) == 1:
-                        path.append((None, idx[0].fn))
-                        if index_c is None:
-                            index_c = idx[0]
-                    else:
-                        path.append((None, _tuple_of([c.fn for c in idx])))
+                    one = idx[0] if len(idx) == 1 else derived(_tuple_of([c.fn for c in idx]), *idx)
+                    path.append((None, one.fn))
+                    if index_c is None:
+                        index_c = one
             uses_at = any(isinstance(n, S.At) for n in _walk_expr(u.value))
             val = self.expr(u.value, at_scope if uses_at else scope)
             parts.append(val.below(scope.depth))
@@ -277,40 +275,10 @@ class FunctionCompiler(SetCompiler):
 
         if len(updates) == 1 and len(updates[0][0]) == 1:
             # the common [f EXCEPT ![k] = v]: one update of one level
-            (path1, fv1, at1) = updates[0]
+            (path1, _, at1) = updates[0]
             field1, idx1 = path1[0]
-            if idx1 is None or index_c is not None:
-                assert val is not None
-                return derived(_except1(base, field1, index_c, val, at1, update), *parts)
-
-            def except1(s: Any, t: Any, e: tuple) -> Any:
-                f = fbase(s, t, e)
-                if type(f) is tuple and idx1 is not None:
-                    key = idx1(s, t, e)
-                    if type(key) is int and 0 < key <= len(f):
-                        old = f[key - 1]
-                        new = fv1(s, t, (*e, old)) if at1 else fv1(s, t, e)
-                        if new is old:  # the very value it had: the same function
-                            return f
-                        lst = list(f)
-                        lst[key - 1] = new
-                        return tuple(lst)
-                    return f
-                if type(f) is Fn:
-                    key = field1 if idx1 is None else idx1(s, t, e)
-                    m = f.map
-                    if key in m:
-                        old = m[key]
-                        new = fv1(s, t, (*e, old)) if at1 else fv1(s, t, e)
-                        if new is old:
-                            return f
-                        m2 = dict(m)
-                        m2[key] = new
-                        return Fn(m2)
-                    return f
-                return update(s, t, e, f, path1, 0, fv1, at1)
-
-            return derived(except1, *parts)
+            assert val is not None and (idx1 is None or index_c is not None)
+            return derived(_except1(base, field1, index_c, val, at1, update), *parts)
         if all(len(path) == 1 for path, _, _ in updates):
             # [f EXCEPT ![a] = x, !.b = y, ...], every update one level deep: the function
             # is copied once, and each update sees the previous ones (through @)
