@@ -25,6 +25,7 @@ from conformance.tla.values import (
     Value,
     cap_check,
     cup_check,
+    exact_member,
     fn_apply,
     fn_domain,
     fn_items,
@@ -132,13 +133,6 @@ def values_equal(a: Any, b: Any) -> bool:
 # ---------------------------------------------------------------------------
 # Sets
 # ---------------------------------------------------------------------------
-
-
-def exact_member(x: Any, s: frozenset) -> bool:
-    """Whether ``s`` holds ``x`` itself, for a boolean or an integer 0 or 1 Python finds in
-    ``s`` (``True in {1}`` holds in Python)."""
-    tx = type(x)
-    return any(type(y) is tx and y == x for y in s)
 
 
 def in_finite(x: Any, s: frozenset) -> bool:

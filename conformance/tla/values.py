@@ -430,6 +430,13 @@ def plain_sets(a: frozenset, b: frozenset) -> bool:
     return True
 
 
+def exact_member(x: Any, s: Iterable[Any]) -> bool:
+    """Whether ``s`` holds ``x`` itself, for a boolean or an integer 0 or 1 Python finds in
+    ``s`` (``True in {1}`` holds in Python)."""
+    tx = type(x)
+    return any(type(y) is tx and y == x for y in s)
+
+
 def _holds(s: frozenset, x: Any) -> bool:
     """``x`` is an element of ``s`` (TRUE is not 1)."""
     try:
@@ -438,8 +445,7 @@ def _holds(s: frozenset, x: Any) -> bool:
     except TypeError:
         return False
     if x is True or x is False or (type(x) is int and (x == 0 or x == 1)):
-        tx = type(x)
-        return any(type(y) is tx and y == x for y in s)
+        return exact_member(x, s)
     return True
 
 
@@ -614,7 +620,7 @@ def fn_apply(f: tuple | Fn, x: Any) -> Any:
             f"{format_value(x)} is not in the domain of {format_value(f)}"
         ) from None
     if f.pun_keys() and (x is True or x is False or (type(x) is int and (x == 0 or x == 1))) \
-            and not any(type(k) is type(x) and k == x for k in f.map):
+            and not exact_member(x, f.map):
         # found only as TRUE == 1: FcnRcdValue.select compares x with the domain, and fails
         raise ApplyError(f"{format_value(x)} is not in the domain of {format_value(f)}, "
                          "whose elements TLC cannot compare with it")
