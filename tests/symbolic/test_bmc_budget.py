@@ -10,6 +10,7 @@ from pathlib import Path
 from conformance.symbolic.bmc import BmcOutcome, bmc
 from conformance.symbolic.shapes import Bounds
 from conformance.tla.cfg import read_config
+from conformance.tla.checking import EXIT_CODES
 from conformance.tla.model import Model
 from conformance.tla.plan import resolve_plan
 
@@ -48,6 +49,6 @@ def test_the_cli_reports_the_limit_and_refuses_a_negative_one() -> None:
             str(SPECS / "DieHard.cfg"), "--symbolic", "--length", "8", "--quiet"]
     out = subprocess.run([*base, "--rlimit", "1000"], capture_output=True, text=True, cwd=ROOT)
     assert "resource limit" in out.stdout, out.stdout + out.stderr
-    assert out.returncode not in (0, 12), out.stdout
+    assert out.returncode == EXIT_CODES["limit"], out.stdout
     bad = subprocess.run([*base, "--rlimit", "-1"], capture_output=True, text=True, cwd=ROOT)
     assert bad.returncode == 2 and "--rlimit" in bad.stderr

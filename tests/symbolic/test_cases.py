@@ -60,14 +60,6 @@ Node3Zero == IndInv /\\ \\A i \\in Nodes : i = 3 => val[i] = 0
 CASES = [f"m.dest = {i} {c}" for i in (1, 2, 3) for c in ("\\/1 \\/1", "\\/1 \\/2", "\\/2 THEN", "\\/2 ELSE")]
 
 
-@pytest.fixture
-def mailbox(tmp_path: Path) -> tuple[Path, Path]:
-    spec, cfg = tmp_path / "Mailbox.tla", tmp_path / "Mailbox.cfg"
-    spec.write_text(MAILBOX)
-    cfg.write_text("CONSTANT Nodes = {1, 2, 3}\nCONSTANT Max = 2\nINIT Init\nNEXT Next\n")
-    return spec, cfg
-
-
 def uncovered(spec: Path, cfg: Path, bounds: Bounds, actions: set[str] | None = None) -> dict[str, str]:
     """Per action with cases (``actions``: of these), whether z3 finds a step of the action
     and of no case, or of a case and not of the action (``""``: equivalent)."""

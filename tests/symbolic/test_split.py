@@ -29,19 +29,10 @@ from conformance.symbolic.prove import (
 from conformance.symbolic.prove import prove as prove_all
 from conformance.symbolic.refine import Refiner
 from conformance.symbolic.shapes import Bounds
-from tests.symbolic.test_cases import MAILBOX
 
 ROOT = Path(__file__).resolve().parents[2]
 RLIMIT = 15_000
 SMALLER = 8_000  # the counterexample's case too is unknown as a whole: its conjunct piece finds it
-
-
-@pytest.fixture
-def mailbox(tmp_path: Path) -> tuple[Path, Path]:
-    spec, cfg = tmp_path / "Mailbox.tla", tmp_path / "Mailbox.cfg"
-    spec.write_text(MAILBOX)
-    cfg.write_text("CONSTANT Nodes = {1, 2, 3}\nCONSTANT Max = 2\nINIT Init\nNEXT Next\n")
-    return spec, cfg
 
 
 def proof_input(mailbox: tuple[Path, Path], inv: str, rlimit: int) -> ProofInput:
