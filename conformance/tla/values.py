@@ -403,31 +403,58 @@ def _unsortable_error(s: Any) -> EvalError:
                      "compare with each other")
 
 
-def plain_sets(a: frozenset, b: frozenset) -> bool:
-    """Whether the elements of ``a`` and ``b`` are all of one kind and none is a typed model
-    value: no comparison between them fails at the top level (a cheap test)."""
-    for v in a:
+_NO_ELEMENT: Any = object()  # the kind of the empty set
+_KINDS_SEEN: dict[int, tuple[frozenset, type | None]] = {}  # id -> (the set, kept alive; its kind)
+_KIND_CACHE_FROM = 8  # sets at least this large have their kind remembered
+_KIND_CACHE_LIMIT = 1 << 12
+
+
+def _elements_kind(s: frozenset) -> Any:
+    """The type of every element of ``s`` (``tuple`` for tuples and functions alike), None
+    when they are of several, ``_NO_ELEMENT`` when there is none."""
+    for v in s:
         t = type(v)
         break
     else:
-        t = type(next(iter(b))) if b else int
+        return _NO_ELEMENT
     if t is tuple or t is Fn:
-        for v in a:
+        for v in s:
             if type(v) is not tuple and type(v) is not Fn:
-                return False
-        for v in b:  # noqa: SIM110 - a loop is faster here
-            if type(v) is not tuple and type(v) is not Fn:
-                return False
-        return True
-    if t is ModelValue and ModelValue.any_typed:
+                return None
+        return tuple
+    for v in s:
+        if type(v) is not t:
+            return None
+    return t
+
+
+def _set_kind(s: frozenset) -> Any:
+    """``_elements_kind(s)``, remembered for large sets (a state's set of messages meets
+    one new message per step: its own elements are not scanned again)."""
+    if len(s) < _KIND_CACHE_FROM:
+        return _elements_kind(s)
+    hit = _KINDS_SEEN.get(id(s))
+    if hit is not None and hit[0] is s:
+        return hit[1]
+    kind = _elements_kind(s)
+    if len(_KINDS_SEEN) >= _KIND_CACHE_LIMIT:
+        _KINDS_SEEN.clear()
+    _KINDS_SEEN[id(s)] = (s, kind)
+    return kind
+
+
+def plain_sets(a: frozenset, b: frozenset) -> bool:
+    """Whether the elements of ``a`` and ``b`` are all of one kind and none is a typed model
+    value: no comparison between them fails at the top level (a cheap test)."""
+    ka = _set_kind(a)
+    if ka is None:
         return False
-    for v in a:
-        if type(v) is not t:
+    kb = _set_kind(b)
+    if kb is not ka and kb is not _NO_ELEMENT:
+        if ka is not _NO_ELEMENT or kb is None:
             return False
-    for v in b:  # noqa: SIM110 - a loop is faster here
-        if type(v) is not t:
-            return False
-    return True
+        ka = kb
+    return ka is not ModelValue or not ModelValue.any_typed
 
 
 def exact_member(x: Any, s: Iterable[Any]) -> bool:
