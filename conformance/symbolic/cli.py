@@ -98,6 +98,10 @@ def register(subparsers: Any) -> None:
                    help="ask only this conjunct of INV' in each step obligation (a label such as "
                         "Lemma/2, or a name), the premise staying all of INV (repeatable): a partial "
                         "proof, to diagnose or finish one question")
+    p.add_argument("--journal", type=Path, metavar="FILE",
+                   help="keep each obligation decided (proved or unknown) in FILE as it comes, and take "
+                        "those FILE already holds for the same spec, cfg, options, z3 and checker instead "
+                        "of deciding them again: an interrupted proof resumes where it stopped")
     p.add_argument("--itf-dir", type=Path, default=Path("."), metavar="DIR",
                    help="where counterexamples are written as ITF (default: the current folder)")
     p.add_argument("-I", "--search-path", action="append", type=Path, default=[], metavar="DIR")
@@ -108,6 +112,7 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     if _z3_missing():
         return 1
+    from conformance.symbolic.journal import Journal
     from conformance.symbolic.prove import ProofInput, per_action, prove
     from conformance.symbolic.refine import Refiner
 
@@ -125,10 +130,14 @@ def run(args: argparse.Namespace) -> int:
     inp = ProofInput(args.spec, args.config, args.inv, args.safety, args.init, bounds, args.timeout,
                      tuple(args.search_path), rlimit=args.rlimit, cases=tuple(args.cases), goals=tuple(args.goals))
     try:
+        journal = Journal(args.journal, inp) if args.journal is not None else None
         every = prove(inp, jobs=max(1, args.jobs), done=lambda r: _progress(r, args),
-                      refine=Refiner(inp) if args.split else None)
+                      refine=Refiner(inp) if args.split else None, store=journal)
     except (TlaError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        print(f"error: journal {args.journal}: {exc.strerror or exc}", file=sys.stderr)
         return 1
     results = per_action(every)
     init = args.init or "Init"
@@ -137,10 +146,14 @@ def run(args: argparse.Namespace) -> int:
           "state constraints bound the state space: nothing is proved for other constants.")
     if args.goals:
         print(f"Partial: each step obligation asks only {', '.join(args.goals)} of {args.inv}'.")
+    if journal is not None and journal.taken:
+        print(f"{journal.taken} obligations (or pieces) taken from the journal {args.journal} of an "
+              "earlier run with the same inputs (their figures are that run's; marked 'journal').")
     width = max(len(r.obligation.title(args.inv, args.safety, init)) for r in results)
     for r in results:
         print(f"  {r.obligation.title(args.inv, args.safety, init):<{width}}  {r.verdict:<14} "
-              f"{r.seconds:8.2f}s (cpu {r.cpu_seconds:.2f}s, rlimit {r.rlimit_used})")
+              f"{r.seconds:8.2f}s (cpu {r.cpu_seconds:.2f}s, rlimit {r.rlimit_used})"
+              f"{' journal' if r.journaled else ''}")
         if r.how and r.how != "whole":
             print(f"      decided: {_how_line(r)}")
         if r.verdict == "unknown" and r.message:
@@ -158,7 +171,8 @@ def run(args: argparse.Namespace) -> int:
 def _progress(r: ObligationResult, args: argparse.Namespace) -> None:
     """One obligation (or piece) as it completes, on stderr."""
     again = f"; decided again in {r.split_into} pieces" if r.split_into else ""
-    print(f"  ... {r.obligation.title(args.inv, args.safety, args.init or 'Init')}: {r.verdict} "
+    taken = " from the journal" if r.journaled else ""
+    print(f"  ... {r.obligation.title(args.inv, args.safety, args.init or 'Init')}: {r.verdict}{taken} "
           f"({r.seconds:.1f}s, cpu {r.cpu_seconds:.1f}s, rlimit {r.rlimit_used}){again}", file=sys.stderr, flush=True)
 
 

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field, replace
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
 from pathlib import Path
+from typing import Any, Protocol, TypeVar
 
 import z3
 
@@ -60,6 +61,8 @@ from conformance.tla.model import Model, State
 from conformance.tla.plan import CheckPlan, resolve_plan
 from conformance.tla.semantics.scope import Ctx
 from conformance.tla.syntax import TlaError
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -147,6 +150,16 @@ class ObligationResult:
     how: str = ""
     redone_units: int = 0
     redone_cpu: float = 0.0
+    # taken from the journal of an earlier run (``journal.py``), not decided in this one
+    journaled: bool = False
+
+
+class ResultStore(Protocol):
+    """Results kept across runs (``journal.Journal``)."""
+
+    def get(self, ob: Obligation) -> ObligationResult | None: ...
+
+    def record(self, r: ObligationResult) -> None: ...
 
 
 def load(inp: ProofInput) -> tuple[Model, CheckPlan, str]:
@@ -505,6 +518,40 @@ def _engine_disagrees(model: Model, plan: CheckPlan, inp: ProofInput, init: str,
     return "the second state is not a successor of the first"
 
 
+def forked(fn: Callable[..., T], *args: Any) -> T:
+    """``fn(*args)`` computed in a forked process: the z3 terms it makes stay there. Every
+    obligation is forked from this process, and z3 numbers new terms after those alive in
+    it, so the units an obligation spends are the same only if nothing between the forks
+    adds terms here (the obligations' list is made with a translator)."""
+    receive, send = multiprocessing.get_context("fork").Pipe(duplex=False)
+
+    def child() -> None:
+        try:
+            send.send(fn(*args))
+        except Exception as exc:  # re-raised in the parent
+            send.send(_Raised(exc))
+        send.close()
+
+    proc = multiprocessing.get_context("fork").Process(target=child, daemon=True)
+    proc.start()
+    send.close()
+    try:
+        outcome = receive.recv()
+    except EOFError:
+        raise RuntimeError(f"the process computing {fn.__name__} died (exit code {proc.exitcode})") from None
+    finally:
+        receive.close()
+        proc.join()
+    if isinstance(outcome, _Raised):
+        raise outcome.exc
+    return outcome
+
+
+@dataclass
+class _Raised:
+    exc: BaseException
+
+
 def _child(inp: ProofInput, ob: Obligation, conn: Connection) -> None:
     """A forked process's work: one obligation, its result (or its exception) sent back."""
     try:
@@ -517,18 +564,20 @@ def _child(inp: ProofInput, ob: Obligation, conn: Connection) -> None:
 
 def prove(inp: ProofInput, jobs: int = 2, done: Callable[[ObligationResult], None] | None = None,
           only: Sequence[str] | None = None,
-          refine: Callable[[ObligationResult], list[Obligation]] | None = None) -> list[ObligationResult]:
+          refine: Callable[[ObligationResult], list[Obligation]] | None = None,
+          store: ResultStore | None = None) -> list[ObligationResult]:
     """Every obligation (``only``: the step obligations of these actions), ``jobs`` at a
     time; ``done`` hears of each result as it comes. With ``refine``, a result for which it
     gives pieces (``refine.py``) is marked ``split_into`` and its pieces are decided too; the
-    results come grouped per obligation, each followed by its pieces.
+    results come grouped per obligation, each followed by its pieces. With ``store``, a
+    result it holds is taken instead of being decided, and each new one is given to it.
 
     Each obligation is decided in a process of its own, forked from this one: z3's search
     depends on the terms its context already holds, so an obligation decided after others
     in one process can spend other resource units than alone. Forked from the same state,
     an obligation spends the same units in every run (``rlimit_used``), whatever the order
     and the number of jobs."""
-    obs = obligations(inp)
+    obs = forked(obligations, inp)
     if only:
         unknown = set(only) - {o.action for o in obs}
         if unknown:
@@ -537,7 +586,7 @@ def prove(inp: ProofInput, jobs: int = 2, done: Callable[[ObligationResult], Non
     waiting = [((k, 0), ob) for k, ob in enumerate(obs)]
     found: dict[tuple[int, int], ObligationResult] = {}
     serial = 0
-    for key, outcome in _run(inp, waiting, jobs):
+    for key, outcome in _run(inp, waiting, jobs, store):
         pieces = refine(outcome) if refine is not None else []
         outcome.split_into = len(pieces)
         for piece in pieces:
@@ -553,20 +602,27 @@ Key = tuple[int, int]
 
 
 def _run(inp: ProofInput, waiting: list[tuple[Key, Obligation]],
-         jobs: int) -> Iterator[tuple[Key, ObligationResult]]:
+         jobs: int, store: ResultStore | None = None) -> Iterator[tuple[Key, ObligationResult]]:
     """Decide the obligations of ``waiting`` (which may grow meanwhile), ``jobs`` forked
-    processes at a time; each result with its key, as it comes."""
+    processes at a time (those ``store`` holds: taken from it); each result with its key,
+    as it comes."""
     ctx = multiprocessing.get_context("fork")
     running: dict[Connection, tuple[Key, Obligation, BaseProcess]] = {}
     try:
         while waiting or running:
             while waiting and len(running) < max(1, jobs):
                 key, ob = waiting.pop(0)
+                kept = store.get(ob) if store is not None else None
+                if kept is not None:
+                    yield key, kept
+                    continue
                 receive, send = ctx.Pipe(duplex=False)
                 proc: BaseProcess = ctx.Process(target=_child, args=(inp, ob, send), daemon=True)
                 proc.start()
                 send.close()
                 running[receive] = (key, ob, proc)
+            if not running:
+                continue
             for conn in wait(list(running)):
                 assert isinstance(conn, Connection)
                 key, ob, proc = running.pop(conn)
@@ -579,6 +635,8 @@ def _run(inp: ProofInput, waiting: list[tuple[Key, Obligation]],
                 proc.join()
                 if isinstance(outcome, BaseException):
                     raise outcome
+                if store is not None:
+                    store.record(outcome)
                 yield key, outcome
     finally:
         for conn, (_, _, proc) in running.items():
@@ -637,7 +695,8 @@ def combined(group: Sequence[ObligationResult]) -> ObligationResult:
         worst.states if worst.verdict == "counterexample" else [], worst.failing, worst.engine_action,
         "; ".join(messages), sum(g.cpu_seconds for g in group), conjuncts,
         rlimit_used=sum(g.rlimit_used for g in group), how=_how(group),
-        redone_units=sum(g.rlimit_used for g in redone), redone_cpu=sum(g.cpu_seconds for g in redone))
+        redone_units=sum(g.rlimit_used for g in redone), redone_cpu=sum(g.cpu_seconds for g in redone),
+        journaled=all(g.journaled for g in group))
 
 
 def _piece_name(ob: Obligation) -> str:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from conformance.symbolic.prove import Obligation, ObligationResult, ProofInput, obligations
+from conformance.symbolic.prove import Obligation, ObligationResult, ProofInput, forked, obligations
 
 
 class Refiner:
@@ -46,7 +46,7 @@ class Refiner:
         """The cases of the action ``index`` of ``Next`` (empty: it does not split)."""
         if self._cases is None:
             self._cases = {}
-            for o in obligations(self.inp, every_case=True):
+            for o in forked(obligations, self.inp, True):
                 if o.case >= 0:
                     self._cases.setdefault(o.index, []).append(o)
         return self._cases.get(index, [])

@@ -1,0 +1,136 @@
+"""The journal of a proof (``kraftcheck prove --journal FILE``): an interrupted run resumes
+where it stopped.
+
+A whole proof of the KRaft spec takes hours of solver time. Each obligation (or piece)
+decided is appended to the journal as one JSON line as soon as it is known, keyed by a
+digest of everything its verdict depends on: the checker's own source (``conformance``),
+the z3 version, the text of every module the spec loads, the cfg, the options of the
+proof (bounds, budgets, cases, goals) and the obligation itself. A later run with the same
+journal takes a result whose key matches instead of deciding it again; change any of
+those inputs and nothing is taken.
+
+Only ``proved`` and ``unknown`` results are kept. An unknown result taken from the journal
+never proves anything: it only decides that the obligation is split again (``--split``)
+the way it was. Counterexamples and errors are decided again (their states are re-checked
+by the explicit engine every time). A line that cannot be read (a run killed while
+writing it, say) is reported on stderr with its line number and ignored: that obligation
+is decided again, nothing else is lost.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from dataclasses import asdict, fields
+from pathlib import Path
+from typing import Any
+
+import z3
+
+from conformance.symbolic.prove import Obligation, ObligationResult, ProofInput, load
+
+KEPT = ("proved", "unknown")
+_SOURCE_ROOT = Path(__file__).resolve().parents[1]  # the conformance package
+
+
+def _source_digest() -> str:
+    """The digest of the checker's Python source and bundled modules (what decides a verdict)."""
+    h = hashlib.sha256()
+    for path in sorted(_SOURCE_ROOT.rglob("*")):
+        if path.suffix in (".py", ".tla") and path.is_file():
+            h.update(str(path.relative_to(_SOURCE_ROOT)).encode())
+            h.update(path.read_bytes())
+    return h.hexdigest()
+
+
+def input_digest(inp: ProofInput) -> str:
+    """The digest of everything the obligations of ``inp`` depend on (but the obligation)."""
+    model, _, _ = load(inp)
+    h = hashlib.sha256()
+    h.update(_source_digest().encode())
+    h.update(z3.get_full_version().encode())
+    for module in sorted(model.loader.loaded(), key=lambda m: m.name):
+        h.update(module.name.encode())
+        h.update(Path(module.file).read_bytes())
+    h.update(Path(inp.cfg).read_bytes())
+    options = {f.name: getattr(inp, f.name) for f in fields(inp)
+               if f.name not in ("spec", "cfg", "search_path")}
+    h.update(repr(sorted(options.items())).encode())
+    return h.hexdigest()
+
+
+class Journal:
+    """The results of one proof's earlier runs, and the file new ones are appended to."""
+
+    def __init__(self, path: Path, inp: ProofInput) -> None:
+        self.path = path
+        self._digest = input_digest(inp)
+        self._found: dict[str, dict[str, Any]] = {}
+        self.taken = 0
+        if path.exists():
+            self._read()
+
+    def _read(self) -> None:
+        with self.path.open(encoding="utf-8") as f:
+            for number, line in enumerate(f, start=1):
+                if not line.strip():
+                    continue
+                try:
+                    entry = json.loads(line)
+                    key, result = entry["key"], entry["result"]
+                    _result_of(result)  # a line that does not rebuild is not taken
+                except (ValueError, KeyError, TypeError) as exc:
+                    print(f"warning: {self.path}:{number}: not a journal entry ({exc}); "
+                          "that obligation is decided again", file=sys.stderr)
+                    continue
+                self._found[key] = result
+
+    def key(self, ob: Obligation) -> str:
+        return hashlib.sha256(f"{self._digest}\n{ob!r}".encode()).hexdigest()
+
+    def get(self, ob: Obligation) -> ObligationResult | None:
+        """The result of ``ob`` from an earlier run with the same inputs, if kept."""
+        entry = self._found.get(self.key(ob))
+        if entry is None:
+            return None
+        result = _result_of(entry)
+        if result.obligation != ob:
+            return None
+        self.taken += 1
+        result.journaled = True
+        return result
+
+    def record(self, r: ObligationResult) -> None:
+        """Append ``r`` (if proved or unknown), flushed at once."""
+        if r.verdict not in KEPT or r.journaled:
+            return
+        key, result = self.key(r.obligation), _entry_of(r)
+        self._found[key] = result
+        with self.path.open("a", encoding="utf-8") as f:
+            f.write(json.dumps({"key": key, "result": result}, sort_keys=True) + "\n")
+            f.flush()
+
+
+_RESULT_FIELDS = ("verdict", "seconds", "message", "cpu_seconds", "conjuncts", "questions", "rlimit_used")
+
+
+def _entry_of(r: ObligationResult) -> dict[str, Any]:
+    out = {name: getattr(r, name) for name in _RESULT_FIELDS}
+    out["obligation"] = asdict(r.obligation)
+    return out
+
+
+def _result_of(entry: dict[str, Any]) -> ObligationResult:
+    ob = dict(entry["obligation"])
+    ob["goals"] = tuple(ob["goals"])
+    obligation = Obligation(**ob)
+    if entry["verdict"] not in KEPT:
+        raise ValueError(f"verdict {entry['verdict']!r}")
+    return ObligationResult(obligation, entry["verdict"], float(entry["seconds"]),
+                            message=str(entry["message"]), cpu_seconds=float(entry["cpu_seconds"]),
+                            conjuncts=dict(entry["conjuncts"]), questions=dict(entry["questions"]),
+                            rlimit_used=int(entry["rlimit_used"]))
+
+
+__all__ = ["Journal", "input_digest"]
