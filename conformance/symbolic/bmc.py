@@ -5,7 +5,9 @@ transition per depth (states failing a CONSTRAINT have no successors, transition
 pass the ACTION_CONSTRAINTs), and at each depth one call asks for a state violating an
 INVARIANT or a step violating a ``[][A]_v`` PROPERTY. The first depth with an answer
 gives a shortest counterexample within the bounds; it is replayed on the explicit engine
-(``replay``) before it is reported. An interval whose ends depend on the state holds at
+(``replay``) before it is reported. A depth without an answer proves the invariants hold at
+that depth on every path; they are then added as facts about that state, which prunes the
+deeper searches without removing a path (as in k-induction's strengthened BMC). An interval whose ends depend on the state holds at
 most ``seq_bound + 1`` integers, an exponent that does is below that, on the paths searched
 (``Translator.interval_bound``). ``time_limit`` (seconds) and ``rlimit`` (z3 resource
 units, which do not depend on the machine's load) bound the whole search: past either the
@@ -105,6 +107,10 @@ def bmc(model: Model, plan: CheckPlan, length: int, bounds: Bounds, time_limit: 
         if answer == z3.unknown:
             outcome.result = _limit(variables, depth, started, why)
             return outcome
+        # unsat: every path of this length satisfies the invariants at its end (and the
+        # [][A]_v properties on its last step); stated, it prunes the deeper searches and
+        # removes no path
+        solver.add(z3.Not(disj(bad)))
         if depth == length:
             break
         nxt = fresh_state(shapes, f"s{depth + 1}", atom_terms)

@@ -35,8 +35,8 @@ def test_units_are_counted_per_depth_and_enough_of_them_change_nothing() -> None
 
 
 def test_too_few_units_stop_the_search_at_the_depth_reached() -> None:
-    free = die_hard(8)  # units vary a little from run to run; depth 3 costs several times depths 0-2
-    assert free.figures[3].units > 2 * sum(f.units for f in free.figures[:3])
+    free = die_hard(8)  # units vary a little from run to run; depth 3 costs more than depths 0-2
+    assert free.figures[3].units > 1.3 * sum(f.units for f in free.figures[:3])
     out = die_hard(8, rlimit=sum(f.units for f in free.figures[:3]))
     assert out.result.verdict == "limit"
     assert "resource limit" in out.result.message
