@@ -26,6 +26,8 @@ pytestmark = pytest.mark.slow
     ("second_leader", "KnownLeaderStable", 4),
     ("no_election_timeout", "ElectionTimeoutRespected", 1),  # a timer rule: needs ^ on the state
     ("unflushed_vote_response", "VoteOnce", 4),  # minutes: depth 3's unsat answer dominates
+    ("unflushed_vote_request", "VoteOnce", 4),  # minutes, as above
+    ("no_timeout_upper_bound", "TimeoutUpperBoundRespected", 5),  # a timer rule, 5 steps
 ])
 def test_shallow_toggle_counterexamples_found_from_init(toggle: str, prop: str, steps: int) -> None:
     config = read_config(SPEC_DIR / f"MC_KRaft_{toggle}.cfg")
