@@ -84,8 +84,9 @@ def bmc(model: Model, plan: CheckPlan, length: int, bounds: Bounds, time_limit: 
             for prop in plan.action_properties:
                 bad.append(z3.Not(tr.formula(S.ActionBox(prop.action.loc, prop.action, prop.sub, True), pair)))
         solver.add(tr.take_assumptions())  # they bound the states searched, not the query
+        violated = disj(bad)
         solver.push()
-        solver.add(disj(bad))
+        solver.add(violated)
         solver.add(atom_range(atom_terms, tr.atoms))
         if budget.exhausted():
             solver.pop()
@@ -110,7 +111,7 @@ def bmc(model: Model, plan: CheckPlan, length: int, bounds: Bounds, time_limit: 
         # unsat: every path of this length satisfies the invariants at its end (and the
         # [][A]_v properties on its last step); stated, it prunes the deeper searches and
         # removes no path
-        solver.add(z3.Not(disj(bad)))
+        solver.add(z3.Not(violated))
         if depth == length:
             break
         nxt = fresh_state(shapes, f"s{depth + 1}", atom_terms)

@@ -22,13 +22,14 @@ from __future__ import annotations
 import hashlib
 import json
 import sys
-from dataclasses import asdict, fields
+from dataclasses import asdict, fields, replace
 from pathlib import Path
 from typing import Any
 
 import z3
 
-from conformance.symbolic.prove import Obligation, ObligationResult, ProofInput, load
+from conformance.symbolic.prove import Obligation, ObligationResult, ProofInput
+from conformance.tla.loader import ModuleLoader
 
 KEPT = ("proved", "unknown")
 _SOURCE_ROOT = Path(__file__).resolve().parents[1]  # the conformance package
@@ -46,11 +47,13 @@ def _source_digest() -> str:
 
 def input_digest(inp: ProofInput) -> str:
     """The digest of everything the obligations of ``inp`` depend on (but the obligation)."""
-    model, _, _ = load(inp)
+    loader = ModuleLoader(inp.search_path)
+    root = loader.load_file(inp.spec)
+    modules = [root, *loader.load_dependencies(root).values()]
     h = hashlib.sha256()
     h.update(_source_digest().encode())
     h.update(z3.get_full_version().encode())
-    for module in sorted(model.loader.loaded(), key=lambda m: m.name):
+    for module in sorted(modules, key=lambda m: m.name):
         h.update(module.name.encode())
         h.update(Path(module.file).read_bytes())
     h.update(Path(inp.cfg).read_bytes())
@@ -66,7 +69,7 @@ class Journal:
     def __init__(self, path: Path, inp: ProofInput) -> None:
         self.path = path
         self._digest = input_digest(inp)
-        self._found: dict[str, dict[str, Any]] = {}
+        self._found: dict[str, ObligationResult] = {}
         self.taken = 0
         if path.exists():
             self._read()
@@ -78,8 +81,7 @@ class Journal:
                     continue
                 try:
                     entry = json.loads(line)
-                    key, result = entry["key"], entry["result"]
-                    _result_of(result)  # a line that does not rebuild is not taken
+                    key, result = entry["key"], _result_of(entry["result"])
                 except (ValueError, KeyError, TypeError) as exc:
                     print(f"warning: {self.path}:{number}: not a journal entry ({exc}); "
                           "that obligation is decided again", file=sys.stderr)
@@ -91,24 +93,18 @@ class Journal:
 
     def get(self, ob: Obligation) -> ObligationResult | None:
         """The result of ``ob`` from an earlier run with the same inputs, if kept."""
-        entry = self._found.get(self.key(ob))
-        if entry is None:
-            return None
-        result = _result_of(entry)
-        if result.obligation != ob:
+        found = self._found.get(self.key(ob))
+        if found is None or found.obligation != ob:
             return None
         self.taken += 1
-        result.journaled = True
-        return result
+        return replace(found, journaled=True)
 
     def record(self, r: ObligationResult) -> None:
         """Append ``r`` (if proved or unknown), flushed at once."""
         if r.verdict not in KEPT or r.journaled:
             return
-        key, result = self.key(r.obligation), _entry_of(r)
-        self._found[key] = result
         with self.path.open("a", encoding="utf-8") as f:
-            f.write(json.dumps({"key": key, "result": result}, sort_keys=True) + "\n")
+            f.write(json.dumps({"key": self.key(r.obligation), "result": _entry_of(r)}, sort_keys=True) + "\n")
             f.flush()
 
 

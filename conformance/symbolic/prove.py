@@ -523,7 +523,8 @@ def forked(fn: Callable[..., T], *args: Any) -> T:
     obligation is forked from this process, and z3 numbers new terms after those alive in
     it, so the units an obligation spends are the same only if nothing between the forks
     adds terms here (the obligations' list is made with a translator)."""
-    receive, send = multiprocessing.get_context("fork").Pipe(duplex=False)
+    ctx = multiprocessing.get_context("fork")
+    receive, send = ctx.Pipe(duplex=False)
 
     def child() -> None:
         try:
@@ -532,7 +533,7 @@ def forked(fn: Callable[..., T], *args: Any) -> T:
             send.send(_Raised(exc))
         send.close()
 
-    proc = multiprocessing.get_context("fork").Process(target=child, daemon=True)
+    proc = ctx.Process(target=child, daemon=True)
     proc.start()
     send.close()
     try:

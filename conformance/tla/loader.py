@@ -34,10 +34,6 @@ class ModuleLoader:
         self._references: dict[str, tuple[tuple[str, Loc], ...]] = {}
         self._requested_at: dict[str, Loc] = {}  # first EXTENDS/INSTANCE naming a module
 
-    def loaded(self) -> list[Module]:
-        """Every module read from a file so far."""
-        return list(self._cache.values())
-
     def is_standard(self, name: str) -> bool:
         """Whether the engine provides the module natively."""
         return name in STANDARD_MODULES

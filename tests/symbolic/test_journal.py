@@ -123,3 +123,15 @@ def test_the_command_line_marks_what_it_took(mailbox: tuple[Path, Path], tmp_pat
     assert table and all(line.endswith(" journal") for line in table)
     assert main([*args[:-1], str(tmp_path / "no" / "such" / "folder" / "j")]) == 1
     assert "error: journal" in capsys.readouterr().err
+
+
+def test_a_change_in_a_module_the_spec_extends_takes_nothing(mailbox: tuple[Path, Path], tmp_path: Path) -> None:
+    spec, cfg = mailbox
+    root = tmp_path / "MailboxMC.tla"
+    root.write_text("---- MODULE MailboxMC ----\nEXTENDS Mailbox\n====\n")
+    inp = ProofInput(root, cfg, "IndInv", "Safety", None, Bounds(2, 3), 600.0, rlimit=RLIMIT)
+    journal = tmp_path / "proof.journal"
+    first, _ = run(inp, journal)
+    assert run(inp, journal)[1].taken == len(first)
+    spec.write_text(spec.read_text() + "text after the module end, which the parser ignores\n")
+    assert run(inp, journal)[1].taken == 0

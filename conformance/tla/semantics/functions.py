@@ -276,9 +276,8 @@ class FunctionCompiler(SetCompiler):
         if len(updates) == 1 and len(updates[0][0]) == 1:
             # the common [f EXCEPT ![k] = v]: one update of one level
             (path1, _, at1) = updates[0]
-            field1, idx1 = path1[0]
-            assert val is not None and (idx1 is None or index_c is not None)
-            return derived(_except1(base, field1, index_c, val, at1, update), *parts)
+            assert val is not None and (path1[0][1] is None or index_c is not None)
+            return derived(_except1(base, path1, index_c, val, at1, update), *parts)
         if all(len(path) == 1 for path, _, _ in updates):
             # [f EXCEPT ![a] = x, !.b = y, ...], every update one level deep: the function
             # is copied once, and each update sees the previous ones (through @)
@@ -315,10 +314,11 @@ class FunctionCompiler(SetCompiler):
         return C(lambda s, t, e: e[i], envmin=i)
 
 
-def _except1(base: C, field: str | None, index: C | None, value: C, uses_at: bool,
-             update: Any) -> EvalFn:
-    """``[f EXCEPT ![k] = v]`` (or ``!.a``), generated with its reads and literals inlined;
-    ``update`` is the general case (``f`` neither a sequence nor a function)."""
+def _except1(base: C, path: list[tuple[str | None, EvalFn | None]], index: C | None, value: C,
+             uses_at: bool, update: Any) -> EvalFn:
+    """``[f EXCEPT ![k] = v]`` (or ``!.a``: ``path``'s one step), generated with its reads and
+    literals inlined; ``update`` is the general case (``f`` neither a sequence nor a function)."""
+    field = path[0][0]
     operands = {"F": base}
     key = "FIELD"
     if index is not None:
@@ -329,6 +329,5 @@ def _except1(base: C, field: str | None, index: C | None, value: C, uses_at: boo
         operands["V"] = value
     src = _EXCEPT1_SRC.replace("KEY", key).replace("NEW", new).replace(
         "INDEXED", "True" if index is not None else "False")
-    path = [(field, None if index is None else index.fn)]
     return _generated("except1", src, operands, {
         "FIELD": field, "update": update, "path": path, "fv": value.fn, "uses_at": uses_at})
