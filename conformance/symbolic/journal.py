@@ -89,15 +89,17 @@ class Journal:
                 self._found[key] = result
 
     def key(self, ob: Obligation) -> str:
-        return hashlib.sha256(f"{self._digest}\n{ob!r}".encode()).hexdigest()
+        """The obligation's key: the inputs' digest and the obligation, its goals in a
+        canonical order (which conjuncts it asks, not in what order they were listed)."""
+        return hashlib.sha256(f"{self._digest}\n{_canonical(ob)!r}".encode()).hexdigest()
 
     def get(self, ob: Obligation) -> ObligationResult | None:
         """The result of ``ob`` from an earlier run with the same inputs, if kept."""
         found = self._found.get(self.key(ob))
-        if found is None or found.obligation != ob:
+        if found is None or _canonical(found.obligation) != _canonical(ob):
             return None
         self.taken += 1
-        return replace(found, journaled=True)
+        return replace(found, obligation=ob, journaled=True)
 
     def record(self, r: ObligationResult) -> None:
         """Append ``r`` (if proved or unknown), flushed at once."""
@@ -108,11 +110,18 @@ class Journal:
             f.flush()
 
 
+def _canonical(ob: Obligation) -> Obligation:
+    """``ob`` with its goals sorted: which conjuncts it asks, not in what order they were
+    listed (a result taken from the journal lists its open conjuncts as it kept them)."""
+    return replace(ob, goals=tuple(sorted(ob.goals)))
+
+
 _RESULT_FIELDS = ("verdict", "seconds", "message", "cpu_seconds", "conjuncts", "questions", "rlimit_used")
 
 
 def _entry_of(r: ObligationResult) -> dict[str, Any]:
     out = {name: getattr(r, name) for name in _RESULT_FIELDS}
+    out["conjuncts"] = [[label, v] for label, v in r.conjuncts.items()]  # in the invariant's order
     out["obligation"] = asdict(r.obligation)
     return out
 
@@ -125,7 +134,7 @@ def _result_of(entry: dict[str, Any]) -> ObligationResult:
         raise ValueError(f"verdict {entry['verdict']!r}")
     return ObligationResult(obligation, entry["verdict"], float(entry["seconds"]),
                             message=str(entry["message"]), cpu_seconds=float(entry["cpu_seconds"]),
-                            conjuncts=dict(entry["conjuncts"]), questions=dict(entry["questions"]),
+                            conjuncts={str(label): str(v) for label, v in entry["conjuncts"]}, questions=dict(entry["questions"]),
                             rlimit_used=int(entry["rlimit_used"]))
 
 
