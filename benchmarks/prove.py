@@ -140,7 +140,9 @@ def explicit_length(cfg_path: Path, time_limit: float) -> str:
 
 def bench_bmc(args: argparse.Namespace) -> None:
     units = f", {args.bmc_rlimit:,} z3 units" if args.bmc_rlimit else ""
+    how = "disjunction over the slots" if args.no_witness else "witness per step"
     print(f"check --symbolic: max length {args.max_length}, time limit {args.bmc_time_limit:.0f}s{units} per toggle, "
+          f"\\E over a set of the state: {how}, "
           f"bounds seq {args.seq_bound} set {args.set_bound} "
           f"messages {args.messages}")
     for toggle in args.toggles or toggle_names():
@@ -155,7 +157,7 @@ def bench_bmc(args: argparse.Namespace) -> None:
         depths = ""
         try:
             out = bmc(model, plan, args.max_length, bounds, time_limit=args.bmc_time_limit,
-                      rlimit=args.bmc_rlimit)
+                      rlimit=args.bmc_rlimit, witness=not args.no_witness)
         except UnsupportedError as exc:
             what = f"unsupported: {str(exc).split(': ', 1)[-1]}"
         else:
@@ -206,6 +208,9 @@ def main() -> None:
                    help="bmc: these toggles (with no name: every toggle of spec/models.json)")
     p.add_argument("--explicit", action="store_true",
                    help="bmc: also the explicit engine's counterexample length under each toggle's cfg")
+    p.add_argument("--no-witness", action="store_true",
+                   help="bmc: translate an action's \\E over a set of the state as a disjunction over its "
+                        "slots, not with one witness per step (the baseline of witness.py)")
     p.add_argument("--max-length", type=int, default=24)
     p.add_argument("--bmc-time-limit", type=float, default=900.0)
     p.add_argument("--bmc-rlimit", type=int, default=0,

@@ -57,11 +57,13 @@ class BmcOutcome:
 
 
 def bmc(model: Model, plan: CheckPlan, length: int, bounds: Bounds, time_limit: float | None = None,
-        log: Callable[[str], None] | None = None, rlimit: int = 0) -> BmcOutcome:
+        log: Callable[[str], None] | None = None, rlimit: int = 0, witness: bool = True) -> BmcOutcome:
     """Search counterexamples of at most ``length`` steps within ``time_limit`` seconds and
     ``rlimit`` z3 resource units (0: no limit) in all; ``result.verdict`` is violation, ok
     (none within the bounds), limit (solver gave up or a limit was reached) or error (not
-    replayable)."""
+    replayable). With ``witness``, each step translates an action's ``\\E x \\in S`` over a
+    set of the state with one witness of its own (``witness.py``), else as a disjunction
+    over the slots of ``S``."""
     started = time.monotonic()
     budget = Budget(time_limit if time_limit is not None else float("inf"), rlimit)
     tr = Translator(model, interval_bound=bounds.seq_bound + 1)
@@ -121,6 +123,7 @@ def bmc(model: Model, plan: CheckPlan, length: int, bounds: Bounds, time_limit: 
             solver.add(tr.formula(c, StatePair(cur.values)))
         for c in plan.action_constraints:
             solver.add(tr.formula(c, pair))
+        tr.witnesses = {} if witness else None  # this step's own choices
         if disjuncts is not None:
             solver.add(disj([d.formula(tr, pair) for d in disjuncts]))
         else:

@@ -2,9 +2,11 @@
 
 ``Next`` splits at ``\\/``, through the definitions it applies (``Receive(m)`` whose body is
 a disjunction splits into its handlers) and through ``\\E`` (``\\E x \\in S : A \\/ B`` is
-``(\\E x \\in S : A) \\/ (\\E x \\in S : B)``). Each disjunct is named after the innermost
-operator it applies, as TLC names actions. Each disjunct also carries its cases (``cases.py``):
-parts whose disjunction is it, for an obligation decided case by case.
+``(\\E x \\in S : A) \\/ (\\E x \\in S : B)``; such an ``\\E`` over a set of the state is
+translated with one witness when the translator keeps witnesses, ``witness.py``). Each
+disjunct is named after the innermost operator it applies, as TLC names actions. Each
+disjunct also carries its cases (``cases.py``): parts whose disjunction is it, for an
+obligation decided case by case.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import z3
 from conformance.symbolic.cases import Build, Case, cases
 from conformance.symbolic.encoding import conj, disj
 from conformance.symbolic.translate import Env, StatePair, Translator
+from conformance.symbolic.witness import witnessed
 from conformance.tla import syntax as S
 from conformance.tla.compiler import Ctx, DefEntry
 from conformance.tla.conjuncts import named_conjuncts
@@ -86,6 +89,9 @@ def _split(tr: Translator, e: S.Expr, ctx: Ctx, label: str, loc: Loc, depth: int
 def _under_exists(bounds: Sequence[S.Bound], ctx: Ctx, d: Disjunct) -> Disjunct:
     def wrap(body: Build) -> Build:
         def build(tr: Translator, st: StatePair, env: Env) -> z3.BoolRef:
+            chosen = witnessed(tr, bounds, ctx, st, env)
+            if chosen is not None:
+                return conj([chosen[0], body(tr, st, chosen[1])])
             return disj([z3.And(g, body(tr, st, inner)) for g, inner in tr.bindings(bounds, env, ctx, st)])
         return build
     return Disjunct(d.name, d.loc, wrap(d.build), tuple(Case(c.label, wrap(c.build)) for c in d.cases))

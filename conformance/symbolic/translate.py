@@ -109,6 +109,10 @@ class Translator:
         # states covered).
         self.interval_bound = interval_bound
         self.assumptions: list[z3.BoolRef] = []
+        # With ``witnesses`` (a dict, not None), an action's ``\E x \in S`` over a set of the
+        # state (as ``split.py`` splits ``Next``) is translated with one witness chosen by a
+        # selector kept here per binder (``witness.py``); None: a disjunction over the slots.
+        self.witnesses: dict[int, z3.ArithRef] | None = None
 
     def take_assumptions(self) -> z3.BoolRef:
         """The assumptions recorded since the last call, as one formula."""
