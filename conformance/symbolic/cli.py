@@ -42,6 +42,10 @@ def add_bound_options(p: argparse.ArgumentParser) -> None:
                    help="at most N elements per set of a symbolic state (default 4)")
     p.add_argument("--bound", action="append", default=[], metavar="VAR=N",
                    help="at most N elements for the set or sequence variable VAR (repeatable)")
+    p.add_argument("--no-witness", action="store_true",
+                   help="translate an action's \\E x \\in S over a set of the state as a disjunction "
+                        "over the slots of S, not with one witness element (the encoding before the "
+                        "witness; same verdicts, for comparing figures)")
 
 
 def bounds_of(args: argparse.Namespace) -> Bounds | str:
@@ -128,7 +132,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"error: {args.spec}: no such spec file", file=sys.stderr)
         return 1
     inp = ProofInput(args.spec, args.config, args.inv, args.safety, args.init, bounds, args.timeout,
-                     tuple(args.search_path), rlimit=args.rlimit, cases=tuple(args.cases), goals=tuple(args.goals))
+                     tuple(args.search_path), rlimit=args.rlimit, cases=tuple(args.cases), goals=tuple(args.goals),
+                     witness=not args.no_witness)
     try:
         journal = Journal(args.journal, inp) if args.journal is not None else None
         every = prove(inp, jobs=max(1, args.jobs), done=lambda r: _progress(r, args),
@@ -242,7 +247,7 @@ def run_bmc(args: argparse.Namespace, model: Any, config: Any, print_report: Any
         plan = resolve_plan(model, config)
         log = None if args.quiet else (lambda line: print(line, file=sys.stderr))
         outcome = bmc(model, plan, args.length, bounds, time_limit=args.time_limit, log=log,
-                      rlimit=args.rlimit)
+                      rlimit=args.rlimit, witness=not args.no_witness)
     except TlaError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1

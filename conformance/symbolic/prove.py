@@ -86,6 +86,10 @@ class ProofInput:
     # the second state of a step shares the first state's value of every variable the
     # action provably keeps (``_kept_by_action``); False: a fresh value bound by equality
     frame_substitution: bool = True
+    # the step's action translates its ``\E x \in S`` over a set of the state with one
+    # witness (``witness.py``; the frame question above still uses the disjunction over the
+    # slots, on which it is cheaper); False: the disjunction everywhere
+    witness: bool = True
     # z3 resource units per obligation (0: none); the caps of the schedule become shares of
     # it and the wall-clock timeout stays an outer bound (budget.py)
     rlimit: int = 0
@@ -241,6 +245,7 @@ def _discharge(inp: ProofInput, ob: Obligation) -> ObligationResult:
             t = SymbolicState({**t.values, **{v: s.values[v] for v in kept}}, t.wellformed)
         solver.add(t.wellformed, tr.formula(inp.inv, here))
         constraints = [tr.formula(c, here) for c in plan.constraints]
+        tr.witnesses = {} if inp.witness else None
         action = disjunct.formula(tr, StatePair(s.values, t.values), ob.case)
         atoms = atom_range(atom_terms, tr.atoms)
         solver.add(*constraints, action, atoms)

@@ -17,6 +17,8 @@ import z3
 
 from conformance.symbolic.bmc import bmc
 from conformance.symbolic.encoding import Atoms
+from conformance.symbolic.prove import ProofInput, per_action
+from conformance.symbolic.prove import prove as prove_all
 from conformance.symbolic.shapes import Bounds, fresh_state, sample_state, state_shapes
 from conformance.symbolic.split import split_action
 from conformance.symbolic.translate import StatePair, Translator
@@ -167,3 +169,24 @@ def test_random_choosing_specs_exercise_both_verdicts(tmp_path: Path) -> None:
         model, config = load(tmp_path, f"C{seed}", random_chosen_spec(seed), CFG)
         verdicts.add(check(model, config, progress=False).verdict)  # type: ignore[arg-type]
     assert verdicts == {"ok", "violation"}
+
+
+# ---------------------------------------------------------------------------
+# prove: the step's action with one witness
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("inv,verdict", [("IndInv", "proved"), ("Node3Zero", "counterexample")])
+def test_prove_gives_the_same_verdicts_with_and_without_the_witness(
+        mailbox: tuple[Path, Path], tmp_path: Path, inv: str, verdict: str) -> None:
+    """The toy handler (``\\E m \\in msgs : Handle(m)``), no resource limit: each obligation
+    has the same verdict both ways, and the counterexample breaks the same conjunct."""
+    spec, cfg = mailbox
+    found = []
+    for witness in (True, False):
+        inp = ProofInput(spec, cfg, inv, "Safety", None, Bounds(2, 3), 600.0, witness=witness)
+        results = per_action(prove_all(inp, jobs=1))
+        found.append([(r.obligation.title(inv, "Safety", "Init"), r.verdict, r.failing) for r in results])
+    assert found[0] == found[1]
+    handle = next(f for f in found[0] if "Handle" in f[0])
+    assert handle[1] == verdict
