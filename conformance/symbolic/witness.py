@@ -14,10 +14,10 @@ of the disjunction with slot ``i`` true gives one of the witness form with ``k =
 (``w`` is then ``e_i``), and back; the translation of ``A`` depends on ``w`` only through
 the TLA+ value it denotes. Apalache chooses with an oracle the same way.
 
-The selector is new for each translation of the binder unless the caller keeps it
-(``Translator.witnesses``, a dict reset per step in bounded model checking, since each
-step chooses its own element; kept for an obligation of ``prove``, whose action is
-translated more than once).
+The selector of a binder is kept in ``Translator.witnesses``, a dict its caller makes for
+each step it translates (bounded model checking: one per depth, since each step chooses
+its own element; ``prove``: one for the step of an obligation); None keeps the
+disjunction.
 """
 
 from __future__ import annotations

@@ -28,6 +28,7 @@ pytestmark = pytest.mark.slow
     ("unflushed_vote_response", "VoteOnce", 4),  # minutes: depth 3's unsat answer dominates
     ("unflushed_vote_request", "VoteOnce", 4),  # minutes, as above
     ("no_timeout_upper_bound", "TimeoutUpperBoundRespected", 5),  # a timer rule, 5 steps
+    ("no_dir_check", "VoteOnce", 4),  # minutes; not found within 1,000 s before the witness
 ])
 def test_shallow_toggle_counterexamples_found_from_init(toggle: str, prop: str, steps: int) -> None:
     config = read_config(SPEC_DIR / f"MC_KRaft_{toggle}.cfg")
