@@ -73,7 +73,8 @@ def bench_prove(args: argparse.Namespace) -> None:
         bounds = Bounds(args.seq_bound, args.set_bound, {"messages": args.messages})
         inp = ProofInput(SPEC, cfg, "IndInv", "Safety", None, bounds, args.timeout,
                          per_element=not args.whole_sets, slicing=args.slicing, rlimit=args.rlimit,
-                         cases=tuple(args.cases or ()), goals=tuple(args.goals or ()))
+                         cases=tuple(args.cases or ()), goals=tuple(args.goals or ()),
+                         witness=not args.no_witness)
         per: dict[str, list[float]] = {}
         cpu: dict[str, list[float]] = {}
         units: dict[str, list[int]] = {}
@@ -115,6 +116,7 @@ def bench_prove(args: argparse.Namespace) -> None:
           f"timeout {args.timeout:.0f}s, rlimit {args.rlimit or 'none'}, runs {args.runs}, "
           f"{'whole-set questions' if args.whole_sets else 'per-element questions'}, "
           f"{'premise slicing' if args.slicing else 'whole premise only'}, "
+          f"{'disjunction over the slots' if args.no_witness else 'one witness'} for an action's \\E over a set, "
           f"case by case: {' '.join(args.cases) if args.cases else 'none'}"
           + (", unknown actions decided again by case, then by conjunct" if args.split else "")
           + (f", only the conjuncts {' '.join(args.goals)}" if args.goals else ""))
@@ -209,7 +211,7 @@ def main() -> None:
     p.add_argument("--explicit", action="store_true",
                    help="bmc: also the explicit engine's counterexample length under each toggle's cfg")
     p.add_argument("--no-witness", action="store_true",
-                   help="bmc: translate an action's \\E over a set of the state as a disjunction over its "
+                   help="translate an action's \\E over a set of the state as a disjunction over its "
                         "slots, not with one witness per step (the baseline of witness.py)")
     p.add_argument("--max-length", type=int, default=24)
     p.add_argument("--bmc-time-limit", type=float, default=900.0)
