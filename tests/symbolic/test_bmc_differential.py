@@ -112,16 +112,23 @@ def random_spec(seed: int) -> str:
         changed = rng.sample(sorted(UPDATES), rng.randint(1, 3))
         parts = [fill(rng.choice(GUARDS)) if rng.random() < 0.6 else "TRUE"]
         parts += [fill(rng.choice(UPDATES[v])) for v in changed]
-        keep = [v for v in ("x", "y", "s", "q", "f") if v not in changed]
-        if keep:
-            parts.append(f"UNCHANGED <<{', '.join(keep)}>>")
-        lines.append(f"A{a} == " + " /\\ ".join(f"({p})" for p in parts))
+        lines.append(f"A{a} == " + action_text(parts, changed))
         actions.append(f"A{a}")
-    lines.append("Next == " + " \\/ ".join(actions))
-    lines.append("Spec == Init /\\ [][Next]_vars")
-    lines.append("Inv == " + fill(rng.choice(INVARIANTS)))
-    lines.append("====")
-    return "\n".join(lines) + "\n"
+    return spec_text(lines, actions, fill(rng.choice(INVARIANTS)))
+
+
+def action_text(parts: list[str], changed: Sequence[str]) -> str:
+    """The conjunction of ``parts`` and UNCHANGED of the variables not in ``changed``."""
+    keep = [v for v in ("x", "y", "s", "q", "f") if v not in changed]
+    if keep:
+        parts = [*parts, f"UNCHANGED <<{', '.join(keep)}>>"]
+    return " /\\ ".join(f"({p})" for p in parts)
+
+
+def spec_text(lines: list[str], actions: list[str], inv: str) -> str:
+    """The module of ``lines`` with ``Next`` the disjunction of ``actions`` and ``Inv``."""
+    tail = ["Next == " + " \\/ ".join(actions), "Spec == Init /\\ [][Next]_vars", "Inv == " + inv, "===="]
+    return "\n".join([*lines, *tail]) + "\n"
 
 
 CFG = "SPECIFICATION Spec\nCONSTRAINT InBounds\nINVARIANT Inv\nCHECK_DEADLOCK FALSE\n"

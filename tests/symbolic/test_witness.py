@@ -27,7 +27,7 @@ from conformance.tla.checking import CheckResult
 from conformance.tla.explorer import check
 from conformance.tla.model import Model
 from conformance.tla.plan import resolve_plan
-from tests.symbolic.test_bmc_differential import HEADER, assert_agree
+from tests.symbolic.test_bmc_differential import HEADER, action_text, assert_agree, spec_text
 
 CHOICES = """---- MODULE Choices ----
 EXTENDS Integers
@@ -131,16 +131,9 @@ def random_chosen_spec(seed: int) -> str:
     for a in range(rng.randint(2, 3)):
         changed = rng.sample(sorted(CHOSEN_UPDATES), rng.randint(1, 2))
         parts = [fill(rng.choice(CHOSEN_GUARDS))] + [fill(rng.choice(CHOSEN_UPDATES[v])) for v in changed]
-        keep = [v for v in ("x", "y", "s", "q", "f") if v not in changed]
-        if keep:
-            parts.append(f"UNCHANGED <<{', '.join(keep)}>>")
-        lines.append(f"A{a} == \\E e \\in s : " + " /\\ ".join(f"({p})" for p in parts))
+        lines.append(f"A{a} == \\E e \\in s : " + action_text(parts, changed))
         actions.append(f"A{a}")
-    lines.append("Next == " + " \\/ ".join(actions))
-    lines.append("Spec == Init /\\ [][Next]_vars")
-    lines.append("Inv == " + fill(rng.choice(CHOSEN_INVARIANTS)))
-    lines.append("====")
-    return "\n".join(lines) + "\n"
+    return spec_text(lines, actions, fill(rng.choice(CHOSEN_INVARIANTS)))
 
 
 CFG = "SPECIFICATION Spec\nCONSTRAINT InBounds\nINVARIANT Inv\nCHECK_DEADLOCK FALSE\n"
