@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 import z3
 
+from conformance.cli import main
 from conformance.symbolic.bmc import bmc
 from conformance.symbolic.encoding import Atoms
 from conformance.symbolic.prove import ProofInput, per_action
@@ -183,3 +184,14 @@ def test_prove_gives_the_same_verdicts_with_and_without_the_witness(
     assert found[0] == found[1]
     handle = next(f for f in found[0] if "Handle" in f[0])
     assert handle[1] == verdict
+
+
+@pytest.mark.parametrize("extra", [[], ["--no-witness"]])
+def test_the_command_line_finds_the_same_counterexample_both_ways(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: list[str]) -> None:
+    load(tmp_path, "Choices", CHOICES, "SPECIFICATION Spec\nINVARIANT Inv\nCHECK_DEADLOCK FALSE\n")
+    code = main(["check", str(tmp_path / "Choices.tla"), "--config", str(tmp_path / "Choices.cfg"),
+                 "--symbolic", "--length", "4", "--quiet", *extra])
+    out = capsys.readouterr().out
+    assert code == 12, out
+    assert "Invariant Inv is violated" in out and "State 4:" in out and "State 5:" not in out
