@@ -35,7 +35,9 @@ def _z3_missing() -> bool:
 EXIT = {"proved": 0, "counterexample": 12, "unknown": 3, "error": 1}
 
 
-def add_bound_options(p: argparse.ArgumentParser) -> None:
+def add_encoding_options(p: argparse.ArgumentParser) -> None:
+    """How a symbolic state is encoded (``prove`` and ``check --symbolic``): its size bounds
+    and whether an action's ``\\E`` over a set of the state takes one witness."""
     p.add_argument("--seq-bound", type=int, default=3, metavar="N",
                    help="at most N items per sequence of a symbolic state (default 3)")
     p.add_argument("--set-bound", type=int, default=4, metavar="N",
@@ -109,7 +111,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("--itf-dir", type=Path, default=Path("."), metavar="DIR",
                    help="where counterexamples are written as ITF (default: the current folder)")
     p.add_argument("-I", "--search-path", action="append", type=Path, default=[], metavar="DIR")
-    add_bound_options(p)
+    add_encoding_options(p)
     p.set_defaults(func=run)
 
 

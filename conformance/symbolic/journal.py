@@ -134,8 +134,16 @@ def _result_of(entry: dict[str, Any]) -> ObligationResult:
         raise ValueError(f"verdict {entry['verdict']!r}")
     return ObligationResult(obligation, entry["verdict"], float(entry["seconds"]),
                             message=str(entry["message"]), cpu_seconds=float(entry["cpu_seconds"]),
-                            conjuncts={str(label): str(v) for label, v in entry["conjuncts"]}, questions=dict(entry["questions"]),
+                            conjuncts=_conjuncts_of(entry["conjuncts"]), questions=dict(entry["questions"]),
                             rlimit_used=int(entry["rlimit_used"]))
+
+
+def _conjuncts_of(kept: Any) -> dict[str, str]:
+    """The conjuncts' outcomes as ``_entry_of`` keeps them: a list of [label, outcome] pairs
+    in the invariant's order."""
+    if not isinstance(kept, list) or not all(isinstance(p, list) and len(p) == 2 for p in kept):
+        raise ValueError("conjuncts: not a list of [label, outcome] pairs")
+    return {str(label): str(v) for label, v in kept}
 
 
 __all__ = ["Journal", "input_digest"]

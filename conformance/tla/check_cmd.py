@@ -69,8 +69,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("--rlimit", type=int, default=0, metavar="N",
                    help="--symbolic: z3 resource units for the whole search (default 0: no limit); unlike "
                         "--time-limit, they do not depend on the machine or its load")
-    from conformance.symbolic.cli import add_bound_options
-    add_bound_options(p)
+    from conformance.symbolic.cli import add_encoding_options
+    add_encoding_options(p)
     # --- end symbolic mode ---
     p.set_defaults(func=run)
 
