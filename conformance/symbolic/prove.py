@@ -27,6 +27,7 @@ from typing import Any, Protocol, TypeVar
 
 import z3
 
+from conformance.symbolic.aligned import aligned_state
 from conformance.symbolic.budget import Budget
 from conformance.symbolic.cases import constant_elements
 from conformance.symbolic.counterexample import decode_state
@@ -90,6 +91,9 @@ class ProofInput:
     # witness (``witness.py``; the frame question above still uses the disjunction over the
     # slots, on which it is cheaper); False: the disjunction everywhere
     witness: bool = True
+    # the second state's changed sets keep the first state's slots and add fresh ones
+    # (``aligned.py``); False: fresh slots throughout
+    aligned_sets: bool = True
     # z3 resource units per obligation (0: none); the caps of the schedule become shares of
     # it and the wall-clock timeout stays an outer bound (budget.py)
     rlimit: int = 0
@@ -243,6 +247,8 @@ def _discharge(inp: ProofInput, ob: Obligation) -> ObligationResult:
             kept = _kept_by_action(tr, s, t, disjunct.formula(tr, StatePair(s.values, t.values), ob.case),
                                    atom_terms, budget)
             t = SymbolicState({**t.values, **{v: s.values[v] for v in kept}}, t.wellformed)
+        if inp.aligned_sets:
+            t = aligned_state(s, t, [v for v in t.values if t.values[v] is not s.values[v]])
         solver.add(t.wellformed, tr.formula(inp.inv, here))
         constraints = [tr.formula(c, here) for c in plan.constraints]
         tr.witnesses = {} if inp.witness else None
