@@ -146,7 +146,8 @@ def bench_bmc(args: argparse.Namespace) -> None:
     print(f"check --symbolic: max length {args.max_length}, time limit {args.bmc_time_limit:.0f}s{units} per toggle, "
           f"\\E over a set of the state: {how}, "
           f"bounds seq {args.seq_bound} set {args.set_bound} "
-          f"messages {args.messages}")
+          f"messages {args.messages}"
+          + (f" in the initial state, then at most {args.growth} more per set and step" if args.growth else ""))
     for toggle in args.toggles or toggle_names():
         cfg_path = ROOT / "spec" / f"MC_KRaft_{toggle}.cfg"
         explicit = explicit_length(cfg_path, args.bmc_time_limit) if args.explicit else "-"
@@ -159,7 +160,7 @@ def bench_bmc(args: argparse.Namespace) -> None:
         depths = ""
         try:
             out = bmc(model, plan, args.max_length, bounds, time_limit=args.bmc_time_limit,
-                      rlimit=args.bmc_rlimit, witness=not args.no_witness)
+                      rlimit=args.bmc_rlimit, witness=not args.no_witness, growth=args.growth)
         except UnsupportedError as exc:
             what = f"unsupported: {str(exc).split(': ', 1)[-1]}"
         else:
@@ -213,6 +214,9 @@ def main() -> None:
     p.add_argument("--no-witness", action="store_true",
                    help="translate an action's \\E over a set of the state as a disjunction over its "
                         "slots, not with one witness per step (the baseline of witness.py)")
+    p.add_argument("--growth", type=int, default=0,
+                   help="bmc: each state's sets keep the slots of the state before and gain at most "
+                        "this many elements per step (0: fresh sets of the bounds)")
     p.add_argument("--max-length", type=int, default=24)
     p.add_argument("--bmc-time-limit", type=float, default=900.0)
     p.add_argument("--bmc-rlimit", type=int, default=0,

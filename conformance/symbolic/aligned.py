@@ -35,25 +35,33 @@ from conformance.symbolic.encoding import SV, SFun, SSet, conj
 from conformance.symbolic.shapes import SymbolicState
 
 
-def aligned_state(s: SymbolicState, t: SymbolicState, names: Iterable[str], tag: str = "t") -> SymbolicState:
+def aligned_state(s: SymbolicState, t: SymbolicState, names: Iterable[str], tag: str = "t",
+                  growth: int | None = None) -> SymbolicState:
     """``t`` with the set values (also inside functions) of the variables ``names``
-    aligned with ``s`` (module docstring); the other values are ``t``'s own."""
+    aligned with ``s`` (module docstring); the other values are ``t``'s own. The fresh
+    slots are those of ``t`` beyond the width of ``s`` (``growth``: the first ``growth``
+    slots of ``t``, so that a path of aligned states widens by that much per step)."""
     values = dict(t.values)
     constraints: list[z3.BoolRef] = [t.wellformed]
     for name in sorted(names):
-        values[name] = _align(s.values[name], t.values[name], f"{tag}.{name}", constraints)
+        values[name] = _align(s.values[name], t.values[name], f"{tag}.{name}", constraints, growth)
     return SymbolicState(values, conj(constraints))
 
 
-def _align(old: SV, new: SV, prefix: str, constraints: list[z3.BoolRef]) -> SV:
-    if isinstance(old, SSet) and isinstance(new, SSet) and not old.union_of and not new.union_of \
-            and len(new.slots) >= len(old.slots):
+def _align(old: SV, new: SV, prefix: str, constraints: list[z3.BoolRef], growth: int | None) -> SV:
+    if isinstance(old, SSet) and isinstance(new, SSet) and not old.union_of and not new.union_of:
+        if growth is None and len(new.slots) >= len(old.slots):
+            fresh = new.slots[len(old.slots):]
+        elif growth is not None and len(new.slots) >= growth:
+            fresh = new.slots[:growth]
+        else:
+            return new
         guards = [z3.FreshBool(f"{prefix}.kept{i}") for i in range(len(old.slots))]
         constraints.extend(z3.Implies(h, g) for h, (g, _) in zip(guards, old.slots, strict=True))
         kept = tuple((h, x) for h, (_, x) in zip(guards, old.slots, strict=True))
-        return SSet(kept + new.slots[len(old.slots):])
+        return SSet(kept + fresh)
     if isinstance(old, SFun) and isinstance(new, SFun) and old.keys == new.keys:
-        return SFun(new.keys, tuple(_align(a, b, f"{prefix}[{k}]", constraints)
+        return SFun(new.keys, tuple(_align(a, b, f"{prefix}[{k}]", constraints, growth)
                                     for k, a, b in zip(new.keys, old.vals, new.vals, strict=True)))
     return new
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 import z3
 
+from conformance.symbolic.aligned import aligned_state
 from conformance.symbolic.budget import Budget
 from conformance.symbolic.counterexample import decode_state
 from conformance.symbolic.encoding import disj
@@ -57,13 +58,18 @@ class BmcOutcome:
 
 
 def bmc(model: Model, plan: CheckPlan, length: int, bounds: Bounds, time_limit: float | None = None,
-        log: Callable[[str], None] | None = None, rlimit: int = 0, witness: bool = True) -> BmcOutcome:
+        log: Callable[[str], None] | None = None, rlimit: int = 0, witness: bool = True,
+        growth: int = 0) -> BmcOutcome:
     """Search counterexamples of at most ``length`` steps within ``time_limit`` seconds and
     ``rlimit`` z3 resource units (0: no limit) in all; ``result.verdict`` is violation, ok
     (none within the bounds), limit (solver gave up or a limit was reached) or error (not
     replayable). With ``witness``, each step translates an action's ``\\E x \\in S`` over a
     set of the state with one witness of its own (``witness.py``), else as a disjunction
-    over the slots of ``S``."""
+    over the slots of ``S``. With ``growth`` > 0, each state's sets keep the slots of the
+    state before (``aligned.py``) and gain ``growth`` fresh ones: the initial state's sets
+    hold at most their ``bounds``, and a step adds at most ``growth`` elements to each set
+    (no bound on the size of a later state); 0: every state's sets are fresh, of at most
+    their ``bounds``."""
     started = time.monotonic()
     budget = Budget(time_limit if time_limit is not None else float("inf"), rlimit)
     tr = Translator(model, interval_bound=bounds.seq_bound + 1)
@@ -117,6 +123,8 @@ def bmc(model: Model, plan: CheckPlan, length: int, bounds: Bounds, time_limit: 
         if depth == length:
             break
         nxt = fresh_state(shapes, f"s{depth + 1}", atom_terms)
+        if growth > 0:
+            nxt = aligned_state(cur, nxt, variables, f"s{depth + 1}", growth)
         pair = StatePair(cur.values, nxt.values)
         solver.add(nxt.wellformed)
         for c in plan.constraints:

@@ -241,15 +241,15 @@ def run_bmc(args: argparse.Namespace, model: Any, config: Any, print_report: Any
     from conformance.tla.plan import resolve_plan
 
     bounds = bounds_of(args)
-    if isinstance(bounds, str) or args.length < 0 or args.rlimit < 0:
-        problem = bounds if isinstance(bounds, str) else "--length and --rlimit must be >= 0"
+    if isinstance(bounds, str) or args.length < 0 or args.rlimit < 0 or args.growth < 0:
+        problem = bounds if isinstance(bounds, str) else "--length, --rlimit and --growth must be >= 0"
         print(f"kraftcheck check: error: {problem}", file=sys.stderr)
         return 2
     try:
         plan = resolve_plan(model, config)
         log = None if args.quiet else (lambda line: print(line, file=sys.stderr))
         outcome = bmc(model, plan, args.length, bounds, time_limit=args.time_limit, log=log,
-                      rlimit=args.rlimit, witness=not args.no_witness)
+                      rlimit=args.rlimit, witness=not args.no_witness, growth=args.growth)
     except TlaError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
@@ -260,7 +260,9 @@ def run_bmc(args: argparse.Namespace, model: Any, config: Any, print_report: Any
         print(json.dumps(result.to_json()))
         return int(result.exit_code)
     print(f"Bounded model checking with z3 from the initial states, up to {args.length} steps, "
-          f"states of bounded size ({describe_bounds(bounds)}, intervals with state-dependent ends "
+          f"states of bounded size ({describe_bounds(bounds)}"
+          f"{f'; set bounds for the initial state, and a step adds at most {args.growth} elements to a set' if args.growth else ''}, "
+          f"intervals with state-dependent ends "
           f"<= {bounds.seq_bound + 1} integers, state-dependent exponents < {bounds.seq_bound + 1}); "
           "deadlock is not checked.")
     if result.verdict == "ok":

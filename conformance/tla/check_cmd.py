@@ -69,6 +69,10 @@ def register(subparsers: Any) -> None:
     p.add_argument("--rlimit", type=int, default=0, metavar="N",
                    help="--symbolic: z3 resource units for the whole search (default 0: no limit); unlike "
                         "--time-limit, they do not depend on the machine or its load")
+    p.add_argument("--growth", type=int, default=0, metavar="N",
+                   help="--symbolic: each state's sets keep the slots of the state before and gain at "
+                        "most N elements per step, the initial state's holding at most their bound "
+                        "(default 0: every state's sets are fresh, of at most their bound)")
     from conformance.symbolic.cli import add_encoding_options
     add_encoding_options(p)
     # --- end symbolic mode ---

@@ -134,7 +134,9 @@ def spec_text(lines: list[str], actions: list[str], inv: str) -> str:
 CFG = "SPECIFICATION Spec\nCONSTRAINT InBounds\nINVARIANT Inv\nCHECK_DEADLOCK FALSE\n"
 
 
-def run_random(seed: int, tmp_path: Path) -> tuple[CheckResult, CheckResult]:
+def run_random(seed: int, tmp_path: Path, growth: int = 0) -> tuple[CheckResult, CheckResult]:
+    """The explicit engine's result and bounded model checking's (``growth``: aligned sets
+    that gain at most that many elements per step, ``bmc``)."""
     spec = tmp_path / f"R{seed}.tla"
     spec.write_text(random_spec(seed))
     cfg = tmp_path / f"R{seed}.cfg"
@@ -143,7 +145,7 @@ def run_random(seed: int, tmp_path: Path) -> tuple[CheckResult, CheckResult]:
     model = Model.load(spec, constants=config.constants)
     explicit = check(model, config, progress=False)
     length = explicit.depth + 1
-    symbolic = bmc(model, resolve_plan(model, config), length, Bounds(4, 4)).result
+    symbolic = bmc(model, resolve_plan(model, config), length, Bounds(4, 4), growth=growth).result
     return explicit, symbolic
 
 
