@@ -33,6 +33,7 @@ import z3
 
 from conformance.symbolic.encoding import SV, SFun, SSet, conj
 from conformance.symbolic.shapes import SymbolicState
+from conformance.tla.syntax import TlaError
 
 
 def aligned_state(s: SymbolicState, t: SymbolicState, names: Iterable[str], tag: str = "t",
@@ -54,6 +55,9 @@ def _align(old: SV, new: SV, prefix: str, constraints: list[z3.BoolRef], growth:
             fresh = new.slots[len(old.slots):]
         elif growth is not None and len(new.slots) >= growth:
             fresh = new.slots[:growth]
+        elif growth is not None:
+            raise TlaError(f"{prefix}: a set of {len(new.slots)} slots has no room for {growth} fresh "
+                           "elements per step (raise its bound to at least the growth)")
         else:
             return new
         guards = [z3.FreshBool(f"{prefix}.kept{i}") for i in range(len(old.slots))]

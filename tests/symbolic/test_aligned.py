@@ -180,3 +180,29 @@ def test_bmc_with_aligned_states_agrees_on_specs_choosing_an_element(seed: int, 
     length = len(explicit.trace) - 1 if explicit.verdict == "violation" else min(explicit.depth + 1, 6)
     symbolic = bmc(model, resolve_plan(model, config), length, Bounds(4, 4), growth=2).result
     bmc_differential.assert_agree(explicit, symbolic)
+
+
+def test_the_command_line_takes_growth_and_says_what_it_bounds(
+        bag: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from conformance.cli import main
+    cfg = tmp_path / "Filed.cfg"
+    cfg.write_text("SPECIFICATION Spec\nINVARIANT GoalFiled\nCHECK_DEADLOCK FALSE\n")
+    argv = ["check", str(bag[0]), "--config", str(cfg), "--symbolic", "--length", "5", "--quiet",
+            "--set-bound", "3", "--seq-bound", "2"]
+    assert main([*argv, "--growth", "2"]) == 12
+    out = capsys.readouterr().out
+    assert "set bounds for the initial state, and a step adds at most 2 elements to a set" in out
+    assert "State 5:" in out and "State 6:" not in out  # the shortest: 4 steps
+    assert main([*argv, "--growth", "-1"]) == 2
+    assert "--growth must be >= 0" in capsys.readouterr().err
+
+
+def test_growth_beyond_a_sets_bound_is_an_error_not_a_silent_fresh_set(
+        bag: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from conformance.cli import main
+    cfg = tmp_path / "Filed.cfg"
+    cfg.write_text("SPECIFICATION Spec\nINVARIANT GoalFiled\nCHECK_DEADLOCK FALSE\n")
+    code = main(["check", str(bag[0]), "--config", str(cfg), "--symbolic", "--length", "5", "--quiet",
+                 "--set-bound", "3", "--bound", "msgs=1", "--growth", "2"])
+    assert code == 1
+    assert "s1.msgs: a set of 1 slots has no room for 2 fresh elements" in capsys.readouterr().err
