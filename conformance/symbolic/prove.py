@@ -353,6 +353,7 @@ def _step(inp: ProofInput, ob: Obligation, model: Model, plan: CheckPlan, init: 
     outcome: dict[str, str] = {}
     reasons: dict[str, str] = {}
     pending: list[tuple[str, z3.BoolRef]] = []
+    changed: set[str] = set()  # variables a model of the premises changes (``_kept``)
 
     def ask(negation: z3.BoolRef, seconds: float, share: float) -> tuple[z3.CheckSatResult, z3.ModelRef | None, str]:
         """One question (at most ``seconds``, or ``share`` of a resource budget): the answer,
@@ -376,11 +377,12 @@ def _step(inp: ProofInput, ob: Obligation, model: Model, plan: CheckPlan, init: 
         if inp.goals and label not in inp.goals and label.split("/")[0] not in inp.goals:
             continue  # not asked: absent from ``conjuncts`` of the result
         names = state_variables(expr, ctx)
-        if names is not None and _kept(solver, s, t, names, budget):
+        if names is not None and _kept(solver, s, t, names, budget, changed):
             outcome[label] = "unchanged"
             continue
         outcome[label] = "proved"
-        negations = _negations(tr, solver, s, t, after, expr, ctx, budget, ob.case >= 0) if inp.per_element \
+        negations = _negations(tr, solver, s, t, after, expr, ctx, budget, changed, ob.case >= 0) \
+            if inp.per_element \
             else iter([negate(tr.boolean(expr, {}, ctx, after))])
         for negation in negations:
             if concrete_bool(negation) is False:
@@ -412,7 +414,8 @@ def _step(inp: ProofInput, ob: Obligation, model: Model, plan: CheckPlan, init: 
 
 
 def _negations(tr: Translator, solver: z3.Solver, s: SymbolicState, t: SymbolicState, after: StatePair,
-               expr: S.Expr, ctx: Ctx, budget: Budget, per_key: bool = False) -> Iterator[z3.BoolRef]:
+               expr: S.Expr, ctx: Ctx, budget: Budget, changed: set[str],
+               per_key: bool = False) -> Iterator[z3.BoolRef]:
     """Formulas whose joint unsatisfiability (with the obligation's premises) proves ``expr'``:
     its negation, or for a conjunct with pieces over a set variable's elements, the negation
     of each piece per old element (unless the step keeps what the piece reads) and per
@@ -439,7 +442,7 @@ def _negations(tr: Translator, solver: z3.Solver, s: SymbolicState, t: SymbolicS
             raise S.EvalError(f"expected {var} to be a set (it is quantified over)", p.body.loc)
         reads = state_variables(p.body, p.ctx)
         if reads is None or var in reads or \
-                not _kept(solver, s, t, reads, budget):
+                not _kept(solver, s, t, reads, budget, changed):
             for g, e in old.slots:
                 yield conj([premise, g, member(e, new), negate(tr.boolean(p.body, {x: e}, p.ctx, after))])
         for g, e in new.slots:
@@ -458,14 +461,22 @@ def _per_element(tr: Translator, e: S.Expr, ctx: Ctx) -> tuple[str, S.Expr, list
     return None if elements is None else (b.names[0], e.body, elements)
 
 
-def _kept(solver: z3.Solver, s: SymbolicState, t: SymbolicState, names: frozenset[str], budget: Budget) -> bool:
+def _kept(solver: z3.Solver, s: SymbolicState, t: SymbolicState, names: frozenset[str], budget: Budget,
+          changed: set[str]) -> bool:
     """Whether the action provably leaves the variables ``names`` unchanged (within
-    ``FRAME_SECONDS``, or ``FRAME_SHARE`` of a resource budget)."""
-    if budget.exhausted():
+    ``FRAME_SECONDS``, or ``FRAME_SHARE`` of a resource budget). ``changed``: the variables
+    that a model of ``solver`` (an earlier question's) changes, so that asking about any of
+    them again would be satisfiable: not asked; a satisfiable answer adds those its model
+    changes."""
+    if budget.exhausted() or names & changed:
         return False
     solver.push()
     solver.add(z3.Or([z3.Not(eq(t.values[n], s.values[n])) for n in sorted(names)] or [z3.BoolVal(False)]))
     answer, _ = budget.check(solver, FRAME_SECONDS, FRAME_SHARE)
+    if answer == z3.sat:
+        step = solver.model()
+        changed.update(v for v in t.values
+                       if z3.is_false(step.eval(eq(t.values[v], s.values[v]), model_completion=True)))
     solver.pop()
     return answer == z3.unsat
 

@@ -349,3 +349,41 @@ def test_with_a_resource_budget_a_question_is_not_cut_by_its_seconds_cap() -> No
     assert (answer, why) == (z3.unknown, "resource limit")
     answer, why = Budget(600.0).check(solver, 0.001)  # without a resource budget it is
     assert (answer, why) == (z3.unknown, "time limit")
+
+
+COUNTER = """---- MODULE Counter5 ----
+EXTENDS Integers
+VARIABLES x, y
+Init == x = 0 /\\ y = 0
+Next == x < 5 /\\ x' = x + 1 /\\ y' = y
+Inv == /\\ x \\in 0..5 /\\ x >= 0 /\\ x <= 5 /\\ x # 7 /\\ x # -1 /\\ y = 0
+Safety == x <= 5
+====
+"""
+
+
+def test_a_variable_once_seen_changed_is_not_asked_about_again(tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """Five conjuncts read x, which the step changes: one question finds a step changing
+    x, and its model answers the other four (they are then asked themselves, not whether
+    x is kept); y's conjunct is asked whether y is kept."""
+    from conformance.symbolic import prove as P
+
+    spec, cfg = tmp_path / "Counter5.tla", tmp_path / "Counter5.cfg"
+    spec.write_text(COUNTER)
+    cfg.write_text("INIT Init\nNEXT Next\n")
+    shares: list[float] = []
+    check = Budget.check
+
+    def spy(self: Budget, solver: z3.Solver, seconds: float, share: float = 1.0,
+            assumptions: Sequence[z3.BoolRef] = ()) -> tuple[z3.CheckSatResult, str]:
+        shares.append(share)
+        return check(self, solver, seconds, share, assumptions)
+
+    monkeypatch.setattr(Budget, "check", spy)
+    inp = ProofInput(spec, cfg, "Inv", "Safety", None, Bounds(2, 2), 600.0, rlimit=10**9)
+    (step,) = [o for o in obligations(inp) if o.kind == "step"]
+    result = discharge(inp, step)
+    assert result.verdict == "proved"
+    assert result.conjuncts["Inv/6"] == "unchanged"
+    assert shares.count(P.FRAME_SHARE) == 2  # x once, y once
