@@ -21,7 +21,7 @@ it denotes, a step question without a model in aligned form has none for any suc
 The room is the one the second state had: ``k`` is the width added to ``t`` (four more
 elements per set, as ``shapes.Bounds.widened``), so a step adding more lies outside the
 proof as before. (A set ``T`` replacing elements of ``S`` by more than ``k`` new ones fitted
-the unaligned slots and no longer does; no action of ``KRaft.tla`` adds more than two.)
+the unaligned slots and no longer does: the room is now "``k`` more", as documented.)
 A function of sets (over the same domain in both states) is aligned per value.
 """
 
