@@ -44,6 +44,7 @@ def test_shallow_toggle_counterexamples_found_from_init(toggle: str, prop: str, 
     ("volatile_vote", "VoteOnce", 4),  # about 30 s
     ("no_fetch_timeout", "FetchTimeoutRespected", 8),  # minutes; not reached with fresh sets
     ("no_successor_backoff", "SuccessorBackoffRespected", 8),  # minutes; as above
+    ("no_check_quorum", "CheckQuorumRespected", 10),  # about 10 minutes; as above
 ])
 def test_toggle_counterexamples_found_from_init_with_aligned_states(toggle: str, prop: str, steps: int) -> None:
     """``--growth 2``: each state's sets keep the previous state's slots and gain at most two
