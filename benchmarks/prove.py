@@ -74,7 +74,7 @@ def bench_prove(args: argparse.Namespace) -> None:
         inp = ProofInput(SPEC, cfg, "IndInv", "Safety", None, bounds, args.timeout,
                          per_element=not args.whole_sets, slicing=args.slicing, rlimit=args.rlimit,
                          cases=tuple(args.cases or ()), goals=tuple(args.goals or ()),
-                         witness=not args.no_witness)
+                         witness=not args.no_witness, aligned_sets=not args.no_aligned_sets)
         per: dict[str, list[float]] = {}
         cpu: dict[str, list[float]] = {}
         units: dict[str, list[int]] = {}
@@ -117,6 +117,7 @@ def bench_prove(args: argparse.Namespace) -> None:
           f"{'whole-set questions' if args.whole_sets else 'per-element questions'}, "
           f"{'premise slicing' if args.slicing else 'whole premise only'}, "
           f"{'disjunction over the slots' if args.no_witness else 'one witness'} for an action's \\E over a set, "
+          f"{'fresh' if args.no_aligned_sets else 'aligned'} slots for the changed sets, "
           f"case by case: {' '.join(args.cases) if args.cases else 'none'}"
           + (", unknown actions decided again by case, then by conjunct" if args.split else "")
           + (f", only the conjuncts {' '.join(args.goals)}" if args.goals else ""))
@@ -214,6 +215,9 @@ def main() -> None:
     p.add_argument("--no-witness", action="store_true",
                    help="translate an action's \\E over a set of the state as a disjunction over its "
                         "slots, not with one witness per step (the baseline of witness.py)")
+    p.add_argument("--no-aligned-sets", action="store_true",
+                   help="prove: the second state's changed sets get fresh slots, not the first state's "
+                        "(the baseline of aligned.py)")
     p.add_argument("--growth", type=int, default=0,
                    help="bmc: each state's sets keep the slots of the state before and gain at most "
                         "this many elements per step (0: fresh sets of the bounds)")

@@ -51,15 +51,15 @@ def aligned_state(s: SymbolicState, t: SymbolicState, names: Iterable[str], tag:
 
 def _align(old: SV, new: SV, prefix: str, constraints: list[z3.BoolRef], growth: int | None) -> SV:
     if isinstance(old, SSet) and isinstance(new, SSet) and not old.union_of and not new.union_of:
-        if growth is None and len(new.slots) >= len(old.slots):
+        if growth is None:
+            if len(new.slots) < len(old.slots):
+                return new
             fresh = new.slots[len(old.slots):]
-        elif growth is not None and len(new.slots) >= growth:
-            fresh = new.slots[:growth]
-        elif growth is not None:
-            raise TlaError(f"{prefix}: a set of {len(new.slots)} slots has no room for {growth} fresh "
-                           "elements per step (raise its bound to at least the growth)")
         else:
-            return new
+            if len(new.slots) < growth:
+                raise TlaError(f"{prefix}: a set of {len(new.slots)} slots has no room for {growth} fresh "
+                               "elements per step (raise its bound to at least the growth)")
+            fresh = new.slots[:growth]
         guards = [z3.FreshBool(f"{prefix}.kept{i}") for i in range(len(old.slots))]
         constraints.extend(z3.Implies(h, g) for h, (g, _) in zip(guards, old.slots, strict=True))
         kept = tuple((h, x) for h, (_, x) in zip(guards, old.slots, strict=True))

@@ -259,10 +259,10 @@ def run_bmc(args: argparse.Namespace, model: Any, config: Any, print_report: Any
     if args.json:
         print(json.dumps(result.to_json()))
         return int(result.exit_code)
+    growth = f"; set bounds for the initial state, and a step adds at most {args.growth} elements to a set" \
+        if args.growth else ""
     print(f"Bounded model checking with z3 from the initial states, up to {args.length} steps, "
-          f"states of bounded size ({describe_bounds(bounds)}"
-          f"{f'; set bounds for the initial state, and a step adds at most {args.growth} elements to a set' if args.growth else ''}, "
-          f"intervals with state-dependent ends "
+          f"states of bounded size ({describe_bounds(bounds)}{growth}, intervals with state-dependent ends "
           f"<= {bounds.seq_bound + 1} integers, state-dependent exponents < {bounds.seq_bound + 1}); "
           "deadlock is not checked.")
     if result.verdict == "ok":

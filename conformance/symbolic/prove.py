@@ -305,9 +305,7 @@ def _kept_by_action(tr: Translator, s: SymbolicState, t: SymbolicState, action: 
         frame.add(z3.Not(same))
         answer, _ = budget.check(frame, KEEP_SECONDS, KEEP_SHARE)
         if answer == z3.sat and prune:  # a step changing v: what else it changes is not kept either
-            step = frame.model()
-            changed.update(w for w in t.values
-                           if z3.is_false(step.eval(eq(t.values[w], s.values[w]), model_completion=True)))
+            changed.update(_changed_in(frame.model(), s, t))
         frame.pop()
         if answer == z3.unsat:
             kept.append(v)
@@ -474,11 +472,14 @@ def _kept(solver: z3.Solver, s: SymbolicState, t: SymbolicState, names: frozense
     solver.add(z3.Or([z3.Not(eq(t.values[n], s.values[n])) for n in sorted(names)] or [z3.BoolVal(False)]))
     answer, _ = budget.check(solver, FRAME_SECONDS, FRAME_SHARE)
     if answer == z3.sat:
-        step = solver.model()
-        changed.update(v for v in t.values
-                       if z3.is_false(step.eval(eq(t.values[v], s.values[v]), model_completion=True)))
+        changed.update(_changed_in(solver.model(), s, t))
     solver.pop()
     return answer == z3.unsat
+
+
+def _changed_in(step: z3.ModelRef, s: SymbolicState, t: SymbolicState) -> list[str]:
+    """The variables whose value the model ``step`` of a step from ``s`` to ``t`` changes."""
+    return [v for v in t.values if z3.is_false(step.eval(eq(t.values[v], s.values[v]), model_completion=True))]
 
 
 def _counterexample(inp: ProofInput, ob: Obligation, model: Model, plan: CheckPlan, init: str, tr: Translator,

@@ -22,7 +22,7 @@ import pytest
 
 from conformance.symbolic.aligned import aligned_state
 from conformance.symbolic.bmc import bmc
-from conformance.symbolic.encoding import SSet, clear_memo
+from conformance.symbolic.encoding import SSet
 from conformance.symbolic.prove import ProofInput, discharge, obligations
 from conformance.symbolic.shapes import Bounds, SymbolicState
 from conformance.tla.cfg import read_config
@@ -105,7 +105,6 @@ def proved(spec: Path, cfg: Path, inv: str, aligned: bool) -> dict[str, bool]:
     for ob in obligations(inp):
         if ob.kind != "step":
             continue
-        clear_memo()
         r = discharge(inp, ob)
         assert r.verdict in ("proved", "counterexample"), (ob.action, r.verdict, r.message)
         out[str(ob.action)] = r.verdict == "proved"
