@@ -62,6 +62,25 @@ EntriesFromElectedLeaders ==
         /\ log[i][k].kind = "leaderChange" /\ k > 1 => log[i][k - 1].epoch < log[i][k].epoch
         /\ log[i][k].kind = "voters" => KRaftVersion > 0
 
+\* A leaderChange record sits at one offset wherever it is: its leader wrote it once, at
+\* the end of its log, and followers copy records to the offsets the leader's log gives
+\* them, as do the FetchResponses that carry it.  (Without it, follower 1 holds leader 3's
+\* record of epoch 1 at offset 0 while 3 holds it at offset 1, and a fetch at offset 1 of
+\* epoch 1 is valid in 3's log, although 3's entry there is of another epoch.)
+LeaderChangeRecordsAligned ==
+    /\ \A i, j \in Replicas : \A k \in DOMAIN log[i] : \A q \in DOMAIN log[j] :
+           (log[i][k].kind = "leaderChange" /\ log[i][k] = log[j][q]) => k = q
+    /\ \A m \in messages : \A j \in Replicas : \A q \in DOMAIN log[j] :
+           (m.type = "FetchResponse" /\ m.errorCode = "") =>
+               \A k \in DOMAIN m.records :
+                   (m.records[k].kind = "leaderChange" /\ m.records[k] = log[j][q]) => q = m.fetchOffset + k
+    /\ \A m1, m2 \in messages :
+           (/\ m1.type = "FetchResponse" /\ m1.errorCode = ""
+            /\ m2.type = "FetchResponse" /\ m2.errorCode = "") =>
+               \A k1 \in DOMAIN m1.records : \A k2 \in DOMAIN m2.records :
+                   (m1.records[k1].kind = "leaderChange" /\ m1.records[k1] = m2.records[k2]) =>
+                       m1.fetchOffset + k1 = m2.fetchOffset + k2
+
 \* The replica ids whose votes for candidate l in epoch e are recorded.
 \* @type: (Int, Int) => Set(Int);
 VotesFor(e, l) == {v \in Replicas : <<v, e, l>> \in votes}
@@ -224,6 +243,28 @@ HighWatermarksCurrent ==
         \A l \in Replicas : role[l] = "Leader" =>
             AdvancedHighWatermark(l, replicaEndOffset[l], replicaDirectoryId[l]) = highWatermark[l]
 
+\* A leader's record of a replica's fetch offset beyond 0 (for the directory id it still
+\* has) comes from a fetch the replica sent in the leader's epoch, so the replica is in that
+\* epoch or a later one; while it is in that epoch, the record is a prefix of both logs:
+\* the replica's log started with the leader's up to that offset when it fetched, and in
+\* that epoch the replica's log only grows from a valid position (only the leader changes
+\* it) and the leader's only grows.  In a static quorum for voters only, as in
+\* FetchOffsetsHeld.  (Without the prefix, leader 2 of epoch 2 records voter 3 at offset 1
+\* while 3, in epoch 2, holds an empty log; a fetch of voter 1 commits the entry at offset 0
+\* on 1 and 2, and the record of 3 breaks FetchOffsetsHeld.  Without the epoch, voter 1 of
+\* epoch 1 with an empty log learns epoch 2 from a response, and the record of leader 2 of
+\* epoch 2 at offset 1 applies to it.)
+RecordedOffsetsHeld ==
+    \A l, j \in Replicas :
+        (/\ role[l] = "Leader"
+         /\ KRaftVersion > 0 \/ j \in Voters
+         /\ replicaDirectoryId[l][j] = dirId[j]
+         /\ replicaEndOffset[l][j] > 0) =>
+            /\ currentEpoch[j] >= currentEpoch[l]
+            /\ currentEpoch[j] = currentEpoch[l] =>
+                   /\ replicaEndOffset[l][j] <= Len(log[j])
+                   /\ SubSeq(log[j], 1, replicaEndOffset[l][j]) = SubSeq(log[l], 1, replicaEndOffset[l][j])
+
 \* A leader's record of a replica's fetch offset (for the directory id it still has)
 \* is a lower bound of what that replica holds of the entries committed up to the
 \* leader's epoch: KIP-853's catch-up check (AddVoter) relies on it.  In a static
@@ -256,26 +297,123 @@ FetchRequestsHeld ==
             /\ m.fetchOffset <= Len(log[m.source])
             /\ SubSeq(log[m.source], 1, m.fetchOffset) = SubSeq(log[l], 1, m.fetchOffset)
 
+\* Does some log hold the leaderChange record of election p after the first n entries of
+\* log lg?  (Its winner's log, as it won, started with them.)
+\* @type: (<<Int, Int>>, Int, Seq($entry)) => Bool;
+WonOver(p, n, lg) ==
+    \E i \in Replicas : \E q \in DOMAIN log[i] :
+        /\ log[i][q].kind = "leaderChange" /\ log[i][q].epoch = p[1] /\ log[i][q].value = p[2]
+        /\ q > n
+        /\ SubSeq(log[i], 1, n) = SubSeq(lg, 1, n)
+
 \* FetchRequestsHeld still holds once the sender has moved on to a later epoch, as long as
-\* no epoch after the request's, up to the sender's, elected a leader: only a leader of its
-\* epoch changes a replica's log (its divergence, or its own leaderChange record), and a
-\* leader of the request's epoch still counts the request as the sender's progress.
+\* every epoch after the request's, up to the sender's, that elected another leader elected
+\* one whose log started with the fetched prefix of the leader's log: only a leader of its
+\* epoch changes a replica's log (its divergence, or its own leaderChange record), a leader
+\* whose log holds the prefix never truncates it (epochs grow along a log), a sender that
+\* won such an epoch itself only appended to its log, and a leader of the request's epoch
+\* still counts the request as the sender's progress.
 \* (Without it, voter 2 fetched leader 1's leaderChange record at offset 1 in epoch 1, moved
 \* to epoch 2, which elected nobody, with an empty log; 1 takes the stale request as 2's
-\* progress, commits the record on 1 and 2, and CommittedOnMajority breaks.)
+\* progress, commits the record on 1 and 2, and CommittedOnMajority breaks.  Without the
+\* sender's own elections, 2 fetched that record in epoch 1 and won epoch 2 with a log
+\* that starts with its own leaderChange record instead; 1 commits its record of epoch 1
+\* on 1 and 2, at the offset where 2's record of epoch 2 is committed.  Without the
+\* elections won over the prefix, voter 3 fetched that record in epoch 1, voted for 2 in
+\* epoch 2, which won with a log that starts with it, and holds an empty log; 1 commits its
+\* record on 1 and 3, and FetchOffsetsHeld breaks.)
 FetchRequestsHeldAcrossEpochs ==
     \A m \in messages : \A l \in Replicas :
         (/\ m.type = "FetchRequest" /\ m.clusterId /= ForeignClusterId
          /\ role[l] = "Leader"
          /\ currentEpoch[l] = m.epoch
          /\ currentEpoch[m.source] > m.epoch
-         /\ ~\E p \in elections : m.epoch < p[1] /\ p[1] <= currentEpoch[m.source]
+         /\ \A p \in elections :
+                (m.epoch < p[1] /\ p[1] <= currentEpoch[m.source] /\ p[2] /= m.source) =>
+                    WonOver(p, m.fetchOffset, log[l])
          /\ KRaftVersion > 0 \/ m.source \in Voters
          /\ m.sourceDirectoryId = dirId[m.source]
          /\ m.fetchOffset >= 0 /\ m.lastFetchedEpoch >= 0
          /\ ValidFetch(log[l], m.fetchOffset, m.lastFetchedEpoch)) =>
             /\ m.fetchOffset <= Len(log[m.source])
             /\ SubSeq(log[m.source], 1, m.fetchOffset) = SubSeq(log[l], 1, m.fetchOffset)
+
+\* The winner of an election holds its leaderChange record while it stays in that epoch on
+\* its disk: it wrote the record on winning, and only a leader of its epoch (itself, which
+\* only appends) changes its log there.  Not with a crash between the two writes, which
+\* loses the record, nor with writes that may be pending at a crash (SendBeforePersist).
+\* (Without it, leader 3 of epoch 2 has an empty log, and FetchRequestsBelowLaterVotes
+\* finds no record to bound a stale request of its voter.)
+WinnersHoldTheirRecords ==
+    (SendBeforePersist = {} /\ ~CrashBetweenWrites) =>
+        \A p \in elections :
+            (currentEpoch[p[2]] = p[1] /\ OriginalDisk(p[2])) =>
+                \E q \in DOMAIN log[p[2]] :
+                    /\ log[p[2]][q].kind = "leaderChange"
+                    /\ log[p[2]][q].epoch = p[1]
+                    /\ log[p[2]][q].value = p[2]
+
+\* A FetchRequest that the leader of its epoch would take as its sender's progress (as in
+\* FetchRequestsHeld) speaks for the committed entries below its fetch offset, whatever its
+\* sender did since: the sender held the leader's log up to that offset when it sent the
+\* request, the leader holds every entry committed up to its epoch (LeaderCompleteness),
+\* and a committed entry is never truncated.  It is what FetchOffsetsHeld needs once the
+\* leader records the request's offset.  (Without it, voter 3 fetched leader 1's
+\* committed record at offset 1 in epoch 1, voted for 2 in epoch 2 and holds an empty
+\* log; 1 takes the stale request as 3's progress, and its record of 3 is beyond what 3
+\* holds.)
+FetchRequestsHoldCommitted ==
+    \A m \in messages : \A l \in Replicas : \A c \in committed :
+        (/\ m.type = "FetchRequest" /\ m.clusterId /= ForeignClusterId
+         /\ role[l] = "Leader"
+         /\ currentEpoch[l] = m.epoch
+         /\ KRaftVersion > 0 \/ m.source \in Voters
+         /\ m.sourceDirectoryId = dirId[m.source]
+         /\ m.fetchOffset >= 0 /\ m.lastFetchedEpoch >= 0
+         /\ ValidFetch(log[l], m.fetchOffset, m.lastFetchedEpoch)
+         /\ c[3] <= m.epoch
+         /\ c[1] < m.fetchOffset) => Holds(c, log[m.source])
+
+\* Is the log position (last epoch e, length n) at least as up-to-date as the position
+\* FetchRequest m names?
+\* @type: (Int, Int, $msg) => Bool;
+AtLeastFetchPosition(e, n, m) ==
+    e > m.lastFetchedEpoch \/ (e = m.lastFetchedEpoch /\ n >= m.fetchOffset)
+
+\* A FetchRequest that the leader of its epoch would still take as its sender's progress
+\* (as in FetchRequestsHeldAcrossEpochs) is no more up-to-date than the log of a replica
+\* its sender voted for in the first later epoch that elected someone, or in a later epoch
+\* when none did: up to that vote the sender's log only grew from the fetched position (the
+\* leader of the request's epoch only appends to a valid position, and no other leader
+\* touched it), and the vote rule (4.b) asked the candidate's log to be at least as
+\* up-to-date.  For a candidate that is its log as it campaigns; for a winner, the prefix
+\* before its leaderChange record, wherever a log holds it.  (Without it, voter 1 fetched
+\* leader 3's leaderChange record at offset 1 in epoch 1, then voted in epoch 2 for 2,
+\* which won with an empty log and committed its own record at offset 0; 3 takes the stale
+\* request as 1's progress and commits its record of epoch 1 at that offset.)
+FetchRequestsBelowLaterVotes ==
+    \A m \in messages : \A l \in Replicas :
+        (/\ m.type = "FetchRequest" /\ m.clusterId /= ForeignClusterId
+         /\ role[l] = "Leader"
+         /\ currentEpoch[l] = m.epoch
+         /\ KRaftVersion > 0 \/ m.source \in Voters
+         /\ m.sourceDirectoryId = dirId[m.source]
+         /\ m.fetchOffset >= 0 /\ m.lastFetchedEpoch >= 0
+         /\ ValidFetch(log[l], m.fetchOffset, m.lastFetchedEpoch)) =>
+            /\ \A c \in Replicas :
+                   (/\ role[c] = "Candidate"
+                    /\ currentEpoch[c] > m.epoch
+                    /\ <<m.source, currentEpoch[c], c>> \in votes
+                    /\ ~\E r \in elections : m.epoch < r[1] /\ r[1] < currentEpoch[c]) =>
+                       AtLeastFetchPosition(LastEpoch(log[c]), Len(log[c]), m)
+            /\ \A p \in elections : \A i \in Replicas : \A q \in DOMAIN log[i] :
+                   (/\ p[1] > m.epoch
+                    /\ <<m.source, p[1], p[2]>> \in votes
+                    /\ ~\E r \in elections : m.epoch < r[1] /\ r[1] < p[1]
+                    /\ log[i][q].kind = "leaderChange"
+                    /\ log[i][q].epoch = p[1]
+                    /\ log[i][q].value = p[2]) =>
+                       AtLeastFetchPosition(IF q = 1 THEN 0 ELSE log[i][q - 1].epoch, q - 1, m)
 
 \* A replica's FetchRequest names a position of its log and its directory id (the leader
 \* records both as the sender's progress: replicaEndOffset, replicaDirectoryId), and is of
@@ -287,15 +425,33 @@ FetchRequestsHeldAcrossEpochs ==
 \* Fetch at offset 0 naming epoch 1 is a valid position in a leader's log of epoch 1, and
 \* the answer starts with a leaderChange record of the last fetched epoch, which breaks
 \* FetchResponseRecordsWellFormed.)
+\* Its directory id is one its sender had (ids only grow from the formatted one).  (Without
+\* that, a request of epoch 2 from voter 2 of epoch 1 names directory id 1, escapes the epoch
+\* bound, and its answer reaches 2 in an epoch it has not reached.)
 FetchRequestsWellFormed ==
     \A m \in messages :
         (m.type = "FetchRequest" /\ m.clusterId /= ForeignClusterId) =>
             /\ m.fetchOffset >= 0
             /\ m.lastFetchedEpoch >= 0
             /\ (m.fetchOffset = 0) = (m.lastFetchedEpoch = 0)
-            /\ m.sourceDirectoryId >= 0
+            /\ InitialDirId <= m.sourceDirectoryId /\ m.sourceDirectoryId <= dirId[m.source]
             /\ (m.sourceDirectoryId = dirId[m.source] /\ (KRaftVersion > 0 \/ m.source \in Voters)) =>
                    m.epoch <= currentEpoch[m.source]
+
+\* A FetchRequest's position that the leader of its epoch finds valid names the epoch of
+\* the leader's entry at that position: the sender's entry there is of the last fetched
+\* epoch, and the entries of an epoch are the same, at the same offsets, in every log that
+\* holds them (they come from that epoch's leader, after its leaderChange record).
+\* (Without it, a response to a fetch at offset 1 of epoch 1 claims a high watermark over
+\* the leader's entry of epoch 2 there.)
+FetchRequestsMatchLeaderEpochs ==
+    \A m \in messages : \A l \in Replicas :
+        (/\ m.type = "FetchRequest" /\ m.clusterId /= ForeignClusterId
+         /\ role[l] = "Leader"
+         /\ currentEpoch[l] = m.epoch
+         /\ m.fetchOffset > 0
+         /\ ValidFetch(log[l], m.fetchOffset, m.lastFetchedEpoch)) =>
+            log[l][m.fetchOffset].epoch = m.lastFetchedEpoch
 
 \* In a static quorum a voter fetches only from the leader it follows: a FetchRequest of the
 \* cluster from a voter goes to an elected leader of its epoch.  (Without it, a FetchRequest
@@ -322,6 +478,28 @@ FetchRequestsBehindLeader ==
          /\ role[l] = "Leader"
          /\ currentEpoch[l] = m.epoch
          /\ m.lastFetchedEpoch = m.epoch) => m.fetchOffset <= Len(log[l])
+
+\* Committed offsets are closed downwards: a leader's high watermark covers its whole log
+\* prefix, and NewlyCommitted records every entry between its old and its new high
+\* watermark, so an offset is committed only after every offset below it.  (Without it,
+\* a state where only offset 1 is committed, by leader 3 of epoch 2, lets a response of 3
+\* with high watermark 2 reach a follower whose offset 0 is not recorded as committed,
+\* and FetchResponsesCommitPrefix breaks.)
+CommittedClosedDownwards ==
+    \A c \in committed : c[1] >= 0 /\ (c[1] > 0 => \E d \in committed : d[1] = c[1] - 1)
+
+\* In a static quorum a successful FetchResponse goes to a voter in its epoch or a later
+\* one: the leader answers only a request of its own epoch, and a voter's requests are of
+\* its epoch or an earlier one (FetchRequestsWellFormed); epochs never go back.  (Not a
+\* misconfigured peer's request that shares the cluster id, answered to the id it claims.
+\* Without it, a response of epoch 2 reaches a follower of epoch 1 that stands at its fetch
+\* position, becomes a candidate of epoch 2 and finds the response's high watermark
+\* covering an entry not recorded as committed: FetchResponsesCommitPrefix breaks.)
+FetchResponsesToReachedEpochs ==
+    ForeignClusterId /= ClusterId =>
+        \A m \in messages :
+            (/\ m.type = "FetchResponse" /\ m.errorCode = ""
+             /\ KRaftVersion = 0 /\ m.dest \in Voters) => m.epoch <= currentEpoch[m.dest]
 
 \* Committed entries are from elected epochs no later than their commit epoch.
 CommittedEpochs ==
@@ -358,13 +536,20 @@ FetchResponseRecordsWellFormed ==
                    /\ m.records[k].kind = "leaderChange" /\ k > 1 => m.records[k - 1].epoch < m.records[k].epoch
                    /\ m.records[k].kind = "leaderChange" /\ k = 1 => m.lastFetchedEpoch < m.records[k].epoch
 
-\* A successful FetchResponse (not a divergence) of a leader that still leads its epoch
-\* carries a piece of that leader's log, at the offset it names (a leader only appends),
-\* so each of its records is at an offset of that log.
+\* A successful FetchResponse (not a divergence) of a leader that is still in its epoch
+\* carries a piece of that leader's log, at the offset it names (a leader only appends,
+\* and once it steps down nobody else changes its log in that epoch), so each of its
+\* records is at an offset of that log.  After a restart only when every write is durable
+\* before a send (a crash between a new leader's two writes comes before it sends).  (Not
+\* only while it leads: without that, a response of leader 1 of epoch 2, which restarted
+\* in epoch 2, carries 1's record of epoch 2 for offset 0, where 1 holds a record of epoch
+\* 1, and follower 2 appends it below the record 1 committed there.)
 FetchResponsesFromLeaderLog ==
     \A m \in messages :
         (/\ m.type = "FetchResponse" /\ m.errorCode = "" /\ m.divergingEpoch = Nil
-         /\ role[m.source] = "Leader" /\ currentEpoch[m.source] = m.epoch) =>
+         /\ currentEpoch[m.source] = m.epoch
+         /\ OriginalDisk(m.source)
+         /\ role[m.source] = "Leader" \/ SendBeforePersist = {}) =>
             /\ m.fetchOffset >= 0
             /\ m.fetchOffset + Len(m.records) <= Len(log[m.source])
             /\ \A k \in DOMAIN m.records : log[m.source][m.fetchOffset + k] = m.records[k]
@@ -373,16 +558,33 @@ FetchResponsesFromLeaderLog ==
 \* hold, of a last fetched epoch before its own (a position in its own epoch is never ahead
 \* of its log: FetchRequestsBehindLeader), and names its log's largest epoch up to that one
 \* with the epoch's end offset: all of it unchanged while the leader appends entries of its
-\* epoch.  (Without it, leader 3 of epoch 1 has sent follower 1 a divergence to offset 0
-\* for the position 1 it holds, and 1 empties its log under its own FetchRequest.)
+\* epoch.  So does a divergence of a leader that stepped down in its epoch, whose log nobody
+\* changes there (after a restart, as in FetchResponsesFromLeaderLog).  (Without it, leader
+\* 3 of epoch 1 has sent follower 1 a divergence to offset 0 for the position 1 it holds,
+\* and 1 empties its log under its own FetchRequest; without the leaders that stepped down,
+\* the same comes from leader 2 of epoch 2, now unattached in epoch 2, and 1 loses the
+\* prefix of a stale FetchRequest that FetchRequestsHeldAcrossEpochs speaks for.)
 FetchDivergencesFromLeaderLog ==
     \A m \in messages :
         (/\ m.type = "FetchResponse" /\ m.errorCode = "" /\ m.divergingEpoch /= Nil
-         /\ role[m.source] = "Leader" /\ currentEpoch[m.source] = m.epoch) =>
+         /\ currentEpoch[m.source] = m.epoch
+         /\ OriginalDisk(m.source)
+         /\ role[m.source] = "Leader" \/ SendBeforePersist = {}) =>
             /\ m.lastFetchedEpoch < m.epoch
             /\ ~ValidFetch(log[m.source], m.fetchOffset, m.lastFetchedEpoch)
             /\ m.divergingEpoch = LargestEpochAtMost(log[m.source], m.lastFetchedEpoch)
             /\ m.divergingEndOffset = EndOffsetForEpoch(log[m.source], m.lastFetchedEpoch)
+
+\* A successful divergence answers a last fetched epoch before its own epoch, whether its
+\* sender still leads or not: a position in the leader's own epoch is within its log
+\* (FetchRequestsBehindLeader) and that log ends in its epoch (LeadersElected), so such a
+\* fetch is valid.  (Without it, an old divergence of leader 1 of epoch 1, which has moved
+\* on, names epoch 0 for follower 3's position at offset 1 of epoch 1, and 3 empties its
+\* log of a record committed in epoch 2.)
+FetchDivergencesBeforeTheirEpoch ==
+    \A m \in messages :
+        (m.type = "FetchResponse" /\ m.errorCode = "" /\ m.divergingEpoch /= Nil) =>
+            m.lastFetchedEpoch < m.epoch
 
 \* A successful divergence stays above the entries committed by its epoch: its sender, the
 \* leader of its epoch, held each of them (LeaderCompleteness; one of an epoch before its own
@@ -411,6 +613,18 @@ FetchResponseHighWatermarksCommitted ==
     \A m \in messages :
         (m.type = "FetchResponse" /\ m.errorCode = "" /\ m.highWatermark > 0) =>
             \E c \in committed : c[1] = m.highWatermark - 1
+
+\* A successful FetchResponse (not a divergence) whose high watermark covers its fetch
+\* position says that the entry just below that position, of the last fetched epoch (the
+\* leader's entry there, FetchRequestsMatchLeaderEpochs), is committed.  (Without it, an
+\* old response of leader 3 of epoch 1 with high watermark 1 for the position after 3's
+\* record of epoch 1 finds follower 1 there, while the entry committed at offset 0 is 3's
+\* record of epoch 2: FetchResponsesCommitPrefix breaks.)
+FetchResponsePositionsCommitted ==
+    \A m \in messages :
+        (/\ m.type = "FetchResponse" /\ m.errorCode = "" /\ m.divergingEpoch = Nil
+         /\ 0 < m.fetchOffset /\ m.fetchOffset <= m.highWatermark) =>
+            \E c \in committed : c[1] = m.fetchOffset - 1 /\ c[2].epoch = m.lastFetchedEpoch
 
 \* The receiver of FetchResponse m still stands where it sent the request m answers: in m's
 \* epoch, its log ending at m's fetch offset in m's last fetched epoch (HandleFetchResponse
@@ -506,6 +720,7 @@ IndInv ==
     /\ CandidatesNotElected
     /\ PendingVoterChangesReceived
     /\ EntriesFromElectedLeaders
+    /\ LeaderChangeRecordsAligned
     /\ ElectionsByMajority
     /\ VotesConsistent
     /\ GrantsRecorded
@@ -520,19 +735,28 @@ IndInv ==
     /\ VoterChangesCommittedInTurn
     /\ LeaderRecordsWithinLog
     /\ HighWatermarksCurrent
+    /\ RecordedOffsetsHeld
     /\ FetchOffsetsHeld
     /\ FetchRequestsWellFormed
     /\ FetchRequestsToElectedLeaders
     /\ FetchRequestsHeld
     /\ FetchRequestsHeldAcrossEpochs
+    /\ WinnersHoldTheirRecords
+    /\ FetchRequestsBelowLaterVotes
+    /\ FetchRequestsHoldCommitted
     /\ FetchRequestsBehindLeader
+    /\ FetchRequestsMatchLeaderEpochs
     /\ CommittedEpochs
+    /\ CommittedClosedDownwards
+    /\ FetchResponsesToReachedEpochs
     /\ FetchResponsesSound
     /\ FetchResponseRecordsWellFormed
     /\ FetchResponsesFromLeaderLog
     /\ FetchDivergencesFromLeaderLog
+    /\ FetchDivergencesBeforeTheirEpoch
     /\ FetchDivergencesAboveCommitted
     /\ FetchResponseHighWatermarksCommitted
+    /\ FetchResponsePositionsCommitted
     /\ FetchResponsesCommitPrefix
     /\ FetchDivergenceKeepsHighWatermark
     /\ FetchDivergenceKeepsCommitted

@@ -23,17 +23,22 @@ from conformance.tla.values import Fn, Value, fn_apply, fn_items, make_fn, make_
 SPEC = Path(__file__).resolve().parents[2] / "spec"
 REPLICAS = (1, 2, 3)
 ROLES = ("Unattached", "Voted", "Candidate", "Leader", "Follower", "Resigned")
-LEMMAS = ("Safety", "ReconfigSafety", "DirIdsFormatted", "NothingUnflushed", "CampaignEpochsPositive", "EpochsNotAhead", "CandidatesNotElected",
-          "PendingVoterChangesReceived",
-          "EntriesFromElectedLeaders",
-          "ElectionsByMajority", "VotesConsistent", "GrantsRecorded", "LeadersElected", "EpochEntriesAtLeader",
+LEMMAS = ("Safety", "ReconfigSafety", "DirIdsFormatted", "NothingUnflushed", "CampaignEpochsPositive",
+          "EpochsNotAhead", "CandidatesNotElected", "PendingVoterChangesReceived",
+          "EntriesFromElectedLeaders", "LeaderChangeRecordsAligned", "ElectionsByMajority",
+          "VotesConsistent", "GrantsRecorded", "LeadersElected", "EpochEntriesAtLeader",
           "LeadersKnownAreElected", "CommittedOnMajority", "CommittedBlocksElection", "MessagesToOthers",
-          "VoteRequestsFromCandidates", "VoteRequestsDescribeCandidate",
-          "VoterChangesCommittedInTurn",
-          "LeaderRecordsWithinLog", "HighWatermarksCurrent", "FetchOffsetsHeld", "FetchRequestsWellFormed", "FetchRequestsToElectedLeaders", "FetchRequestsHeld", "FetchRequestsHeldAcrossEpochs", "FetchRequestsBehindLeader", "CommittedEpochs",
+          "VoteRequestsFromCandidates", "VoteRequestsDescribeCandidate", "VoterChangesCommittedInTurn",
+          "LeaderRecordsWithinLog", "HighWatermarksCurrent", "RecordedOffsetsHeld", "FetchOffsetsHeld",
+          "FetchRequestsWellFormed", "FetchRequestsToElectedLeaders", "FetchRequestsHeld",
+          "FetchRequestsHeldAcrossEpochs", "WinnersHoldTheirRecords", "FetchRequestsBelowLaterVotes",
+          "FetchRequestsHoldCommitted", "FetchRequestsBehindLeader", "FetchRequestsMatchLeaderEpochs",
+          "CommittedEpochs", "CommittedClosedDownwards", "FetchResponsesToReachedEpochs",
           "FetchResponsesSound", "FetchResponseRecordsWellFormed", "FetchResponsesFromLeaderLog",
-          "FetchDivergencesFromLeaderLog", "FetchDivergencesAboveCommitted", "FetchResponseHighWatermarksCommitted",
-          "FetchResponsesCommitPrefix", "FetchDivergenceKeepsHighWatermark", "FetchDivergenceKeepsCommitted")
+          "FetchDivergencesFromLeaderLog", "FetchDivergencesBeforeTheirEpoch",
+          "FetchDivergencesAboveCommitted", "FetchResponseHighWatermarksCommitted",
+          "FetchResponsePositionsCommitted", "FetchResponsesCommitPrefix",
+          "FetchDivergenceKeepsHighWatermark", "FetchDivergenceKeepsCommitted")
 
 
 @pytest.fixture(scope="module")
@@ -173,6 +178,15 @@ def walk_states(model: Model, init: str, rng: random.Random, walks: int, depth: 
     return out
 
 
+def test_the_lemma_list_is_indinv_conjunct_for_conjunct() -> None:
+    """LEMMAS (what assert_needed checks a hand-built state against) names every conjunct of
+    IndInv, in order: a lemma missing from it would let a state that violates that lemma
+    pass for a counterexample to induction of the others."""
+    text = (SPEC / "KRaftIndInv.tla").read_text()
+    body = text[text.index("IndInv ==\n"):]
+    assert tuple(re.findall(r"^    /\\ (\w+)$", body, re.M)) == LEMMAS
+
+
 def test_no_counterexample_to_induction_among_perturbed_states(model: Model) -> None:
     rng = random.Random(20261121)
     states = reachable(model, 1500)
@@ -232,7 +246,8 @@ def message_like(model: Model, state: State, **fields: Value) -> Value:
 def assert_needed(model: Model, cti: State, lemma: str | tuple[str, ...], action: str | None, broken: str) -> None:
     """``cti`` violates ``lemma`` (each of them, for a tuple) and satisfies the other lemmas
     and TypeOK, and a step (of ``action``, or any) leads to a state violating ``broken``:
-    without the lemma(s), ``cti`` is a counterexample to induction of IndInv."""
+    without the lemma(s), ``cti`` is a counterexample to induction of IndInv. (A state built
+    for one lemma names the lemmas added after it that exclude it too.)"""
     from conformance.tla.loader import parse_expression
 
     lemmas = (lemma,) if isinstance(lemma, str) else lemma
@@ -245,6 +260,48 @@ def assert_needed(model: Model, cti: State, lemma: str | tuple[str, ...], action
     steps = [t for label, t in model.successors(cti)
              if (action is None or label.name == action) and model.eval_state(broken, t) is not True]
     assert steps, f"the state should be a counterexample to induction of IndInv without {lemma}"
+
+
+CTI_STATES = sorted((SPEC.parent / "tests" / "spec" / "cti_states").glob("*.tla"))
+
+
+def read_cti_state(model: Model, path: Path) -> tuple[State, str, str, tuple[str, ...]]:
+    """The state, action, broken conjunct and excluding lemmas of a stored counterexample to
+    induction: ``\\* action:``, ``\\* breaks:``, ``\\* excluded by:`` header lines, then one
+    ``/\\ var = value`` line per variable (TLA+ values, evaluated by the explicit engine)."""
+    from conformance.tla.loader import parse_expression
+
+    init = reachable(model, 1)[0]
+    state = list(init)
+    header: dict[str, str] = {}
+    seen = set()
+    for number, line in enumerate(path.read_text().splitlines(), 1):
+        if line.startswith("\\* ") and ": " in line:
+            key, value = line[3:].split(": ", 1)
+            header[key] = value
+        elif line.startswith("/\\ "):
+            name, text = line[3:].split(" = ", 1)
+            assert name in model.variables, f"{path.name}:{number}: no variable {name}"
+            state[model.variables.index(name)] = model.eval_state(parse_expression(text), init)
+            seen.add(name)
+    assert seen == set(model.variables), f"{path.name}: lacks {sorted(set(model.variables) - seen)}"
+    lemmas = tuple(n.strip() for n in header["excluded by"].split(","))
+    return tuple(state), header["action"], header["breaks"], lemmas
+
+
+def test_the_stored_counterexamples_to_induction_are_there() -> None:
+    assert len(CTI_STATES) >= 13
+
+
+@pytest.mark.parametrize("path", CTI_STATES, ids=[p.stem for p in CTI_STATES])
+def test_a_stored_counterexample_to_induction_is_one_without_its_lemmas(model: Model, path: Path) -> None:
+    """The counterexamples to induction z3 found at the default bounds (set bound 4, where
+    two elections' four votes fit), one lemma added per state: the explicit engine, not z3,
+    checks that the state violates the lemmas named, satisfies every other conjunct of
+    IndInv and TypeOK, and has a step of the action to a state that breaks the conjunct
+    named, so that without those lemmas it is a counterexample to induction."""
+    cti, action, broken, lemmas = read_cti_state(model, path)
+    assert_needed(model, cti, lemmas, action, broken)
 
 
 def test_a_static_voter_with_another_directory_id_is_not_an_indinv_state(model: Model) -> None:
@@ -394,7 +451,7 @@ def test_a_response_repeating_the_fetch_positions_leader_change_is_not_an_indinv
                                                                    clusterId="", errorCode="", leaderId=1, fetchOffset=1,
                                                                    lastFetchedEpoch=1, highWatermark=0, records=(record,),
                                                                    divergingEpoch=-1, divergingEndOffset=-1)}))
-    assert_needed(model, cti, "FetchResponseRecordsWellFormed", "HandleFetchResponse", "EntriesFromElectedLeaders")
+    assert_needed(model, cti, ("FetchResponseRecordsWellFormed", "LeaderChangeRecordsAligned"), "HandleFetchResponse", "EntriesFromElectedLeaders")
 
 
 def test_a_divergence_below_a_committed_entry_is_not_an_indinv_state(model: Model) -> None:
@@ -420,7 +477,7 @@ def test_a_divergence_below_a_committed_entry_is_not_an_indinv_state(model: Mode
                                                                    clusterId="", errorCode="", leaderId=1, fetchOffset=1,
                                                                    lastFetchedEpoch=1, highWatermark=0, records=(),
                                                                    divergingEpoch=0, divergingEndOffset=1)}))
-    assert_needed(model, cti, ("FetchDivergenceKeepsCommitted", "FetchDivergencesAboveCommitted"),
+    assert_needed(model, cti, ("FetchDivergenceKeepsCommitted", "FetchDivergencesAboveCommitted", "FetchDivergencesBeforeTheirEpoch"),
                   "HandleFetchResponse", "CommittedOnMajority")
 
 
@@ -445,7 +502,7 @@ def test_a_divergence_of_a_leader_at_a_position_it_holds_is_not_an_indinv_state(
                                   elections=frozenset({(1, 3)}),
                                   votes=frozenset({(1, 1, 3), (2, 1, 3)}),
                                   messages=frozenset({request, divergence}))
-    assert_needed(model, cti, "FetchDivergencesFromLeaderLog", "HandleFetchResponse", "FetchRequestsHeld")
+    assert_needed(model, cti, ("FetchDivergencesFromLeaderLog", "FetchDivergencesBeforeTheirEpoch"), "HandleFetchResponse", "FetchRequestsHeld")
 
 
 def test_a_message_to_its_own_sender_is_not_an_indinv_state(model: Model) -> None:
@@ -462,7 +519,7 @@ def test_a_message_to_its_own_sender_is_not_an_indinv_state(model: Model) -> Non
                                   votes=frozenset({(2, 1, 1), (3, 1, 1)}),
                                   messages=frozenset({message_like(model, init, type="BeginQuorumEpochRequest", source=1, dest=1,
                                                                    epoch=1, clusterId="kraft", leaderId=1)}))
-    assert_needed(model, cti, "MessagesToOthers", "HandleBeginQuorumEpochRequest", "LeadersElected")
+    assert_needed(model, cti, ("MessagesToOthers", "WinnersHoldTheirRecords"), "HandleBeginQuorumEpochRequest", "LeadersElected")
 
 
 # FetchResponsesCommitPrefix as it was, for a follower of the response's sender only.
@@ -513,7 +570,7 @@ def test_a_commit_prefix_for_followers_only_is_not_inductive(model: Model, role:
                                   votes=frozenset({(1, 1, 1), (2, 1, 1)}),
                                   messages=frozenset({response, teaching}))
     assert_needed_over(model, cti, "FetchResponsesCommitPrefix", FOLLOWER_ONLY_COMMIT_PREFIX, action,
-                       also=("FetchResponseHighWatermarksCommitted",))
+                       also=("FetchResponseHighWatermarksCommitted", "FetchResponsePositionsCommitted"))
 
 
 # FetchDivergenceKeepsHighWatermark as it was, for a follower of the response's sender only.
@@ -559,7 +616,7 @@ def test_a_divergence_rule_for_followers_only_is_not_inductive(model: Model) -> 
     assert_needed_over(model, cti, "FetchDivergenceKeepsHighWatermark", FOLLOWER_ONLY_DIVERGENCE,
                        "HandleBeginQuorumEpochRequest",
                        also=("FetchDivergencesFromLeaderLog", "FetchDivergenceKeepsCommitted",
-                             "FetchDivergencesAboveCommitted"))
+                             "FetchDivergencesAboveCommitted", "FetchDivergencesBeforeTheirEpoch"))
 
 
 def assert_needed_over(model: Model, cti: State, lemma: str, weaker: str, action: str,
@@ -607,13 +664,15 @@ def test_a_fetch_request_without_a_directory_id_is_not_an_indinv_state(model: Mo
 def test_the_dynamic_search_needs_committed_blocks_election() -> None:
     """Without CommittedBlocksElection the search finds the counterexample to induction that
     lemma closes: a replica whose own log makes it a one-voter quorum, lacking an entry
-    committed by the others, wins at once."""
+    committed by the others, wins at once. (WinnersHoldTheirRecords, added later, excludes
+    the states the search reaches it from too, so the search leaves out both.)"""
     from conformance.tla.loader import parse_expression
 
     cfg = read_config(SPEC / "MC_KRaft_dynamic_indinv.cfg")
     model = Model.load(SPEC / "MC_KRaft.tla", constants=cfg.constants, overrides=cfg.overrides)
     assert cfg.init is not None
-    weak = parse_expression(" /\\ ".join(n for n in LEMMAS if n != "CommittedBlocksElection"))
+    weak = parse_expression(" /\\ ".join(n for n in LEMMAS
+                                         if n not in ("CommittedBlocksElection", "WinnersHoldTheirRecords")))
     _, cti = find_counterexample(model, reachable(model, 1500, cfg.init), random.Random(20261124), 3000, (1, 2),
                                  dynamic=True, inv=weak)
     assert cti is not None, "the weakened invariant should not be inductive"
@@ -660,7 +719,7 @@ def test_a_candidate_that_already_won_its_epoch_is_not_an_indinv_state() -> None
                                   votes=frozenset({(2, 1, 3), (3, 1, 3)}),
                                   messages=frozenset({message_like(model, init, type="VoteResponse", source=2, dest=3, epoch=1,
                                                                    voteGranted=True, errorCode="", leaderId=-1)}))
-    assert_needed(model, cti, "CandidatesNotElected", "HandleVoteResponse", "EpochEntriesAtLeader")
+    assert_needed(model, cti, ("CandidatesNotElected", "WinnersHoldTheirRecords"), "HandleVoteResponse", "EpochEntriesAtLeader")
 
 
 def test_an_election_ahead_of_its_winner_is_not_an_indinv_state(model: Model) -> None:
@@ -726,7 +785,7 @@ def test_a_follower_of_itself_is_not_an_indinv_state(model: Model) -> None:
                                   committed=frozenset({(0, entry, 1)}),
                                   messages=frozenset({response}))
     assert_needed(model, cti, ("LeadersElected", "MessagesToOthers", "FetchDivergenceKeepsCommitted",
-                               "FetchDivergencesAboveCommitted"),
+                               "FetchDivergencesAboveCommitted", "FetchDivergencesFromLeaderLog", "FetchDivergencesBeforeTheirEpoch"),
                   "HandleFetchResponse", "CommittedOnMajority")
 
 
@@ -757,7 +816,7 @@ def test_a_divergence_below_the_followers_high_watermark_is_not_an_indinv_state(
                                   committed=frozenset({(0, entry, 2)}),
                                   messages=frozenset({response}))
     assert_needed(model, cti, ("FetchDivergenceKeepsHighWatermark", "FetchDivergencesFromLeaderLog",
-                               "FetchDivergenceKeepsCommitted", "FetchDivergencesAboveCommitted"),
+                               "FetchDivergenceKeepsCommitted", "FetchDivergencesAboveCommitted", "FetchDivergencesBeforeTheirEpoch"),
                   "HandleFetchResponse", "HighWatermarkInLog")
 
 
@@ -901,7 +960,7 @@ def test_a_response_claiming_an_uncommitted_high_watermark_is_not_an_indinv_stat
                                   elections=frozenset({(1, 2)}),
                                   votes=frozenset({(1, 1, 2), (2, 1, 2)}),
                                   messages=frozenset({old, first}))
-    assert_needed(model, cti, "FetchResponseHighWatermarksCommitted", "HandleFetchResponse", "FetchResponsesCommitPrefix")
+    assert_needed(model, cti, ("FetchResponseHighWatermarksCommitted", "FetchResponsePositionsCommitted"), "HandleFetchResponse", "FetchResponsesCommitPrefix")
 
 
 def test_a_divergence_below_a_committed_entry_of_its_epoch_is_not_an_indinv_state(model: Model) -> None:
@@ -931,7 +990,7 @@ def test_a_divergence_below_a_committed_entry_of_its_epoch_is_not_an_indinv_stat
                                   votes=frozenset({(2, 1, 3), (3, 1, 3)}),
                                   committed=frozenset({(0, record, 1)}),
                                   messages=frozenset({first, old}))
-    assert_needed(model, cti, "FetchDivergencesAboveCommitted", "HandleFetchResponse",
+    assert_needed(model, cti, ("FetchDivergencesAboveCommitted", "FetchDivergencesBeforeTheirEpoch"), "HandleFetchResponse",
                   "FetchDivergenceKeepsHighWatermark")
 
 
