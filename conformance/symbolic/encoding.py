@@ -27,6 +27,17 @@ from typing import Any, TypeAlias
 
 import z3
 
+from conformance.symbolic.terms import (
+    at_most,
+    bool_value,
+    greater,
+    implication,
+    int_eq,
+    is_numeral,
+    nary,
+    negation,
+    same_term,
+)
 from conformance.tla.syntax import Loc, UnsupportedError
 from conformance.tla.values import Fn, ModelValue, Value, fn_items, make_fn
 
@@ -113,8 +124,7 @@ FALSE = z3.BoolVal(False)
 
 def truth(b: z3.BoolRef) -> bool | None:
     """TRUE or FALSE when ``b`` is literally a boolean constant (one C call, no simplify)."""
-    v = z3.Z3_get_bool_value(b.ctx_ref(), b.as_ast())
-    return True if v == z3.Z3_L_TRUE else False if v == z3.Z3_L_FALSE else None
+    return bool_value(b)
 
 
 def concrete_bool(b: z3.BoolRef) -> bool | None:
@@ -270,9 +280,9 @@ def _eq(a: SV, b: SV) -> z3.BoolRef:
         parts = [a.length == b.length]
         for k in range(max(a.cap, b.cap)):
             if k < a.cap and k < b.cap:
-                parts.append(implies(a.length > k, eq(a.items[k], b.items[k])))
+                parts.append(implies(greater(a.length, k), eq(a.items[k], b.items[k])))
             else:
-                parts.append(a.length <= k if k >= a.cap else b.length <= k)
+                parts.append(at_most(a.length, k) if k >= a.cap else at_most(b.length, k))
         return _and(parts)
     if (isinstance(a, SSeq) and isinstance(b, SFun)) or (isinstance(a, SFun) and isinstance(b, SSeq)):
         seq, fun = (a, b) if isinstance(a, SSeq) else (b, a)
@@ -289,11 +299,12 @@ _MEMBER_MEMO: dict[tuple[int, int], tuple[SV, SSet, z3.BoolRef]] = {}
 
 
 def _int_eq(a: z3.ArithRef, b: z3.ArithRef) -> z3.BoolRef:
-    if z3.is_int_value(a) and z3.is_int_value(b):
-        return TRUE if a.as_long() == b.as_long() else FALSE
-    if a.eq(b):
+    if same_term(a, b):  # equal numerals are one term
         return TRUE
-    return a == b
+    if is_numeral(a) and is_numeral(b):
+        return FALSE
+    # as ``a == b`` does: Python asks a numeral's (sub)class first, so ``(= numeral a)``
+    return int_eq(b, a) if is_numeral(b) else int_eq(a, b)
 
 
 def member(x: SV, s: SSet) -> z3.BoolRef:
@@ -315,12 +326,6 @@ def subseteq(a: SSet, b: SSet) -> z3.BoolRef:
     return _and([implies(g, member(x, b)) for g, x in a.slots])
 
 
-def _mk(op: Any, parts: list[z3.BoolRef]) -> z3.BoolRef:
-    ctx = parts[0].ctx
-    arr = (z3.Ast * len(parts))(*[p.as_ast() for p in parts])
-    return z3.BoolRef(op(ctx.ref(), len(parts), arr), ctx)
-
-
 def _and(parts: list[z3.BoolRef]) -> z3.BoolRef:
     kept = []
     for p in parts:
@@ -331,7 +336,7 @@ def _and(parts: list[z3.BoolRef]) -> z3.BoolRef:
             kept.append(p)
     if not kept:
         return TRUE
-    return kept[0] if len(kept) == 1 else _mk(z3.Z3_mk_and, kept)
+    return kept[0] if len(kept) == 1 else nary(True, kept)
 
 
 def _or(parts: list[z3.BoolRef]) -> z3.BoolRef:
@@ -344,7 +349,7 @@ def _or(parts: list[z3.BoolRef]) -> z3.BoolRef:
             kept.append(p)
     if not kept:
         return FALSE
-    return kept[0] if len(kept) == 1 else _mk(z3.Z3_mk_or, kept)
+    return kept[0] if len(kept) == 1 else nary(False, kept)
 
 
 def both(a: z3.BoolRef, b: z3.BoolRef) -> z3.BoolRef:
@@ -355,7 +360,7 @@ def negate(a: z3.BoolRef) -> z3.BoolRef:
     t = truth(a)
     if t is not None:
         return FALSE if t else TRUE
-    return z3.BoolRef(z3.Z3_mk_not(a.ctx_ref(), a.as_ast()), a.ctx)
+    return negation(a)
 
 
 def implies(a: z3.BoolRef, b: z3.BoolRef) -> z3.BoolRef:
@@ -366,7 +371,7 @@ def implies(a: z3.BoolRef, b: z3.BoolRef) -> z3.BoolRef:
         return b
     if truth(b) is True:
         return TRUE
-    return z3.BoolRef(z3.Z3_mk_implies(a.ctx_ref(), a.as_ast(), b.as_ast()), a.ctx)
+    return implication(a, b)
 
 
 conj = _and

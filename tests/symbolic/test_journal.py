@@ -76,7 +76,9 @@ def test_pieces_of_a_taken_unknown_result_are_taken_too(mailbox: tuple[Path, Pat
     journal = tmp_path / "proof.journal"
     first, _ = run(inp, journal)
     goals = {r.obligation.goals for r in first if r.obligation.case >= 0}
-    assert ("ZetaRange", "AlphaLow", "MsgsOK") in goals  # the premise of the test
+    # the premise of the test: a case asks two or more open conjuncts, not in alphabetical
+    # order (which of them the whole attempt left open depends on the units it spent)
+    assert any(len(g) > 1 and list(g) != sorted(g) for g in goals), goals
     second, store = run(inp, journal)
     assert store.taken == len(second) == len(first)
     assert [list(r.conjuncts.items()) for r in second] == [list(r.conjuncts.items()) for r in first]
