@@ -318,11 +318,14 @@ LargestEpochAtMost(lg, e) ==
 
 \* Vote request handling, 4.b: "If the logs' last entry have different epochs,
 \* then the log with the later epoch is more up-to-date. If the logs end with the
-\* same epoch, then whichever log is longer is more up-to-date."
+\* same epoch, then whichever log is longer is more up-to-date."  Is the log position
+\* (last epoch e1, end offset n1) at least as up-to-date as (e2, n2)?
+\* @type: (Int, Int, Int, Int) => Bool;
+PositionAtLeast(e1, n1, e2, n2) == e1 > e2 \/ (e1 = e2 /\ n1 >= n2)
+
+\* Is the position (lastEpoch, lastOffset) at least as up-to-date as log lg?
 \* @type: (Int, Int, Seq($entry)) => Bool;
-UpToDate(lastEpoch, lastOffset, lg) ==
-    \/ lastEpoch > LastEpoch(lg)
-    \/ lastEpoch = LastEpoch(lg) /\ lastOffset >= Len(lg)
+UpToDate(lastEpoch, lastOffset, lg) == PositionAtLeast(lastEpoch, lastOffset, LastEpoch(lg), Len(lg))
 
 \* FetchRequest handling, 3: "FetchOffset is expected to be in the range of offsets
 \* with an epoch of LastFetchedEpoch or it is the start offset of the next epoch."

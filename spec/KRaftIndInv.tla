@@ -278,22 +278,32 @@ FetchOffsetsHeld ==
          /\ c[3] <= currentEpoch[l]
          /\ c[1] < replicaEndOffset[l][j]) => Holds(c, log[j])
 
+\* Would replica l, leading the epoch of message m, take m as a FetchRequest of its
+\* sender's progress?  A request of this cluster (not a misconfigured peer's, which the
+\* leader refuses) from a replica it counts (in a static quorum, a voter: an observer that
+\* lost its disk keeps its id 0), naming the sender's directory id, at a position valid in
+\* l's log.
+\* @type: ($msg, Int) => Bool;
+FetchCountedBy(m, l) ==
+    /\ m.type = "FetchRequest" /\ m.clusterId /= ForeignClusterId
+    /\ role[l] = "Leader"
+    /\ currentEpoch[l] = m.epoch
+    /\ KRaftVersion > 0 \/ m.source \in Voters
+    /\ m.sourceDirectoryId = dirId[m.source]
+    /\ m.fetchOffset >= 0 /\ m.lastFetchedEpoch >= 0
+    /\ ValidFetch(log[l], m.fetchOffset, m.lastFetchedEpoch)
+
+\* Is entry en the leaderChange record of election p = <<epoch, winner>>?
+\* @type: ($entry, <<Int, Int>>) => Bool;
+ElectionRecord(en, p) == en.kind = "leaderChange" /\ en.epoch = p[1] /\ en.value = p[2]
+
 \* A FetchRequest in flight that the leader of its epoch would accept (its position is
 \* valid in the leader's log) speaks for its sender while the sender stays in that epoch
 \* on the disk it fetched with: the sender's log starts with the leader's log up to the
 \* fetch offset (the leader takes that offset as the sender's progress, FetchOffsetsHeld).
-\* In a static quorum for voters only: an observer that lost its disk keeps its id 0.  Not a
-\* misconfigured peer's request (the foreign cluster id), which the leader refuses.
 FetchRequestsHeld ==
     \A m \in messages : \A l \in Replicas :
-        (/\ m.type = "FetchRequest" /\ m.clusterId /= ForeignClusterId
-         /\ role[l] = "Leader"
-         /\ currentEpoch[l] = m.epoch
-         /\ currentEpoch[m.source] = m.epoch
-         /\ KRaftVersion > 0 \/ m.source \in Voters
-         /\ m.sourceDirectoryId = dirId[m.source]
-         /\ m.fetchOffset >= 0 /\ m.lastFetchedEpoch >= 0
-         /\ ValidFetch(log[l], m.fetchOffset, m.lastFetchedEpoch)) =>
+        (FetchCountedBy(m, l) /\ currentEpoch[m.source] = m.epoch) =>
             /\ m.fetchOffset <= Len(log[m.source])
             /\ SubSeq(log[m.source], 1, m.fetchOffset) = SubSeq(log[l], 1, m.fetchOffset)
 
@@ -302,7 +312,7 @@ FetchRequestsHeld ==
 \* @type: (<<Int, Int>>, Int, Seq($entry)) => Bool;
 WonOver(p, n, lg) ==
     \E i \in Replicas : \E q \in DOMAIN log[i] :
-        /\ log[i][q].kind = "leaderChange" /\ log[i][q].epoch = p[1] /\ log[i][q].value = p[2]
+        /\ ElectionRecord(log[i][q], p)
         /\ q > n
         /\ SubSeq(log[i], 1, n) = SubSeq(lg, 1, n)
 
@@ -324,17 +334,11 @@ WonOver(p, n, lg) ==
 \* record on 1 and 3, and FetchOffsetsHeld breaks.)
 FetchRequestsHeldAcrossEpochs ==
     \A m \in messages : \A l \in Replicas :
-        (/\ m.type = "FetchRequest" /\ m.clusterId /= ForeignClusterId
-         /\ role[l] = "Leader"
-         /\ currentEpoch[l] = m.epoch
+        (/\ FetchCountedBy(m, l)
          /\ currentEpoch[m.source] > m.epoch
          /\ \A p \in elections :
                 (m.epoch < p[1] /\ p[1] <= currentEpoch[m.source] /\ p[2] /= m.source) =>
-                    WonOver(p, m.fetchOffset, log[l])
-         /\ KRaftVersion > 0 \/ m.source \in Voters
-         /\ m.sourceDirectoryId = dirId[m.source]
-         /\ m.fetchOffset >= 0 /\ m.lastFetchedEpoch >= 0
-         /\ ValidFetch(log[l], m.fetchOffset, m.lastFetchedEpoch)) =>
+                    WonOver(p, m.fetchOffset, log[l])) =>
             /\ m.fetchOffset <= Len(log[m.source])
             /\ SubSeq(log[m.source], 1, m.fetchOffset) = SubSeq(log[l], 1, m.fetchOffset)
 
@@ -348,10 +352,7 @@ WinnersHoldTheirRecords ==
     (SendBeforePersist = {} /\ ~CrashBetweenWrites) =>
         \A p \in elections :
             (currentEpoch[p[2]] = p[1] /\ OriginalDisk(p[2])) =>
-                \E q \in DOMAIN log[p[2]] :
-                    /\ log[p[2]][q].kind = "leaderChange"
-                    /\ log[p[2]][q].epoch = p[1]
-                    /\ log[p[2]][q].value = p[2]
+                \E q \in DOMAIN log[p[2]] : ElectionRecord(log[p[2]][q], p)
 
 \* A FetchRequest that the leader of its epoch would take as its sender's progress (as in
 \* FetchRequestsHeld) speaks for the committed entries below its fetch offset, whatever its
@@ -364,21 +365,7 @@ WinnersHoldTheirRecords ==
 \* holds.)
 FetchRequestsHoldCommitted ==
     \A m \in messages : \A l \in Replicas : \A c \in committed :
-        (/\ m.type = "FetchRequest" /\ m.clusterId /= ForeignClusterId
-         /\ role[l] = "Leader"
-         /\ currentEpoch[l] = m.epoch
-         /\ KRaftVersion > 0 \/ m.source \in Voters
-         /\ m.sourceDirectoryId = dirId[m.source]
-         /\ m.fetchOffset >= 0 /\ m.lastFetchedEpoch >= 0
-         /\ ValidFetch(log[l], m.fetchOffset, m.lastFetchedEpoch)
-         /\ c[3] <= m.epoch
-         /\ c[1] < m.fetchOffset) => Holds(c, log[m.source])
-
-\* Is the log position (last epoch e, length n) at least as up-to-date as the position
-\* FetchRequest m names?
-\* @type: (Int, Int, $msg) => Bool;
-AtLeastFetchPosition(e, n, m) ==
-    e > m.lastFetchedEpoch \/ (e = m.lastFetchedEpoch /\ n >= m.fetchOffset)
+        (FetchCountedBy(m, l) /\ c[3] <= m.epoch /\ c[1] < m.fetchOffset) => Holds(c, log[m.source])
 
 \* A FetchRequest that the leader of its epoch would still take as its sender's progress
 \* (as in FetchRequestsHeldAcrossEpochs) is no more up-to-date than the log of a replica
@@ -393,27 +380,20 @@ AtLeastFetchPosition(e, n, m) ==
 \* request as 1's progress and commits its record of epoch 1 at that offset.)
 FetchRequestsBelowLaterVotes ==
     \A m \in messages : \A l \in Replicas :
-        (/\ m.type = "FetchRequest" /\ m.clusterId /= ForeignClusterId
-         /\ role[l] = "Leader"
-         /\ currentEpoch[l] = m.epoch
-         /\ KRaftVersion > 0 \/ m.source \in Voters
-         /\ m.sourceDirectoryId = dirId[m.source]
-         /\ m.fetchOffset >= 0 /\ m.lastFetchedEpoch >= 0
-         /\ ValidFetch(log[l], m.fetchOffset, m.lastFetchedEpoch)) =>
+        FetchCountedBy(m, l) =>
             /\ \A c \in Replicas :
                    (/\ role[c] = "Candidate"
                     /\ currentEpoch[c] > m.epoch
                     /\ <<m.source, currentEpoch[c], c>> \in votes
                     /\ ~\E r \in elections : m.epoch < r[1] /\ r[1] < currentEpoch[c]) =>
-                       AtLeastFetchPosition(LastEpoch(log[c]), Len(log[c]), m)
+                       PositionAtLeast(LastEpoch(log[c]), Len(log[c]), m.lastFetchedEpoch, m.fetchOffset)
             /\ \A p \in elections : \A i \in Replicas : \A q \in DOMAIN log[i] :
                    (/\ p[1] > m.epoch
                     /\ <<m.source, p[1], p[2]>> \in votes
                     /\ ~\E r \in elections : m.epoch < r[1] /\ r[1] < p[1]
-                    /\ log[i][q].kind = "leaderChange"
-                    /\ log[i][q].epoch = p[1]
-                    /\ log[i][q].value = p[2]) =>
-                       AtLeastFetchPosition(IF q = 1 THEN 0 ELSE log[i][q - 1].epoch, q - 1, m)
+                    /\ ElectionRecord(log[i][q], p)) =>
+                       PositionAtLeast(IF q = 1 THEN 0 ELSE log[i][q - 1].epoch, q - 1,
+                                       m.lastFetchedEpoch, m.fetchOffset)
 
 \* A replica's FetchRequest names a position of its log and its directory id (the leader
 \* records both as the sender's progress: replicaEndOffset, replicaDirectoryId), and is of
@@ -555,10 +535,9 @@ FetchResponsesFromLeaderLog ==
             /\ \A k \in DOMAIN m.records : log[m.source][m.fetchOffset + k] = m.records[k]
 
 \* A divergence of a leader that still leads its epoch answers a position its log does not
-\* hold, of a last fetched epoch before its own (a position in its own epoch is never ahead
-\* of its log: FetchRequestsBehindLeader), and names its log's largest epoch up to that one
-\* with the epoch's end offset: all of it unchanged while the leader appends entries of its
-\* epoch.  So does a divergence of a leader that stepped down in its epoch, whose log nobody
+\* hold, and names its log's largest epoch up to the last fetched one (an epoch before its
+\* own: FetchDivergencesBeforeTheirEpoch) with that epoch's end offset: all of it unchanged
+\* while the leader appends entries of its epoch.  So does a divergence of a leader that stepped down in its epoch, whose log nobody
 \* changes there (after a restart, as in FetchResponsesFromLeaderLog).  (Without it, leader
 \* 3 of epoch 1 has sent follower 1 a divergence to offset 0 for the position 1 it holds,
 \* and 1 empties its log under its own FetchRequest; without the leaders that stepped down,
@@ -570,7 +549,6 @@ FetchDivergencesFromLeaderLog ==
          /\ currentEpoch[m.source] = m.epoch
          /\ OriginalDisk(m.source)
          /\ role[m.source] = "Leader" \/ SendBeforePersist = {}) =>
-            /\ m.lastFetchedEpoch < m.epoch
             /\ ~ValidFetch(log[m.source], m.fetchOffset, m.lastFetchedEpoch)
             /\ m.divergingEpoch = LargestEpochAtMost(log[m.source], m.lastFetchedEpoch)
             /\ m.divergingEndOffset = EndOffsetForEpoch(log[m.source], m.lastFetchedEpoch)
