@@ -537,12 +537,13 @@ FetchResponsesFromLeaderLog ==
 \* A divergence of a leader that still leads its epoch answers a position its log does not
 \* hold, and names its log's largest epoch up to the last fetched one (an epoch before its
 \* own: FetchDivergencesBeforeTheirEpoch) with that epoch's end offset: all of it unchanged
-\* while the leader appends entries of its epoch.  So does a divergence of a leader that stepped down in its epoch, whose log nobody
-\* changes there (after a restart, as in FetchResponsesFromLeaderLog).  (Without it, leader
-\* 3 of epoch 1 has sent follower 1 a divergence to offset 0 for the position 1 it holds,
-\* and 1 empties its log under its own FetchRequest; without the leaders that stepped down,
-\* the same comes from leader 2 of epoch 2, now unattached in epoch 2, and 1 loses the
-\* prefix of a stale FetchRequest that FetchRequestsHeldAcrossEpochs speaks for.)
+\* while the leader appends entries of its epoch.  So does a divergence of a leader that
+\* stepped down in its epoch, whose log nobody changes there (after a restart, as in
+\* FetchResponsesFromLeaderLog).  (Without it, leader 3 of epoch 1 has sent follower 1 a
+\* divergence to offset 0 for the position 1 it holds, and 1 empties its log under its own
+\* FetchRequest; without the leaders that stepped down, the same comes from leader 2 of
+\* epoch 2, now unattached in epoch 2, and 1 loses the prefix of a stale FetchRequest that
+\* FetchRequestsHeldAcrossEpochs speaks for.)
 FetchDivergencesFromLeaderLog ==
     \A m \in messages :
         (/\ m.type = "FetchResponse" /\ m.errorCode = "" /\ m.divergingEpoch /= Nil

@@ -122,9 +122,7 @@ TRUE = z3.BoolVal(True)
 FALSE = z3.BoolVal(False)
 
 
-def truth(b: z3.BoolRef) -> bool | None:
-    """TRUE or FALSE when ``b`` is literally a boolean constant (one C call, no simplify)."""
-    return bool_value(b)
+truth = bool_value  # TRUE or FALSE when a term is literally a boolean constant (one C call)
 
 
 def concrete_bool(b: z3.BoolRef) -> bool | None:
