@@ -74,7 +74,8 @@ def bench_prove(args: argparse.Namespace) -> None:
         inp = ProofInput(SPEC, cfg, "IndInv", "Safety", None, bounds, args.timeout,
                          per_element=not args.whole_sets, slicing=args.slicing, rlimit=args.rlimit,
                          cases=tuple(args.cases or ()), goals=tuple(args.goals or ()),
-                         witness=not args.no_witness, aligned_sets=not args.no_aligned_sets)
+                         witness=not args.no_witness, aligned_sets=not args.no_aligned_sets,
+                         pieces_take_frame=not args.pieces_ask_frame)
         per: dict[str, list[float]] = {}
         cpu: dict[str, list[float]] = {}
         units: dict[str, list[int]] = {}
@@ -120,6 +121,7 @@ def bench_prove(args: argparse.Namespace) -> None:
           f"{'fresh' if args.no_aligned_sets else 'aligned'} slots for the changed sets, "
           f"case by case: {' '.join(args.cases) if args.cases else 'none'}"
           + (", unknown actions decided again by case, then by conjunct" if args.split else "")
+          + (" (each conjunct piece asking its step's frame again)" if args.split and args.pieces_ask_frame else "")
           + (f", only the conjuncts {' '.join(args.goals)}" if args.goals else ""))
     for title, secs in per.items():
         print(f"  {title:<60} {verdicts[title]:<14} median {statistics.median(secs):8.1f}s "
@@ -208,6 +210,9 @@ def main() -> None:
     p.add_argument("--split", action="store_true",
                    help="prove: decide an unknown step obligation again case by case, and an unknown "
                         "case per open conjunct of IndInv' (figures per action include the attempts)")
+    p.add_argument("--pieces-ask-frame", action="store_true",
+                   help="prove --split: a conjunct piece asks again which variables its step keeps, "
+                        "not taking its attempt's answer (the baseline of Obligation.kept)")
     p.add_argument("--toggles", nargs="*", default=TOGGLES,
                    help="bmc: these toggles (with no name: every toggle of spec/models.json)")
     p.add_argument("--explicit", action="store_true",

@@ -116,7 +116,8 @@ def _canonical(ob: Obligation) -> Obligation:
     return replace(ob, goals=tuple(sorted(ob.goals)))
 
 
-_RESULT_FIELDS = ("verdict", "seconds", "message", "cpu_seconds", "conjuncts", "questions", "rlimit_used")
+_RESULT_FIELDS = ("verdict", "seconds", "message", "cpu_seconds", "conjuncts", "questions", "rlimit_used",
+                  "kept", "changed")
 
 
 def _entry_of(r: ObligationResult) -> dict[str, Any]:
@@ -129,13 +130,26 @@ def _entry_of(r: ObligationResult) -> dict[str, Any]:
 def _result_of(entry: dict[str, Any]) -> ObligationResult:
     ob = dict(entry["obligation"])
     ob["goals"] = tuple(ob["goals"])
+    ob["kept"] = _names_of(ob.get("kept"))
+    ob["changed"] = _names_of(ob.get("changed", [])) or ()
     obligation = Obligation(**ob)
     if entry["verdict"] not in KEPT:
         raise ValueError(f"verdict {entry['verdict']!r}")
     return ObligationResult(obligation, entry["verdict"], float(entry["seconds"]),
                             message=str(entry["message"]), cpu_seconds=float(entry["cpu_seconds"]),
                             conjuncts=_conjuncts_of(entry["conjuncts"]), questions=dict(entry["questions"]),
-                            rlimit_used=int(entry["rlimit_used"]))
+                            rlimit_used=int(entry["rlimit_used"]), kept=_names_of(entry.get("kept")),
+                            changed=_names_of(entry.get("changed", [])) or ())
+
+
+def _names_of(kept: Any) -> tuple[str, ...] | None:
+    """Variable names as ``_entry_of`` keeps them (a list, or null: not known; absent from
+    the entries of an earlier version, whose keys match nothing anyway)."""
+    if kept is None:
+        return None
+    if not isinstance(kept, list) or not all(isinstance(n, str) for n in kept):
+        raise ValueError("kept, changed: not a list of variable names")
+    return tuple(kept)
 
 
 def _conjuncts_of(kept: Any) -> dict[str, str]:

@@ -94,6 +94,9 @@ class ProofInput:
     # the second state's changed sets keep the first state's slots and add fresh ones
     # (``aligned.py``); False: fresh slots throughout
     aligned_sets: bool = True
+    # a conjunct piece of an unknown attempt (``refine.py``) takes what the attempt found of
+    # its step's frame instead of asking again (False: it asks, the benchmark's baseline)
+    pieces_take_frame: bool = True
     # z3 resource units per obligation (0: none); the caps of the schedule become shares of
     # it and the wall-clock timeout stays an outer bound (budget.py)
     rlimit: int = 0
@@ -118,6 +121,11 @@ class Obligation:
     goals: tuple[str, ...] = ()
     # a step obligation asking only this conjunct of ``inv'`` (a piece of an unknown one)
     conjunct: str = ""
+    # what the attempt this piece refines (the same action or case) found of its step: the
+    # variables it provably keeps (``_kept_by_action``; None: not known, asked) and those a
+    # model of its premises changes (not asked about again, ``_kept``)
+    kept: tuple[str, ...] | None = None
+    changed: tuple[str, ...] = ()
 
     def title(self, inv: str, safety: str, init: str, whole: bool = False) -> str:
         """The obligation's formula (``whole``: of the whole action, not of one case or conjunct)."""
@@ -160,6 +168,10 @@ class ObligationResult:
     redone_cpu: float = 0.0
     # taken from the journal of an earlier run (``journal.py``), not decided in this one
     journaled: bool = False
+    # a step obligation: the variables its step provably keeps and those a model of its
+    # premises changes (None, (): not asked), for its pieces (``Obligation.kept``)
+    kept: tuple[str, ...] | None = None
+    changed: tuple[str, ...] = ()
 
 
 class ResultStore(Protocol):
@@ -243,9 +255,10 @@ def _discharge(inp: ProofInput, ob: Obligation) -> ObligationResult:
         disjunct = split_action(tr, plan.next)[ob.index]
         t_shapes = state_shapes(model, sample_state(model, init), inp.bounds.widened(4))
         t = fresh_state(t_shapes, "t", atom_terms)
+        kept: tuple[str, ...] | None = None
         if inp.frame_substitution:
-            kept = _kept_by_action(tr, s, t, disjunct.formula(tr, StatePair(s.values, t.values), ob.case),
-                                   atom_terms, budget)
+            kept = ob.kept if ob.kept is not None else tuple(_kept_by_action(
+                tr, s, t, disjunct.formula(tr, StatePair(s.values, t.values), ob.case), atom_terms, budget))
             t = SymbolicState({**t.values, **{v: s.values[v] for v in kept}}, t.wellformed)
         if inp.aligned_sets:
             t = aligned_state(s, t, [v for v in t.values if t.values[v] is not s.values[v]])
@@ -259,6 +272,7 @@ def _discharge(inp: ProofInput, ob: Obligation) -> ObligationResult:
             if inp.slicing else None
         result = _step(inp, ob, model, plan, init, tr, solver, s, t, started, budget, slices)
         result.rlimit_used = budget.used
+        result.kept = kept
         return result
     solver.add(atom_range(atom_terms, tr.atoms))
     answer, why = budget.check(solver, inp.timeout)
@@ -351,7 +365,7 @@ def _step(inp: ProofInput, ob: Obligation, model: Model, plan: CheckPlan, init: 
     outcome: dict[str, str] = {}
     reasons: dict[str, str] = {}
     pending: list[tuple[str, z3.BoolRef]] = []
-    changed: set[str] = set()  # variables a model of the premises changes (``_kept``)
+    changed = set(ob.changed)  # variables a model of the premises changes (``_kept``)
 
     def ask(negation: z3.BoolRef, seconds: float, share: float) -> tuple[z3.CheckSatResult, z3.ModelRef | None, str]:
         """One question (at most ``seconds``, or ``share`` of a resource budget): the answer,
@@ -408,7 +422,7 @@ def _step(inp: ProofInput, ob: Obligation, model: Model, plan: CheckPlan, init: 
     verdict = "unknown" if unknown else "proved"
     questions = {"sliced": slices.proved, "whole": slices.given_up} if slices is not None else {}
     return ObligationResult(ob, verdict, time.monotonic() - started, message="; ".join(unknown), conjuncts=outcome,
-                            questions=questions)
+                            questions=questions, changed=tuple(sorted(changed)))
 
 
 def _negations(tr: Translator, solver: z3.Solver, s: SymbolicState, t: SymbolicState, after: StatePair,

@@ -8,7 +8,9 @@ resource or time budget) is decided again:
   proved or found unchanged hold for the whole action, so for each case);
 * per conjunct otherwise, and for a case that comes back unknown: one obligation per
   conjunct of ``IndInv'`` left open, the premise staying the whole of ``IndInv``
-  (``ProofInput.goals``).
+  (``ProofInput.goals``). A piece's step is the attempt's, so it takes what the attempt
+  found of the frame (the variables the step keeps, those a model of the premises
+  changes) instead of asking again: each piece would otherwise spend the same questions.
 
 The action is proved when every final piece is; a counterexample in any piece is one of
 the action (its premise is the whole of ``IndInv`` and its step one of ``A``). A piece of
@@ -40,7 +42,10 @@ class Refiner:
             cases = self.cases_of(ob.index)
             if cases:
                 return [replace(c, goals=open_) for c in cases]
-        return [replace(ob, goals=(), conjunct=label) for label in open_]
+        if not self.inp.pieces_take_frame:
+            return [replace(ob, goals=(), conjunct=label) for label in open_]
+        # the pieces share the attempt's step: what it found of its frame holds for them
+        return [replace(ob, goals=(), conjunct=label, kept=r.kept, changed=r.changed) for label in open_]
 
     def cases_of(self, index: int) -> list[Obligation]:
         """The cases of the action ``index`` of ``Next`` (empty: it does not split)."""

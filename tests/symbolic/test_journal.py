@@ -17,7 +17,7 @@ import pytest
 
 from conformance.cli import main
 from conformance.symbolic.journal import Journal
-from conformance.symbolic.prove import ObligationResult, ProofInput, per_action
+from conformance.symbolic.prove import Obligation, ObligationResult, ProofInput, per_action
 from conformance.symbolic.prove import prove as prove_all
 from conformance.symbolic.refine import Refiner
 from conformance.symbolic.shapes import Bounds
@@ -166,3 +166,24 @@ def test_a_change_in_a_module_the_spec_extends_takes_nothing(mailbox: tuple[Path
     assert run(inp, journal)[1].taken == len(first)
     spec.write_text(spec.read_text() + "text after the module end, which the parser ignores\n")
     assert run(inp, journal)[1].taken == 0
+
+
+def test_what_a_step_found_of_its_frame_is_kept_for_its_pieces(mailbox: tuple[Path, Path], tmp_path: Path) -> None:
+    """An unknown result taken from the journal gives its pieces the variables its step keeps
+    and those a model changed (``refine.py``): they are part of the pieces' keys, so they
+    come back as they were written (None: never asked)."""
+    inp = proof_input(mailbox)
+    journal = tmp_path / "proof.journal"
+    store = Journal(journal, inp)
+    piece = Obligation("step", "Handle", 1, 3, "c3", conjunct="MsgsOK", kept=("msgs",), changed=("val",))
+    written = [ObligationResult(piece, "unknown", 1.0, conjuncts={"MsgsOK": "unknown"}, kept=("msgs",),
+                                changed=("val",)),
+               ObligationResult(Obligation("step", "Post", 0), "proved", 1.0, kept=None)]
+    for r in written:
+        store.record(r)
+    again = Journal(journal, inp)
+    for r in written:
+        taken = again.get(r.obligation)
+        assert taken is not None and taken.obligation == r.obligation
+        assert (taken.kept, taken.changed) == (r.kept, r.changed)
+    assert again.get(replace(piece, kept=None)) is None  # a piece that asked its frame is another one

@@ -18,16 +18,21 @@ import os
 import re
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from conformance.cli import main
+from conformance.symbolic import prove as prove_module
 from conformance.symbolic.prove import (
     Obligation,
     ObligationResult,
     ProofInput,
     combined,
+    discharge,
+    forked,
+    obligations,
     per_action,
 )
 from conformance.symbolic.prove import prove as prove_all
@@ -186,10 +191,53 @@ def test_only_an_unknown_step_result_is_decided_again(mailbox: tuple[Path, Path]
     cases = refine(ObligationResult(handle, "unknown", 1.0, conjuncts=open_))
     assert len(cases) == 12 and {(c.action, c.goals, c.conjunct) for c in cases} == {("Handle", ("Q", "R"), "")}
     assert [p.conjunct for p in refine(ObligationResult(post, "unknown", 1.0, conjuncts=open_))] == ["Q", "R"]
-    case = refine(ObligationResult(cases[3], "unknown", 1.0, conjuncts={"Q": "proved", "R": "unknown"}))
+    case = refine(ObligationResult(cases[3], "unknown", 1.0, conjuncts={"Q": "proved", "R": "unknown"},
+                                   kept=("a", "b"), changed=("c",)))
     assert [(p.case, p.label, p.conjunct, p.goals) for p in case] == [(3, cases[3].label, "R", ())]
+    # a conjunct piece has its attempt's step, so it takes what the attempt found of the
+    # frame; a case is another step than the whole action's: it asks again
+    assert [(p.kept, p.changed) for p in case] == [(("a", "b"), ("c",))]
+    whole = refine(ObligationResult(handle, "unknown", 1.0, conjuncts=open_, kept=("a",), changed=("c",)))
+    assert {(c.kept, c.changed) for c in whole} == {(None, ())}
+    asking = Refiner(replace(proof_input(mailbox, "Node3Zero", RLIMIT), pieces_take_frame=False))  # the baseline
+    assert [(p.conjunct, p.kept, p.changed) for p in asking(ObligationResult(
+        cases[3], "unknown", 1.0, conjuncts={"R": "unknown"}, kept=("a",), changed=("c",)))] == [("R", None, ())]
     # final: a conjunct piece, a verdict other than unknown (a counterexample found after an
     # unknown conjunct stands), an obligation that is not a step
     assert refine(ObligationResult(case[0], "unknown", 1.0, conjuncts={"R": "unknown"})) == []
     assert refine(ObligationResult(handle, "counterexample", 1.0, conjuncts={"Q": "unknown", "R": "counterexample"})) == []
     assert refine(ObligationResult(Obligation("init"), "unknown", 1.0)) == []
+
+
+def _no_frame_question(*args: object, **kwargs: object) -> list[str]:
+    raise AssertionError("a piece that has its attempt's frame asked about it again")
+
+
+@pytest.mark.parametrize("inv", ["IndInv", "Node3Zero"])
+def test_a_conjunct_piece_takes_its_attempts_frame_and_decides_as_if_it_asked(
+        mailbox: tuple[Path, Path], inv: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every case of ``Handle``, then each of its conjuncts as a piece (no resource limit:
+    every verdict definite), once with what the case found of its frame (the variables its
+    step keeps, those a model changes) and once asking again: the same verdicts, and the
+    counterexample of ``Node3Zero`` (a "set" message to node 3, conjunct 2) is found both ways."""
+    inp = replace(proof_input(mailbox, inv, 0), witness=True)
+    refine = Refiner(inp)
+    handle = [o for o in forked(obligations, inp, True) if o.action == "Handle" and o.case >= 0]
+    refuted = []
+    for case in handle:
+        attempt = forked(discharge, inp, case)
+        assert attempt.kept is not None and "msgs" in attempt.kept  # Handle: UNCHANGED msgs
+        reopened = replace(attempt, verdict="unknown", conjuncts=dict.fromkeys(attempt.conjuncts, "unknown"))
+        pieces = refine(reopened)
+        assert pieces and all(p.kept == attempt.kept and p.changed == attempt.changed for p in pieces)
+        for piece in pieces:
+            asked = forked(discharge, inp, replace(piece, kept=None, changed=()))
+            with monkeypatch.context() as m:
+                m.setattr(prove_module, "_kept_by_action", _no_frame_question)
+                taken = forked(discharge, inp, piece)
+            assert taken.verdict == asked.verdict, (case.label, piece.conjunct)
+            if taken.verdict == "counterexample":
+                refuted.append((case.label, piece.conjunct, taken.failing, asked.failing))
+        assert attempt.verdict in ("proved", "counterexample")
+    expected = [("m.dest = 3 \\/1 \\/1", "Node3Zero/2", ["Node3Zero/2"], ["Node3Zero/2"])]
+    assert refuted == ([] if inv == "IndInv" else expected)
