@@ -130,26 +130,26 @@ def _entry_of(r: ObligationResult) -> dict[str, Any]:
 def _result_of(entry: dict[str, Any]) -> ObligationResult:
     ob = dict(entry["obligation"])
     ob["goals"] = tuple(ob["goals"])
-    ob["kept"] = _names_of(ob.get("kept"))
-    ob["changed"] = _names_of(ob.get("changed", [])) or ()
+    ob["kept"], ob["changed"] = _frame_of(ob)
     obligation = Obligation(**ob)
     if entry["verdict"] not in KEPT:
         raise ValueError(f"verdict {entry['verdict']!r}")
+    kept, changed = _frame_of(entry)
     return ObligationResult(obligation, entry["verdict"], float(entry["seconds"]),
                             message=str(entry["message"]), cpu_seconds=float(entry["cpu_seconds"]),
                             conjuncts=_conjuncts_of(entry["conjuncts"]), questions=dict(entry["questions"]),
-                            rlimit_used=int(entry["rlimit_used"]), kept=_names_of(entry.get("kept")),
-                            changed=_names_of(entry.get("changed", [])) or ())
+                            rlimit_used=int(entry["rlimit_used"]), kept=kept, changed=changed)
 
 
-def _names_of(kept: Any) -> tuple[str, ...] | None:
-    """Variable names as ``_entry_of`` keeps them (a list, or null: not known; absent from
-    the entries of an earlier version, whose keys match nothing anyway)."""
-    if kept is None:
-        return None
-    if not isinstance(kept, list) or not all(isinstance(n, str) for n in kept):
-        raise ValueError("kept, changed: not a list of variable names")
-    return tuple(kept)
+def _frame_of(fields: dict[str, Any]) -> tuple[tuple[str, ...] | None, tuple[str, ...]]:
+    """``kept`` and ``changed`` as ``_entry_of`` writes them (lists of variable names;
+    ``kept`` null: not known). Entries of an earlier version lack both (their keys match
+    nothing anyway): not known, none."""
+    kept, changed = fields.get("kept"), fields.get("changed", [])
+    for names in (kept or [], changed):
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            raise ValueError("kept, changed: not a list of variable names")
+    return (None if kept is None else tuple(kept)), tuple(changed)
 
 
 def _conjuncts_of(kept: Any) -> dict[str, str]:

@@ -42,10 +42,9 @@ class Refiner:
             cases = self.cases_of(ob.index)
             if cases:
                 return [replace(c, goals=open_) for c in cases]
-        if not self.inp.pieces_take_frame:
-            return [replace(ob, goals=(), conjunct=label) for label in open_]
         # the pieces share the attempt's step: what it found of its frame holds for them
-        return [replace(ob, goals=(), conjunct=label, kept=r.kept, changed=r.changed) for label in open_]
+        kept, changed = (r.kept, r.changed) if self.inp.pieces_take_frame else (None, ())
+        return [replace(ob, goals=(), conjunct=label, kept=kept, changed=changed) for label in open_]
 
     def cases_of(self, index: int) -> list[Obligation]:
         """The cases of the action ``index`` of ``Next`` (empty: it does not split)."""
