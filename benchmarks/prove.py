@@ -75,7 +75,8 @@ def bench_prove(args: argparse.Namespace) -> None:
                          per_element=not args.whole_sets, slicing=args.slicing, rlimit=args.rlimit,
                          cases=tuple(args.cases or ()), goals=tuple(args.goals or ()),
                          witness=not args.no_witness, aligned_sets=not args.no_aligned_sets,
-                         pieces_take_frame=not args.pieces_ask_frame)
+                         pieces_take_frame=not args.pieces_ask_frame,
+                         refined=args.split and not args.second_round)
         per: dict[str, list[float]] = {}
         cpu: dict[str, list[float]] = {}
         units: dict[str, list[int]] = {}
@@ -122,6 +123,7 @@ def bench_prove(args: argparse.Namespace) -> None:
           f"case by case: {' '.join(args.cases) if args.cases else 'none'}"
           + (", unknown actions decided again by case, then by conjunct" if args.split else "")
           + (" (each conjunct piece asking its step's frame again)" if args.split and args.pieces_ask_frame else "")
+          + (" (an attempt's second round first)" if args.split and args.second_round else "")
           + (f", only the conjuncts {' '.join(args.goals)}" if args.goals else ""))
     for title, secs in per.items():
         print(f"  {title:<60} {verdicts[title]:<14} median {statistics.median(secs):8.1f}s "
@@ -213,6 +215,10 @@ def main() -> None:
     p.add_argument("--pieces-ask-frame", action="store_true",
                    help="prove --split: a conjunct piece asks again which variables its step keeps, "
                         "not taking its attempt's answer (the baseline of Obligation.kept)")
+    p.add_argument("--second-round", action="store_true",
+                   help="prove --split: an attempt shares the rest of its budget among the questions "
+                        "its first round left open before it is decided again in pieces (the baseline "
+                        "of ProofInput.refined)")
     p.add_argument("--toggles", nargs="*", default=TOGGLES,
                    help="bmc: these toggles (with no name: every toggle of spec/models.json)")
     p.add_argument("--explicit", action="store_true",

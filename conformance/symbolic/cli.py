@@ -99,7 +99,10 @@ def register(subparsers: Any) -> None:
                    help="decide a step obligation that comes back unknown again, in pieces that each get "
                         "the whole --rlimit and --timeout: case by case (as --cases) asking the conjuncts "
                         "of INV' it left open, then a case still unknown once per open conjunct (the "
-                        "premise staying all of INV); the figures of an action include every attempt")
+                        "premise staying all of INV); an attempt asks each question once at its first "
+                        "cap and leaves the open ones to its pieces (a conjunct piece, the last, shares "
+                        "what is left of its budget among them); the figures of an action include "
+                        "every attempt")
     p.add_argument("--goals", action="append", default=[], metavar="CONJUNCT",
                    help="ask only this conjunct of INV' in each step obligation (a label such as "
                         "Lemma/2, or a name), the premise staying all of INV (repeatable): a partial "
@@ -135,7 +138,7 @@ def run(args: argparse.Namespace) -> int:
         return 1
     inp = ProofInput(args.spec, args.config, args.inv, args.safety, args.init, bounds, args.timeout,
                      tuple(args.search_path), rlimit=args.rlimit, cases=tuple(args.cases), goals=tuple(args.goals),
-                     witness=not args.no_witness)
+                     witness=not args.no_witness, refined=args.split)
     try:
         journal = Journal(args.journal, inp) if args.journal is not None else None
         every = prove(inp, jobs=max(1, args.jobs), done=lambda r: _progress(r, args),

@@ -97,6 +97,12 @@ class ProofInput:
     # a conjunct piece of an unknown attempt (``refine.py``) takes what the attempt found of
     # its step's frame instead of asking again (False: it asks, the benchmark's baseline)
     pieces_take_frame: bool = True
+    # an unknown step attempt is decided again in pieces (``kraftcheck prove --split``,
+    # refine.py): an attempt that can still be refined (not a conjunct piece) asks each
+    # question once, at the first round's cap, and leaves those it could not decide to its
+    # pieces instead of sharing the rest of its budget among them (False: that second round
+    # first, the baseline the benchmark compares with)
+    refined: bool = False
     # z3 resource units per obligation (0: none); the caps of the schedule become shares of
     # it and the wall-clock timeout stays an outer bound (budget.py)
     rlimit: int = 0
@@ -339,6 +345,10 @@ FRAME_SHARE = 1 / 4
 # this share of it (10 s of the 120 s the benchmark gives an obligation).
 FIRST_ROUND_SECONDS = 10.0
 FIRST_ROUND_SHARE = 1 / 12
+# An attempt that is decided again in pieces (``ProofInput.refined``) has no second round:
+# a conjunct with a question its first round left open is unknown for this reason (its
+# other questions not asked), and its pieces decide it.
+LEFT_TO_PIECES = "left to the pieces"
 
 
 def _slices(tr: Translator, inv: str, here: StatePair, base: list[z3.BoolRef]) -> Slices:
@@ -366,6 +376,7 @@ def _step(inp: ProofInput, ob: Obligation, model: Model, plan: CheckPlan, init: 
     reasons: dict[str, str] = {}
     pending: list[tuple[str, z3.BoolRef]] = []
     changed = set(ob.changed)  # variables a model of the premises changes (``_kept``)
+    refined = inp.refined and not ob.conjunct  # pieces follow this attempt: no second round
 
     def ask(negation: z3.BoolRef, seconds: float, share: float) -> tuple[z3.CheckSatResult, z3.ModelRef | None, str]:
         """One question (at most ``seconds``, or ``share`` of a resource budget): the answer,
@@ -404,6 +415,10 @@ def _step(inp: ProofInput, ob: Obligation, model: Model, plan: CheckPlan, init: 
             answer, found, _ = ask(negation, FIRST_ROUND_SECONDS, FIRST_ROUND_SHARE)
             if found is not None:
                 return counterexample(label, found)
+            if answer == z3.unknown and refined:
+                outcome[label] = "unknown"  # its piece asks all its questions, with the whole budget
+                reasons[label] = LEFT_TO_PIECES
+                break
             if answer == z3.unknown:
                 pending.append((label, negation))  # the second round decides
     for k, (label, negation) in enumerate(pending):

@@ -12,6 +12,11 @@ resource or time budget) is decided again:
   found of the frame (the variables the step keeps, those a model of the premises
   changes) instead of asking again: each piece would otherwise spend the same questions.
 
+An attempt that pieces follow asks each of its questions once, at its first round's cap
+(``ProofInput.refined``): what it leaves open is decided by the pieces, each with the whole
+budget, rather than by a second round that shares what is left of the attempt's. A
+conjunct piece, the last, keeps its second round.
+
 The action is proved when every final piece is; a counterexample in any piece is one of
 the action (its premise is the whole of ``IndInv`` and its step one of ``A``). A piece of
 one conjunct that stays unknown is not split further.

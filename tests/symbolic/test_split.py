@@ -92,15 +92,44 @@ def test_unknown_as_a_whole_is_proved_by_case_then_by_conjunct(mailbox: tuple[Pa
     whole, cases, by_conjunct = found[0], [f for f in found if "[" in f[0] and f[0].endswith("IndInv'")], \
         [f for f in found if not f[0].endswith("IndInv'")]
     assert whole[:2] == ("IndInv /\\ Handle => IndInv'", "unknown") and len(cases) == 12
-    assert [c[1] for c in cases].count("unknown") == 1 and len(by_conjunct) == 2
+    assert [c[1] for c in cases].count("unknown") == 3 and len(by_conjunct) == 4
     assert {f[1] for f in by_conjunct} == {"proved"}
-    assert sorted(f[0].rsplit(" => ", 1)[1] for f in by_conjunct) == ["IndInv/1'", "MsgsOK'"]
+    assert sorted(f[0].rsplit(" => ", 1)[1] for f in by_conjunct) == ["IndInv/1'", "IndInv/1'", "IndInv/1'", "MsgsOK'"]
     verdict, units = combined_line(run.stdout, "IndInv /\\ Handle => IndInv'")
     assert verdict == "proved" and units == sum(f[2] for f in found)  # the failed attempts included
-    unknown_case = next(c for c in cases if c[1] == "unknown")
-    assert "      decided: whole (unknown) -> 12 cases (1 unknown) -> 2 conjunct pieces; the figures " \
+    unknown_cases = [c for c in cases if c[1] == "unknown"]
+    assert "      decided: whole (unknown) -> 12 cases (3 unknown) -> 4 conjunct pieces; the figures " \
            "include the attempts decided again (cpu " in run.stdout
-    assert f"rlimit {whole[2] + unknown_case[2]})" in run.stdout
+    assert f"rlimit {whole[2] + sum(c[2] for c in unknown_cases)})" in run.stdout
+
+
+@pytest.mark.parametrize("inv", ["IndInv", "Node3Zero"])
+def test_an_attempt_that_pieces_follow_leaves_its_open_questions_to_them(
+        mailbox: tuple[Path, Path], inv: str) -> None:
+    """With ``refined`` (``--split``), an attempt asks each question once, at its first
+    round's cap: what it leaves open is unknown, left to its pieces, where the attempt
+    without it shares the rest of its budget among them first; a conjunct piece, the last,
+    still does; and the proof's verdicts are those of the attempts with a second round."""
+    second = proof_input(mailbox, inv, RLIMIT)
+    first = replace(second, refined=True)
+    handle = next(o for o in forked(obligations, first, False) if o.action == "Handle")
+    once, twice = forked(discharge, first, handle), forked(discharge, second, handle)
+    left = [label for label, v in once.conjuncts.items() if v == "unknown"]
+    assert once.verdict == "unknown" and left and f"{left[0]}: {prove_module.LEFT_TO_PIECES}" in once.message
+    assert prove_module.LEFT_TO_PIECES not in twice.message and once.rlimit_used <= twice.rlimit_used
+    assert {k: v for k, v in twice.conjuncts.items() if v != "unknown"}.items() <= \
+        {**once.conjuncts, **{k: twice.conjuncts[k] for k in left}}.items()  # a second round decides more
+    piece = replace(handle, conjunct=left[0])
+    alone, as_before = forked(discharge, first, piece), forked(discharge, second, piece)
+    assert (alone.verdict, alone.rlimit_used, alone.message) == (as_before.verdict, as_before.rlimit_used,
+                                                                  as_before.message)
+    for rlimit in (RLIMIT, SMALLER):
+        without = replace(proof_input(mailbox, inv, rlimit))
+        with_ = replace(without, refined=True)
+        verdicts = [(r.obligation.action, r.verdict) for r in per_action(prove_all(
+            with_, jobs=1, refine=Refiner(with_)))]
+        assert verdicts == [(r.obligation.action, r.verdict) for r in per_action(prove_all(
+            without, jobs=1, refine=Refiner(without)))]
 
 
 def test_the_cases_ask_what_the_whole_left_open_and_spend_the_same_whatever_the_jobs(
@@ -120,7 +149,7 @@ def test_the_cases_ask_what_the_whole_left_open_and_spend_the_same_whatever_the_
 
 @pytest.mark.parametrize(("rlimit", "itf", "how"), [
     (CASE_FINDS, "cti_step_Handle_case9.itf.json", "whole (unknown) -> 12 cases"),
-    (SMALLER, "cti_step_Handle_case9_Node3Zero_2.itf.json", "whole (unknown) -> 12 cases (6 unknown) -> 12 conjunct pieces"),
+    (SMALLER, "cti_step_Handle_case9_Node3Zero_2.itf.json", "whole (unknown) -> 12 cases (6 unknown) -> 11 conjunct pieces"),
 ])
 def test_a_counterexample_in_a_case_or_a_conjunct_piece_is_reported(
         mailbox: tuple[Path, Path], tmp_path: Path, rlimit: int, itf: str, how: str) -> None:
