@@ -4,8 +4,9 @@ per open conjunct of the invariant; the action's verdict is its final pieces' wo
 figures the sum of every attempt.
 
 The toy handler of ``test_cases.py`` at 11,000 z3 resource units: ``Handle`` as a whole
-needs about 14,600, so it is unknown; its cases fit, but one (a ``set`` message to node 3)
-which fits only per conjunct. ``Post`` does not split and stays unknown per conjunct. At
+needs about 14,600, so it is unknown; its cases fit, but three, which leave a conjunct
+open in their first round (and with ``--split`` have no second one, refine.py): their
+conjunct pieces fit. ``Post`` does not split and stays unknown per conjunct. At
 15,000 units, ``Handle`` is unknown as a whole for ``Node3Zero`` (it needs about 20,700 to
 refute it) and one of its cases finds the counterexample.
 These budgets are those of the disjunction over a set's slots (``--no-witness``): what is
@@ -118,13 +119,13 @@ def test_an_attempt_that_pieces_follow_leaves_its_open_questions_to_them(
     assert once.verdict == "unknown" and left and f"{left[0]}: {prove_module.LEFT_TO_PIECES}" in once.message
     assert prove_module.LEFT_TO_PIECES not in twice.message and once.rlimit_used <= twice.rlimit_used
     assert {k: v for k, v in twice.conjuncts.items() if v != "unknown"}.items() <= \
-        {**once.conjuncts, **{k: twice.conjuncts[k] for k in left}}.items()  # a second round decides more
+        {**once.conjuncts, **{k: twice.conjuncts[k] for k in left}}.items()  # the same, but what it left open
     piece = replace(handle, conjunct=left[0])
     alone, as_before = forked(discharge, first, piece), forked(discharge, second, piece)
     assert (alone.verdict, alone.rlimit_used, alone.message) == (as_before.verdict, as_before.rlimit_used,
                                                                   as_before.message)
     for rlimit in (RLIMIT, SMALLER):
-        without = replace(proof_input(mailbox, inv, rlimit))
+        without = proof_input(mailbox, inv, rlimit)
         with_ = replace(without, refined=True)
         verdicts = [(r.obligation.action, r.verdict) for r in per_action(prove_all(
             with_, jobs=1, refine=Refiner(with_)))]
