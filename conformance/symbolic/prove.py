@@ -415,12 +415,13 @@ def _step(inp: ProofInput, ob: Obligation, model: Model, plan: CheckPlan, init: 
             answer, found, _ = ask(negation, FIRST_ROUND_SECONDS, FIRST_ROUND_SHARE)
             if found is not None:
                 return counterexample(label, found)
-            if answer == z3.unknown and refined:
+            if answer != z3.unknown:
+                continue
+            if refined:
                 outcome[label] = "unknown"  # its piece asks all its questions, with the whole budget
                 reasons[label] = LEFT_TO_PIECES
                 break
-            if answer == z3.unknown:
-                pending.append((label, negation))  # the second round decides
+            pending.append((label, negation))  # the second round decides
     for k, (label, negation) in enumerate(pending):
         if outcome[label] == "unknown":
             continue  # one of its questions stayed open: the conjunct is unknown
@@ -630,6 +631,9 @@ def prove(inp: ProofInput, jobs: int = 2, done: Callable[[ObligationResult], Non
     in one process can spend other resource units than alone. Forked from the same state,
     an obligation spends the same units in every run (``rlimit_used``), whatever the order
     and the number of jobs."""
+    if inp.refined and refine is None:  # its attempts would leave open questions to no one
+        raise ValueError("ProofInput.refined leaves what an attempt cannot decide to its pieces: "
+                         "it needs refine")
     obs = forked(obligations, inp)
     if only:
         unknown = set(only) - {o.action for o in obs}
