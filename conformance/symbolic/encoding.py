@@ -15,7 +15,18 @@ finite set                  ``SSet``: a guarded list of (present?, element); an 
 ==========================  ==============================================================
 
 Equality (``eq``) and conditional (``ite``) are structural; set equality is mutual
-inclusion. Concrete engine values lift with ``lift``; ``fresh`` builds the value of a
+inclusion, unless both sets are canonical (below).
+
+**Canonical sets.** A set whose elements are ordered values (booleans, integers, atoms, and
+tuples and records of them) may be *canonical*: its present slots come first and their
+elements are strictly increasing (``less``). Every set of at most ``n`` such elements has
+exactly one canonical form in ``n`` slots, so two canonical sets are equal when their slots
+agree one by one: ``n`` comparisons instead of the ``n * m`` of mutual inclusion, a matching
+the solver would otherwise search. ``fresh`` makes canonical the sets nested in a sequence's
+items or a set's elements (an entry's ``voters``; ``well_formed`` orders them; the sets of a
+state variable and of a function's values are aligned slot by slot across a step instead,
+``aligned.py``); ``lift`` sorts a concrete set; ``ite`` of two canonical sets picks slot by
+slot, which keeps them canonical. Concrete engine values lift with ``lift``; ``fresh`` builds the value of a
 variable of a given ``Shape`` from new z3 constants.
 """
 
@@ -89,6 +100,9 @@ class SSeq:
 class SSet:
     slots: tuple[tuple[z3.BoolRef, SV], ...]
     union_of: tuple[SSet, ...] = ()  # a union keeps its operands: membership reuses theirs
+    # present slots first, their elements strictly increasing (the module docstring); only
+    # ``fresh`` (with ``well_formed``), ``lift`` and ``ite`` claim it
+    canonical: bool = False
 
 
 @dataclass(frozen=True)
@@ -154,13 +168,24 @@ def lift(v: Value, atoms: Atoms) -> SV:
     if isinstance(v, (str, ModelValue)):
         return Atom(z3.IntVal(atoms.of(v)))
     if isinstance(v, frozenset):
-        return SSet(tuple((TRUE, lift(x, atoms)) for x in _ordered(v)))
+        return _lifted_set([lift(x, atoms) for x in _ordered(v)])
     if isinstance(v, tuple):
         return SSeq(z3.IntVal(len(v)), tuple(lift(x, atoms) for x in v))
     if isinstance(v, Fn):
         items = list(fn_items(v))
         return SFun(tuple(k for k, _ in items), tuple(lift(x, atoms) for _, x in items))
     raise TypeError(f"cannot lift {v!r}")
+
+
+def _lifted_set(elements: list[SV]) -> SSet:
+    """A concrete set, canonical when its elements are ordered values of one signature."""
+    keys = [_order_key(x) for x in elements]
+    signatures = {_signature(x) for x in elements}
+    if len(signatures) <= 1 and all(k is not None for k in keys):
+        order = sorted(range(len(elements)), key=lambda i: keys[i])
+        if all(keys[i] != keys[j] for i, j in itertools.pairwise(order)):
+            return SSet(tuple((TRUE, elements[i]) for i in order), canonical=True)
+    return SSet(tuple((TRUE, x) for x in elements))
 
 
 def _ordered(s: frozenset) -> list[Value]:
@@ -289,8 +314,110 @@ def _eq(a: SV, b: SV) -> z3.BoolRef:
             return seq.length == 0
         return FALSE  # a function whose domain is not 1..n is not a sequence
     if isinstance(a, SSet) and isinstance(b, SSet):
+        if _is_canonical(a) and _is_canonical(b):
+            return _canonical_eq(a, b)
         return both(subseteq(a, b), subseteq(b, a))
     return FALSE
+
+
+def _is_canonical(s: SSet) -> bool:
+    return s.canonical or not s.slots
+
+
+def _canonical_eq(a: SSet, b: SSet) -> z3.BoolRef:
+    """Equality of two canonical sets: slot by slot, the same presence and, where present,
+    equal elements; the slots one of them lacks are absent in the other."""
+    parts = []
+    for k in range(max(len(a.slots), len(b.slots))):
+        if k < len(a.slots) and k < len(b.slots):
+            (g, x), (h, y) = a.slots[k], b.slots[k]
+            parts.append(_iff(g, h))
+            parts.append(implies(g, eq(x, y)))
+        else:
+            parts.append(negate(a.slots[k][0] if k < len(a.slots) else b.slots[k][0]))
+    return _and(parts)
+
+
+def _iff(a: z3.BoolRef, b: z3.BoolRef) -> z3.BoolRef:
+    if same_term(a, b):
+        return TRUE
+    ta, tb = truth(a), truth(b)
+    if ta is not None:
+        return b if ta else negate(b)
+    if tb is not None:
+        return a if tb else negate(a)
+    return int_eq(a, b)  # z3's ``=`` of two booleans
+
+
+# ---------------------------------------------------------------------------
+# The order of canonical sets
+# ---------------------------------------------------------------------------
+
+
+def orderable(shape: Shape) -> bool:
+    """Whether the values of ``shape`` are ordered (``less``): booleans, integers, atoms,
+    and tuples and records of them."""
+    if shape.kind in ("bool", "int", "atom"):
+        return True
+    return shape.kind in ("tuple", "fun") and all(orderable(s) for s in shape.elems)
+
+
+def _fields(keys: tuple[Value, ...]) -> list[int]:
+    """The positions of a record's (or function's) keys in the order ``less`` compares them."""
+    return sorted(range(len(keys)), key=lambda i: (type(keys[i]).__name__, repr(keys[i])))
+
+
+def less(a: SV, b: SV) -> z3.BoolRef:
+    """The strict order of two ordered values of one shape: FALSE < TRUE, integers and atom
+    codes as numbers, tuples and records lexicographically (``_fields`` order)."""
+    if isinstance(a, z3.BoolRef) and isinstance(b, z3.BoolRef):
+        return both(negate(a), b)
+    if isinstance(a, z3.ArithRef) and isinstance(b, z3.ArithRef):
+        return a < b
+    if isinstance(a, Atom) and isinstance(b, Atom):
+        return a.term < b.term
+    if isinstance(a, SSeq) and isinstance(b, SSeq) and a.cap == b.cap:
+        return _lexicographic(list(a.items), list(b.items))
+    if isinstance(a, SFun) and isinstance(b, SFun) and a.keys == b.keys:
+        order = _fields(a.keys)
+        return _lexicographic([a.vals[i] for i in order], [b.vals[i] for i in order])
+    raise ValueError(f"no order between a {sort_name(a)} and a {sort_name(b)}")
+
+
+def _lexicographic(xs: list[SV], ys: list[SV]) -> z3.BoolRef:
+    if not xs:
+        return FALSE
+    return _or([less(xs[0], ys[0]), both(eq(xs[0], ys[0]), _lexicographic(xs[1:], ys[1:]))])
+
+
+def _order_key(v: SV) -> Any:
+    """The key of a concrete ordered value under ``less`` (Python's order of the keys is
+    ``less``), or None."""
+    if isinstance(v, z3.BoolRef):
+        b = concrete_bool(v)
+        return None if b is None else int(b)
+    if isinstance(v, z3.ArithRef):
+        return concrete_int(v)
+    if isinstance(v, Atom):
+        return concrete_int(v.term)
+    items: list[SV] | None = None
+    if isinstance(v, SSeq) and concrete_int(v.length) == v.cap:
+        items = list(v.items)
+    elif isinstance(v, SFun):
+        items = [v.vals[i] for i in _fields(v.keys)]
+    if items is None:
+        return None
+    keys = [_order_key(x) for x in items]
+    return None if any(k is None for k in keys) else tuple(keys)
+
+
+def _signature(v: SV) -> Any:
+    """What two values must share for ``less`` to compare them."""
+    if isinstance(v, SSeq):
+        return ("tuple", tuple(_signature(x) for x in v.items))
+    if isinstance(v, SFun):
+        return ("record", v.keys, tuple(_signature(x) for x in v.vals))
+    return type(v).__name__
 
 
 _MEMBER_MEMO: dict[tuple[int, int], tuple[SV, SSet, z3.BoolRef]] = {}
@@ -411,10 +538,33 @@ def ite(c: z3.BoolRef, a: SV, b: SV, loc: Loc) -> SV:
     if isinstance(a, SFun) and isinstance(b, SSeq) and not a.keys:
         return ite(c, SSeq(z3.IntVal(0), ()), b, loc)
     if isinstance(a, SSet) and isinstance(b, SSet):
+        if _is_canonical(a) and _is_canonical(b) and a.slots and b.slots:
+            picked = _pick_slots(c, a, b, loc)
+            if picked is not None:
+                return picked
         nc = negate(c)
         return SSet(tuple((both(c, g), x) for g, x in a.slots)
                     + tuple((both(nc, g), x) for g, x in b.slots))
     raise UnsupportedError(f"a conditional between a {sort_name(a)} and a {sort_name(b)}", loc)
+
+
+def _pick_slots(c: z3.BoolRef, a: SSet, b: SSet, loc: Loc) -> SSet | None:
+    """``IF c THEN a ELSE b`` for two canonical sets, slot by slot (canonical too); None
+    when their elements have no common sort."""
+    nc = negate(c)
+    slots = []
+    for k in range(max(len(a.slots), len(b.slots))):
+        if k < len(a.slots) and k < len(b.slots):
+            (g, x), (h, y) = a.slots[k], b.slots[k]
+            try:
+                slots.append((_or([both(c, g), both(nc, h)]), ite(c, x, y, loc)))
+            except UnsupportedError:
+                return None
+        elif k < len(a.slots):
+            slots.append((both(c, a.slots[k][0]), a.slots[k][1]))
+        else:
+            slots.append((both(nc, b.slots[k][0]), b.slots[k][1]))
+    return SSet(tuple(slots), canonical=True)
 
 
 def sort_name(v: SV) -> str:
@@ -452,10 +602,11 @@ class Shape:
 _counter = itertools.count()
 
 
-def fresh(shape: Shape, prefix: str, atom_terms: list[z3.ArithRef]) -> SV:
+def fresh(shape: Shape, prefix: str, atom_terms: list[z3.ArithRef], nested: bool = False) -> SV:
     """A value of ``shape`` made of new z3 constants named after ``prefix``; the atoms'
     terms are appended to ``atom_terms`` (their range is fixed once the table is
-    complete)."""
+    complete). ``nested``: the value lies in a sequence's item or a set's element, where a
+    set of ordered elements is canonical (``well_formed`` orders it)."""
     n = next(_counter)
     if shape.kind == "bool":
         return z3.Bool(f"{prefix}#{n}")
@@ -466,23 +617,24 @@ def fresh(shape: Shape, prefix: str, atom_terms: list[z3.ArithRef]) -> SV:
         atom_terms.append(t)
         return Atom(t)
     if shape.kind == "fun":
-        return SFun(shape.keys, tuple(fresh(s, f"{prefix}[{k}]", atom_terms)
+        return SFun(shape.keys, tuple(fresh(s, f"{prefix}[{k}]", atom_terms, nested)
                                       for k, s in zip(shape.keys, shape.elems, strict=True)))
     if shape.kind == "tuple":
         return SSeq(z3.IntVal(len(shape.elems)),
-                    tuple(fresh(s, f"{prefix}[{i + 1}]", atom_terms) for i, s in enumerate(shape.elems)))
+                    tuple(fresh(s, f"{prefix}[{i + 1}]", atom_terms, nested) for i, s in enumerate(shape.elems)))
     if shape.kind == "seq":
         length = z3.Int(f"{prefix}.len#{n}")
-        return SSeq(length, tuple(fresh(shape.elems[0], f"{prefix}[{i + 1}]", atom_terms)
+        return SSeq(length, tuple(fresh(shape.elems[0], f"{prefix}[{i + 1}]", atom_terms, True)
                                   for i in range(shape.size)))
     if shape.kind == "set":
-        return SSet(tuple((z3.Bool(f"{prefix}.in{i}#{n}"), fresh(shape.elems[0], f"{prefix}.e{i}", atom_terms))
-                          for i in range(shape.size)))
+        return SSet(tuple((z3.Bool(f"{prefix}.in{i}#{n}"), fresh(shape.elems[0], f"{prefix}.e{i}", atom_terms, True))
+                          for i in range(shape.size)), canonical=nested and orderable(shape.elems[0]))
     raise ValueError(shape.kind)
 
 
 def well_formed(v: SV, shape: Shape) -> z3.BoolRef:
-    """Constraints every fresh value of ``shape`` must meet (sequence lengths in range)."""
+    """Constraints every fresh value of ``shape`` must meet (sequence lengths in range, a
+    canonical set's present slots first and in increasing order)."""
     parts: list[z3.BoolRef] = []
     if isinstance(v, SSeq) and shape.kind == "seq":
         parts += [v.length >= 0, v.length <= shape.size]
@@ -493,4 +645,6 @@ def well_formed(v: SV, shape: Shape) -> z3.BoolRef:
         parts += [well_formed(x, s) for x, s in zip(v.vals, shape.elems, strict=True)]
     elif isinstance(v, SSet):
         parts += [well_formed(x, shape.elems[0]) for _, x in v.slots]
+        if v.canonical:
+            parts += [implies(h, both(g, less(x, y))) for (g, x), (h, y) in itertools.pairwise(v.slots)]
     return conj(parts)
