@@ -41,6 +41,7 @@ import z3
 from conformance.symbolic.terms import (
     at_most,
     bool_value,
+    conditional,
     greater,
     implication,
     int_eq,
@@ -510,12 +511,11 @@ def ite(c: z3.BoolRef, a: SV, b: SV, loc: Loc) -> SV:
         return a
     if cc is False or isinstance(a, Undef):
         return b
-    if isinstance(a, z3.BoolRef) and isinstance(b, z3.BoolRef):
-        return z3.If(c, a, b)
-    if isinstance(a, z3.ArithRef) and isinstance(b, z3.ArithRef):
-        return z3.If(c, a, b)
+    if (isinstance(a, z3.BoolRef) and isinstance(b, z3.BoolRef)) or \
+            (isinstance(a, z3.ArithRef) and isinstance(b, z3.ArithRef)):
+        return a if same_term(a, b) else conditional(c, a, b)
     if isinstance(a, Atom) and isinstance(b, Atom):
-        return Atom(z3.If(c, a.term, b.term))
+        return a if same_term(a.term, b.term) else Atom(conditional(c, a.term, b.term))
     if isinstance(a, SFun) and isinstance(b, SFun):
         if len(a.keys) == len(b.keys) and all(b.get(k) is not None for k in a.keys):
             vals = []
@@ -532,7 +532,7 @@ def ite(c: z3.BoolRef, a: SV, b: SV, loc: Loc) -> SV:
                 items.append(ite(c, a.items[k], b.items[k], loc))
             else:
                 items.append(a.items[k] if k < a.cap else b.items[k])
-        return SSeq(z3.If(c, a.length, b.length), tuple(items))
+        return SSeq(a.length if same_term(a.length, b.length) else conditional(c, a.length, b.length), tuple(items))
     if isinstance(a, SSeq) and isinstance(b, SFun) and not b.keys:
         return ite(c, a, SSeq(z3.IntVal(0), ()), loc)
     if isinstance(a, SFun) and isinstance(b, SSeq) and not a.keys:

@@ -30,6 +30,7 @@ _AND = _raw(core.Z3_mk_and)
 _OR = _raw(core.Z3_mk_or)
 _NOT = _raw(core.Z3_mk_not)
 _IMPLIES = _raw(core.Z3_mk_implies)
+_ITE = _raw(core.Z3_mk_ite)
 _EQ = _raw(core.Z3_mk_eq)
 _GT = _raw(core.Z3_mk_gt)
 _LE = _raw(core.Z3_mk_le)
@@ -71,6 +72,15 @@ def negation(a: z3.BoolRef) -> z3.BoolRef:
 
 def implication(a: z3.BoolRef, b: z3.BoolRef) -> z3.BoolRef:
     return _wrap(_IMPLIES(a.ctx.ref(), a.ast, b.ast), a.ctx)
+
+
+def conditional(c: z3.BoolRef, a: z3.ExprRef, b: z3.ExprRef) -> z3.ExprRef:
+    """``If(c, a, b)`` for two booleans or two integers (a boolean or an integer term)."""
+    t: z3.ExprRef = object.__new__(z3.BoolRef if isinstance(a, z3.BoolRef) else z3.ArithRef)
+    t.ast = _ITE(c.ctx.ref(), c.ast, a.ast, b.ast)
+    t.ctx = c.ctx
+    _INC_REF(c.ctx.ref(), t.ast)
+    return t
 
 
 def same_term(a: z3.AstRef, b: z3.AstRef) -> bool:

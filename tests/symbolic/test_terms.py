@@ -46,6 +46,15 @@ def test_integer_terms_are_z3s(a: z3.ArithRef, b: z3.ArithRef, k: int) -> None:
 
 
 @settings(max_examples=200, deadline=None)
+@given(bools, ints, ints, bools, bools)
+def test_conditionals_are_z3s(c: z3.BoolRef, a: z3.ArithRef, b: z3.ArithRef, p: z3.BoolRef, q: z3.BoolRef) -> None:
+    made = terms.conditional(c, a, b)
+    assert isinstance(made, z3.ArithRef) and made.eq(z3.If(c, a, b))
+    made = terms.conditional(c, p, q)
+    assert isinstance(made, z3.BoolRef) and made.eq(z3.If(c, p, q))
+
+
+@settings(max_examples=200, deadline=None)
 @given(ints, ints)
 def test_integer_equality_folds_numerals_only(a: z3.ArithRef, b: z3.ArithRef) -> None:
     r = _int_eq(a, b)
