@@ -20,8 +20,7 @@ import multiprocessing
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from multiprocessing.connection import Connection, wait
-from multiprocessing.process import BaseProcess
+from functools import partial
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
@@ -56,6 +55,7 @@ from conformance.symbolic.shapes import (
 from conformance.symbolic.slicing import Premise, Slices
 from conformance.symbolic.split import conjuncts, split_action
 from conformance.symbolic.translate import StatePair, Translator
+from conformance.symbolic.zygote import Zygote
 from conformance.tla import syntax as S
 from conformance.tla.cfg import read_config
 from conformance.tla.model import Model, State
@@ -225,41 +225,67 @@ def obligations(inp: ProofInput, every_case: bool = False) -> list[Obligation]:
     return [Obligation("init"), *steps, Obligation("safety")]
 
 
-def discharge(inp: ProofInput, ob: Obligation) -> ObligationResult:
-    """Decide one obligation (in this process)."""
+@dataclass
+class Shared:
+    """What every obligation of a proof starts from: the model, the translator, the first
+    state and ``inv`` translated on it. ``prove`` makes it once and forks each obligation
+    from it, so that no obligation translates the invariant again (a few CPU seconds
+    each); each forked process extends its own copy (the translator's atoms, the memos)."""
+
+    model: Model
+    plan: CheckPlan
+    init: str
+    tr: Translator
+    sample: State
+    atom_terms: list[z3.ArithRef]
+    s: SymbolicState
+    here: StatePair
+    inv: z3.BoolRef
+
+
+def shared(inp: ProofInput) -> Shared:
+    clear_memo()
+    model, plan, init = load(inp)
+    tr = Translator(model, Atoms())
+    sample = sample_state(model, init)
+    shapes = state_shapes(model, sample, inp.bounds)
+    atom_terms: list[z3.ArithRef] = []
+    s = fresh_state(shapes, "s", atom_terms)
+    here = StatePair(s.values)
+    return Shared(model, plan, init, tr, sample, atom_terms, s, here, tr.formula(inp.inv, here))
+
+
+def discharge(inp: ProofInput, ob: Obligation, base: Shared | None = None) -> ObligationResult:
+    """Decide one obligation (in this process; ``base``: made by ``shared(inp)`` in this
+    process or the one it was forked from, and used by this obligation only)."""
     cpu = time.process_time()
     if ob.goals or ob.conjunct:
         inp = replace(inp, goals=ob.asked(inp.goals))
     try:
-        result = _discharge(inp, ob)
+        result = _discharge(inp, ob, base if base is not None else shared(inp))
     except TlaError as exc:  # a construct outside the fragment, met in this obligation
         result = ObligationResult(ob, "error", 0.0, message=str(exc))
     result.cpu_seconds = time.process_time() - cpu
     return result
 
 
-def _discharge(inp: ProofInput, ob: Obligation) -> ObligationResult:
+def _discharge(inp: ProofInput, ob: Obligation, base: Shared) -> ObligationResult:
     started = time.monotonic()
-    clear_memo()
-    model, plan, init = load(inp)
-    tr = Translator(model, Atoms())
-    shapes = state_shapes(model, sample_state(model, init), inp.bounds)
-    atom_terms: list[z3.ArithRef] = []
-    s = fresh_state(shapes, "s", atom_terms)
-    here = StatePair(s.values)
+    model, plan, init, tr, s, here = base.model, base.plan, base.init, base.tr, base.s, base.here
+    atom_terms = list(base.atom_terms)
     budget = Budget(inp.timeout, inp.rlimit)
     solver = z3.Solver()
     solver.add(s.wellformed)
     if ob.kind == "init":
-        solver.add(tr.formula(init, here), z3.Not(tr.formula(inp.inv, here)))
+        solver.add(tr.formula(init, here), z3.Not(base.inv))
         failing_of = inp.inv
     elif ob.kind == "safety":
-        solver.add(tr.formula(inp.inv, here), z3.Not(tr.formula(inp.safety, here)))
+        solver.add(base.inv, z3.Not(tr.formula(inp.safety, here)))
         failing_of = inp.safety
     else:
         assert isinstance(plan.next, str)
         disjunct = split_action(tr, plan.next)[ob.index]
-        t_shapes = state_shapes(model, sample_state(model, init), inp.bounds.widened(4))
+        t_shapes = state_shapes(model, base.sample, inp.bounds.widened(4))
         t = fresh_state(t_shapes, "t", atom_terms)
         kept: tuple[str, ...] | None = None
         if inp.frame_substitution:
@@ -268,7 +294,7 @@ def _discharge(inp: ProofInput, ob: Obligation) -> ObligationResult:
             t = SymbolicState({**t.values, **{v: s.values[v] for v in kept}}, t.wellformed)
         if inp.aligned_sets:
             t = aligned_state(s, t, [v for v in t.values if t.values[v] is not s.values[v]])
-        solver.add(t.wellformed, tr.formula(inp.inv, here))
+        solver.add(t.wellformed, base.inv)
         constraints = [tr.formula(c, here) for c in plan.constraints]
         tr.witnesses = {} if inp.witness else None
         action = disjunct.formula(tr, StatePair(s.values, t.values), ob.case)
@@ -606,14 +632,17 @@ class _Raised:
     exc: BaseException
 
 
-def _child(inp: ProofInput, ob: Obligation, conn: Connection) -> None:
-    """A forked process's work: one obligation, its result (or its exception) sent back."""
+def _shared_or_none(inp: ProofInput) -> Shared | None:
+    """``shared(inp)``, or None when the invariant is outside the fragment: each obligation
+    then makes its own and reports that error."""
     try:
-        outcome: ObligationResult | BaseException = discharge(inp, ob)
-    except Exception as exc:  # re-raised in the parent
-        outcome = exc
-    conn.send(outcome)
-    conn.close()
+        return shared(inp)
+    except TlaError:
+        return None
+
+
+def _died(ob: Obligation, exitcode: int | None) -> ObligationResult:
+    return ObligationResult(ob, "error", 0.0, message=f"the process deciding it died (exit code {exitcode})")
 
 
 def prove(inp: ProofInput, jobs: int = 2, done: Callable[[ObligationResult], None] | None = None,
@@ -660,11 +689,12 @@ Key = tuple[int, int]
 
 def _run(inp: ProofInput, waiting: list[tuple[Key, Obligation]],
          jobs: int, store: ResultStore | None = None) -> Iterator[tuple[Key, ObligationResult]]:
-    """Decide the obligations of ``waiting`` (which may grow meanwhile), ``jobs`` forked
-    processes at a time (those ``store`` holds: taken from it); each result with its key,
-    as it comes."""
-    ctx = multiprocessing.get_context("fork")
-    running: dict[Connection, tuple[Key, Obligation, BaseProcess]] = {}
+    """Decide the obligations of ``waiting`` (which may grow meanwhile), ``jobs`` at a time,
+    each in a process forked from a zygote that made ``shared(inp)`` (those ``store`` holds:
+    taken from it, and no zygote when it holds them all); each result with its key, as it
+    comes."""
+    zygote: Zygote | None = None
+    running: dict[Key, Obligation] = {}
     try:
         while waiting or running:
             while waiting and len(running) < max(1, jobs):
@@ -673,33 +703,28 @@ def _run(inp: ProofInput, waiting: list[tuple[Key, Obligation]],
                 if kept is not None:
                     yield key, kept
                     continue
-                receive, send = ctx.Pipe(duplex=False)
-                proc: BaseProcess = ctx.Process(target=_child, args=(inp, ob, send), daemon=True)
-                proc.start()
-                send.close()
-                running[receive] = (key, ob, proc)
+                if zygote is None:
+                    zygote = Zygote(partial(_shared_or_none, inp), partial(_decide, inp), _died)
+                zygote.submit(key, ob)
+                running[key] = ob
             if not running:
                 continue
-            for conn in wait(list(running)):
-                assert isinstance(conn, Connection)
-                key, ob, proc = running.pop(conn)
-                try:
-                    outcome = conn.recv()
-                except EOFError:
-                    outcome = ObligationResult(ob, "error", 0.0,
-                                               message=f"the process deciding it died (exit code {proc.exitcode})")
-                conn.close()
-                proc.join()
-                if isinstance(outcome, BaseException):
-                    raise outcome
-                if store is not None:
-                    store.record(outcome)
-                yield key, outcome
+            assert zygote is not None
+            done, outcome = zygote.receive()
+            assert isinstance(done, tuple)
+            running.pop(done)
+            if isinstance(outcome, BaseException):
+                raise outcome
+            if store is not None:
+                store.record(outcome)
+            yield done, outcome
     finally:
-        for conn, (_, _, proc) in running.items():
-            proc.kill()
-            proc.join()
-            conn.close()
+        if zygote is not None:
+            zygote.close()
+
+
+def _decide(inp: ProofInput, base: Shared | None, ob: Obligation) -> ObligationResult:
+    return discharge(inp, ob, base)
 
 
 # a combined verdict is its pieces' worst: a counterexample, then an error, then unknown
