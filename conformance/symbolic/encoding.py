@@ -26,8 +26,10 @@ the solver would otherwise search. ``fresh`` makes canonical the sets nested in 
 items or a set's elements (an entry's ``voters``; ``well_formed`` orders them; the sets of a
 state variable and of a function's values are aligned slot by slot across a step instead,
 ``aligned.py``); ``lift`` sorts a concrete set; ``ite`` of two canonical sets picks slot by
-slot, which keeps them canonical. Concrete engine values lift with ``lift``; ``fresh`` builds the value of a
-variable of a given ``Shape`` from new z3 constants.
+slot, which keeps them canonical.
+
+Concrete engine values lift with ``lift``; ``fresh`` builds the value of a variable of a
+given ``Shape`` from new z3 constants.
 """
 
 from __future__ import annotations

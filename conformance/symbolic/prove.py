@@ -244,6 +244,7 @@ class Shared:
 
 
 def shared(inp: ProofInput) -> Shared:
+    """The start of every obligation of ``inp`` (``Shared``)."""
     clear_memo()
     model, plan, init = load(inp)
     tr = Translator(model, Atoms())
@@ -655,11 +656,11 @@ def prove(inp: ProofInput, jobs: int = 2, done: Callable[[ObligationResult], Non
     results come grouped per obligation, each followed by its pieces. With ``store``, a
     result it holds is taken instead of being decided, and each new one is given to it.
 
-    Each obligation is decided in a process of its own, forked from this one: z3's search
-    depends on the terms its context already holds, so an obligation decided after others
-    in one process can spend other resource units than alone. Forked from the same state,
-    an obligation spends the same units in every run (``rlimit_used``), whatever the order
-    and the number of jobs."""
+    Each obligation is decided in a process of its own, forked from one that made
+    ``shared(inp)`` (``zygote.py``): z3's search depends on the terms its context already
+    holds, so an obligation decided after others in one process can spend other resource
+    units than alone. Forked from the same state, an obligation spends the same units in
+    every run (``rlimit_used``), whatever the order and the number of jobs."""
     if inp.refined and refine is None:  # its attempts would leave open questions to no one
         raise ValueError("ProofInput.refined leaves what an attempt cannot decide to its pieces: "
                          "it needs refine")
