@@ -32,7 +32,8 @@ class Zygote:
         take_request, self._requests = ctx.Pipe(duplex=False)  # (receiving end, sending end)
         self._results, give_result = ctx.Pipe(duplex=False)
         # not a daemon: it has children of its own; ``close`` ends it
-        self._proc = ctx.Process(target=_serve, args=(prepare, decide, died, take_request, give_result))
+        self._proc = ctx.Process(target=_serve,
+                                 args=(prepare, decide, died, take_request, give_result, self._requests))
         self._proc.start()
         take_request.close()
         give_result.close()
@@ -59,7 +60,9 @@ class Zygote:
 
 
 def _serve(prepare: Callable[[], Any], decide: Callable[[Any, Any], Any],
-           died: Callable[[Any, int | None], Any], requests: Connection, results: Connection) -> None:
+           died: Callable[[Any, int | None], Any], requests: Connection, results: Connection,
+           sending_end: Connection) -> None:
+    sending_end.close()  # the caller's end, copied by the fork: else its close is no end of requests
     prepared = prepare()
     gc.collect()  # what ``prepare`` dropped goes now, not between two forks
     ctx = multiprocessing.get_context("fork")
@@ -82,11 +85,12 @@ def _serve(prepare: Callable[[], Any], decide: Callable[[Any, Any], Any],
                 key, item, proc = running.pop(conn)
                 try:
                     outcome = conn.recv()
-                except EOFError:
-                    outcome = None
+                except EOFError:  # no answer: the process died
+                    proc.join()
+                    outcome = died(item, proc.exitcode)
                 conn.close()
                 proc.join()
-                results.send((key, outcome if outcome is not None else died(item, proc.exitcode)))
+                results.send((key, outcome))
     finally:
         for conn, (_, _, proc) in running.items():
             proc.kill()
