@@ -47,6 +47,7 @@ from conformance.tla.plan import resolve_plan  # noqa: E402
 from conformance.tla.syntax import UnsupportedError  # noqa: E402
 
 SPEC = ROOT / "spec" / "MC_KRaft.tla"
+COSTLIEST = 5  # conjuncts listed per action, by the units their questions spent
 TOGGLES = ["volatile_vote", "second_leader", "no_uptodate", "no_commit_rule", "no_truncation"]
 
 
@@ -82,6 +83,7 @@ def bench_prove(args: argparse.Namespace) -> None:
         units: dict[str, list[int]] = {}
         verdicts: dict[str, str] = {}
         how: dict[str, str] = {}
+        costliest: dict[str, str] = {}
         totals = []
 
         def progress(r: ObligationResult) -> None:
@@ -112,6 +114,8 @@ def bench_prove(args: argparse.Namespace) -> None:
                 cpu.setdefault(title, []).append(r.cpu_seconds)
                 units.setdefault(title, []).append(r.rlimit_used)
                 verdicts[title] = r.verdict
+                top = sorted(r.conjunct_units.items(), key=lambda kv: -kv[1])[:COSTLIEST]
+                costliest[title] = ", ".join(f"{label} {n / 1e6:.0f} M" for label, n in top if n)
             totals.append(time.monotonic() - t0)
     print(f"prove: {cfg.name if args.config else 'MC_KRaft_indinv.cfg with Observers = ' + args.observers}, "
           f"bounds seq {args.seq_bound} set {args.set_bound} messages {args.messages}, jobs {args.jobs}, "
@@ -129,6 +133,8 @@ def bench_prove(args: argparse.Namespace) -> None:
         print(f"  {title:<60} {verdicts[title]:<14} median {statistics.median(secs):8.1f}s "
               f"(cpu {statistics.median(cpu[title]):.1f}s, rlimit {statistics.median(units[title]):.0f}; "
               f"{how[title]})")
+        if costliest.get(title):
+            print(f"      costliest conjuncts (last run, every attempt and piece): {costliest[title]}")
     print(f"  wall time for all obligations: median {statistics.median(totals):.1f}s "
           f"(target: under 600s on 2 cores)")
 

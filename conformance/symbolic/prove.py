@@ -165,6 +165,8 @@ class ObligationResult:
     questions: dict[str, int] = field(default_factory=dict)
     # z3 resource units the obligation's solver calls spent (machine- and load-independent)
     rlimit_used: int = 0
+    # a step obligation: the units of ``rlimit_used`` each conjunct's questions spent
+    conjunct_units: dict[str, int] = field(default_factory=dict)
     # unknown, then decided again in this many pieces (``refine.py``; 0: a final verdict)
     split_into: int = 0
     # combined per action (``per_action``): how it was decided (``whole``, ``20 cases``, ...)
@@ -397,10 +399,11 @@ def _step(inp: ProofInput, ob: Obligation, model: Model, plan: CheckPlan, init: 
     variable asks about the old and the new elements one at a time, ``elements.py``); a
     satisfiable negation is the counterexample. With ``slices``, a question is first asked
     with a slice of the premises (``slicing.py``); only the whole premise (``solver``) gives
-    a counterexample."""
+    a counterexample. The result tells what each conjunct's questions spent."""
     after = StatePair(t.values)
     outcome: dict[str, str] = {}
     reasons: dict[str, str] = {}
+    spent: dict[str, int] = {}  # resource units per conjunct, its frame question included
     pending: list[tuple[str, z3.BoolRef]] = []
     changed = set(ob.changed)  # variables a model of the premises changes (``_kept``)
     refined = inp.refined and not ob.conjunct  # pieces follow this attempt: no second round
@@ -421,15 +424,16 @@ def _step(inp: ProofInput, ob: Obligation, model: Model, plan: CheckPlan, init: 
         outcome[label] = "counterexample"
         result = _counterexample(inp, ob, model, plan, init, tr, found, [s, t], inp.inv, started)
         result.conjuncts = outcome
+        result.conjunct_units = spent
         return result
 
-    for label, expr, ctx in conjuncts(tr, inp.inv):
-        if inp.goals and label not in inp.goals and label.split("/")[0] not in inp.goals:
-            continue  # not asked: absent from ``conjuncts`` of the result
+    def first_round(label: str, expr: S.Expr, ctx: Ctx) -> z3.ModelRef | None:
+        """Ask ``label``'s questions, each at the first round's cap: a model of a satisfiable
+        one, or None (its outcome noted, a question left open kept for the second round)."""
         names = state_variables(expr, ctx)
         if names is not None and _kept(solver, s, t, names, budget, changed):
             outcome[label] = "unchanged"
-            continue
+            return None
         outcome[label] = "proved"
         negations = _negations(tr, solver, s, t, after, expr, ctx, budget, changed, ob.case >= 0) \
             if inp.per_element \
@@ -441,21 +445,33 @@ def _step(inp: ProofInput, ob: Obligation, model: Model, plan: CheckPlan, init: 
                 continue
             answer, found, _ = ask(negation, FIRST_ROUND_SECONDS, FIRST_ROUND_SHARE)
             if found is not None:
-                return counterexample(label, found)
+                return found
             if answer != z3.unknown:
                 continue
             if refined:
                 outcome[label] = "unknown"  # its piece asks all its questions, with the whole budget
                 reasons[label] = LEFT_TO_PIECES
-                break
+                return None
             pending.append((label, negation))  # the second round decides
+        return None
+
+    for label, expr, ctx in conjuncts(tr, inp.inv):
+        if inp.goals and label not in inp.goals and label.split("/")[0] not in inp.goals:
+            continue  # not asked: absent from ``conjuncts`` of the result
+        before = budget.used
+        found = first_round(label, expr, ctx)
+        spent[label] = budget.used - before
+        if found is not None:
+            return counterexample(label, found)
     for k, (label, negation) in enumerate(pending):
         if outcome[label] == "unknown":
             continue  # one of its questions stayed open: the conjunct is unknown
         left = len(pending) - k
         units = budget.units_left()
+        before = budget.used
         answer, found, why = ask(negation, budget.seconds_left() / left,
                                  (units / left / budget.rlimit) if units is not None else 1.0)
+        spent[label] += budget.used - before
         if found is not None:
             return counterexample(label, found)
         if answer == z3.unknown:
@@ -465,7 +481,7 @@ def _step(inp: ProofInput, ob: Obligation, model: Model, plan: CheckPlan, init: 
     verdict = "unknown" if unknown else "proved"
     questions = {"sliced": slices.proved, "whole": slices.given_up} if slices is not None else {}
     return ObligationResult(ob, verdict, time.monotonic() - started, message="; ".join(unknown), conjuncts=outcome,
-                            questions=questions, changed=tuple(sorted(changed)))
+                            questions=questions, changed=tuple(sorted(changed)), conjunct_units=spent)
 
 
 def _negations(tr: Translator, solver: z3.Solver, s: SymbolicState, t: SymbolicState, after: StatePair,
@@ -758,7 +774,7 @@ def combined(group: Sequence[ObligationResult]) -> ObligationResult:
     not decided again) is, else the worst verdict (a counterexample's states are its
     piece's); seconds, CPU seconds and resource units summed over every attempt, those
     decided again included; per conjunct, the worst outcome of the final pieces, or what an
-    attempt decided again proved of it."""
+    attempt decided again proved of it, and the units every attempt and piece spent on it."""
     if len(group) == 1 and _whole_action(group[0].obligation) and not group[0].split_into:
         return group[0]
     final = [g for g in group if not g.split_into]
@@ -771,6 +787,10 @@ def combined(group: Sequence[ObligationResult]) -> ObligationResult:
         for label, v in g.conjuncts.items():
             old = conjuncts.get(label, "unchanged")
             conjuncts[label] = min(old, v, key=_CONJUNCT_WORST.index)
+    units: dict[str, int] = {}
+    for g in group:
+        for label, n in g.conjunct_units.items():
+            units[label] = units.get(label, 0) + n
     messages = [f"[{_piece_name(g.obligation)}] {g.message}" for g in final if g.message]
     ob = group[0].obligation
     return ObligationResult(
@@ -779,7 +799,7 @@ def combined(group: Sequence[ObligationResult]) -> ObligationResult:
         "; ".join(messages), sum(g.cpu_seconds for g in group), conjuncts,
         rlimit_used=sum(g.rlimit_used for g in group), how=_how(group),
         redone_units=sum(g.rlimit_used for g in redone), redone_cpu=sum(g.cpu_seconds for g in redone),
-        journaled=all(g.journaled for g in group))
+        journaled=all(g.journaled for g in group), conjunct_units=units)
 
 
 def _piece_name(ob: Obligation) -> str:

@@ -129,6 +129,9 @@ def test_a_case_by_case_obligation_is_proved_only_when_every_case_is(mailbox: tu
     assert len(combined) == 1 and combined[0].verdict == "counterexample"
     assert combined[0].obligation.case == -1 and combined[0].states == results[8].states
     assert combined[0].rlimit_used == sum(r.rlimit_used for r in results)
+    for label, units in combined[0].conjunct_units.items():  # every case's questions about it
+        assert units == sum(r.conjunct_units.get(label, 0) for r in results) > 0
+    assert set(combined[0].conjunct_units) == {label for r in results for label in r.conjunct_units}
 
 
 def test_the_cases_of_a_kraft_handler_cover_it_exactly() -> None:

@@ -387,3 +387,25 @@ def test_a_variable_once_seen_changed_is_not_asked_about_again(tmp_path: Path,
     assert result.verdict == "proved"
     assert result.conjuncts["Inv/6"] == "unchanged"
     assert shares.count(P.FRAME_SHARE) == 2  # x once, y once
+
+
+def test_each_conjuncts_units_add_up_to_the_obligations(queue: tuple[Path, Path]) -> None:
+    """Without the action's frame question (asked before any conjunct), every unit a step
+    obligation spends is a conjunct's: its frame question, its first and its second round
+    (a budget small enough to leave questions to the second round). A conjunct whose
+    variables the step keeps spends only its frame question."""
+    spec, cfg = queue
+    for rlimit in (50_000_000, 12_000, 8_000):  # the last two leave questions to the second round
+        inp = ProofInput(spec, cfg, "IndInv", "Safety", None, Bounds(3, 3), 600.0, rlimit=rlimit,
+                         frame_substitution=False)
+        for ob in (o for o in obligations(inp) if o.kind == "step"):
+            r = discharge(inp, ob)
+            assert set(r.conjunct_units) == set(r.conjuncts), r
+            assert sum(r.conjunct_units.values()) == r.rlimit_used > 0, r  # unknown at 8,000 too
+    inp = ProofInput(spec, cfg, "IndInv", "Safety", None, Bounds(3, 3), 600.0, rlimit=50_000_000)
+    (recv,) = [o for o in obligations(inp) if o.action == "Recv"]
+    r = discharge(inp, recv)
+    kept = [label for label, v in r.conjuncts.items() if v == "unchanged"]
+    asked = [label for label, v in r.conjuncts.items() if v == "proved"]
+    assert kept and asked
+    assert max(r.conjunct_units[label] for label in kept) < min(r.conjunct_units[label] for label in asked)
