@@ -117,12 +117,13 @@ def _canonical(ob: Obligation) -> Obligation:
 
 
 _RESULT_FIELDS = ("verdict", "seconds", "message", "cpu_seconds", "conjuncts", "questions", "rlimit_used",
-                  "kept", "changed")
+                  "kept", "changed", "conjunct_units")
 
 
 def _entry_of(r: ObligationResult) -> dict[str, Any]:
     out = {name: getattr(r, name) for name in _RESULT_FIELDS}
     out["conjuncts"] = [[label, v] for label, v in r.conjuncts.items()]  # in the invariant's order
+    out["conjunct_units"] = [[label, n] for label, n in r.conjunct_units.items()]
     out["obligation"] = asdict(r.obligation)
     return out
 
@@ -138,7 +139,8 @@ def _result_of(entry: dict[str, Any]) -> ObligationResult:
     return ObligationResult(obligation, entry["verdict"], float(entry["seconds"]),
                             message=str(entry["message"]), cpu_seconds=float(entry["cpu_seconds"]),
                             conjuncts=_conjuncts_of(entry["conjuncts"]), questions=dict(entry["questions"]),
-                            rlimit_used=int(entry["rlimit_used"]), kept=kept, changed=changed)
+                            rlimit_used=int(entry["rlimit_used"]), kept=kept, changed=changed,
+                            conjunct_units=_units_of(entry.get("conjunct_units", [])))
 
 
 def _frame_of(fields: dict[str, Any]) -> tuple[tuple[str, ...] | None, tuple[str, ...]]:
@@ -158,6 +160,15 @@ def _conjuncts_of(kept: Any) -> dict[str, str]:
     if not isinstance(kept, list) or not all(isinstance(p, list) and len(p) == 2 for p in kept):
         raise ValueError("conjuncts: not a list of [label, outcome] pairs")
     return {str(label): str(v) for label, v in kept}
+
+
+def _units_of(kept: Any) -> dict[str, int]:
+    """What each conjunct's questions spent, as ``_entry_of`` keeps it: a list of
+    [label, units] pairs (none in an entry of an earlier version)."""
+    if not isinstance(kept, list) or not all(isinstance(p, list) and len(p) == 2 and isinstance(p[1], int)
+                                             for p in kept):
+        raise ValueError("conjunct_units: not a list of [label, units] pairs")
+    return {str(label): n for label, n in kept}
 
 
 __all__ = ["Journal", "input_digest"]

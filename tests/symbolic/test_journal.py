@@ -54,6 +54,8 @@ def test_a_second_run_takes_every_result_and_splits_the_same_way(mailbox: tuple[
     assert [r.split_into for r in second] == [r.split_into for r in first]
     assert [r.rlimit_used for r in second] == [r.rlimit_used for r in first]
     assert [r.conjuncts for r in second] == [r.conjuncts for r in first]
+    assert [r.conjunct_units for r in second] == [r.conjunct_units for r in first]
+    assert any(r.conjunct_units for r in first)
     assert journal.read_text().splitlines() == lines  # nothing taken is written again
     assert verdicts(per_action(second)) == verdicts(per_action(first))
     assert all(r.journaled for r in per_action(second))
