@@ -22,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sys
+from collections.abc import Iterator
 from dataclasses import asdict, fields, replace
 from pathlib import Path
 from typing import Any
@@ -75,18 +76,8 @@ class Journal:
             self._read()
 
     def _read(self) -> None:
-        with self.path.open(encoding="utf-8") as f:
-            for number, line in enumerate(f, start=1):
-                if not line.strip():
-                    continue
-                try:
-                    entry = json.loads(line)
-                    key, result = entry["key"], _result_of(entry["result"])
-                except (ValueError, KeyError, TypeError) as exc:
-                    print(f"warning: {self.path}:{number}: not a journal entry ({exc}); "
-                          "that obligation is decided again", file=sys.stderr)
-                    continue
-                self._found[key] = result
+        for key, result in entries(self.path, "that obligation is decided again"):
+            self._found[key] = result
 
     def key(self, ob: Obligation) -> str:
         """The obligation's key: the inputs' digest and the obligation, its goals in a
@@ -108,6 +99,23 @@ class Journal:
         with self.path.open("a", encoding="utf-8") as f:
             f.write(json.dumps({"key": self.key(r.obligation), "result": _entry_of(r)}, sort_keys=True) + "\n")
             f.flush()
+
+
+def entries(path: Path, then: str = "skipped") -> Iterator[tuple[str, ObligationResult]]:
+    """Every entry of the journal ``path`` (whatever its inputs), its key and its result;
+    a line that cannot be read is reported on stderr with its number and what ``then``
+    happens to it."""
+    with path.open(encoding="utf-8") as f:
+        for number, line in enumerate(f, start=1):
+            if not line.strip():
+                continue
+            try:
+                entry = json.loads(line)
+                key, result = entry["key"], _result_of(entry["result"])
+            except (ValueError, KeyError, TypeError) as exc:
+                print(f"warning: {path}:{number}: not a journal entry ({exc}); {then}", file=sys.stderr)
+                continue
+            yield key, result
 
 
 def _canonical(ob: Obligation) -> Obligation:
@@ -171,4 +179,4 @@ def _units_of(kept: Any) -> dict[str, int]:
     return {str(label): n for label, n in kept}
 
 
-__all__ = ["Journal", "input_digest"]
+__all__ = ["Journal", "entries", "input_digest"]
