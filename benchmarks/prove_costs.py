@@ -38,7 +38,7 @@ def costs(results: list[ObligationResult]) -> tuple[Counter[str], dict[str, Coun
     for r in results:
         name = r.obligation.action or r.obligation.kind
         total[name] += r.rlimit_used
-        if r.verdict == "unknown":  # a conjunct piece is not split again
+        if r.verdict == "unknown" and not r.obligation.conjunct:  # a conjunct piece is not split again
             redone[name] += r.rlimit_used
         for label, units in r.conjunct_units.items():
             overall[label] += units
