@@ -31,14 +31,24 @@ import statistics
 import sys
 import tempfile
 import time
+from functools import partial
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from conformance.symbolic.bmc import bmc  # noqa: E402
-from conformance.symbolic.prove import ObligationResult, ProofInput, per_action, prove  # noqa: E402
+from conformance.symbolic.journal import Journal, entries  # noqa: E402
+from conformance.symbolic.prove import (  # noqa: E402
+    ObligationResult,
+    ProofInput,
+    conjunct_labels,
+    forked,
+    per_action,
+    prove,
+)
 from conformance.symbolic.refine import Refiner  # noqa: E402
+from conformance.symbolic.schedule import plan_of, planned  # noqa: E402
 from conformance.symbolic.shapes import Bounds  # noqa: E402
 from conformance.tla.cfg import read_config  # noqa: E402
 from conformance.tla.explorer import check  # noqa: E402
@@ -106,7 +116,14 @@ def bench_prove(args: argparse.Namespace) -> None:
         for _ in range(args.runs):
             t0 = time.monotonic()
             refine = Refiner(inp) if args.split else None
-            for r in per_action(prove(inp, jobs=args.jobs, done=progress, only=args.actions, refine=refine)):
+            store = Journal(args.journal, inp) if args.journal else None
+            start = None
+            if args.plan and refine is not None:
+                plan = plan_of(r for _, r in entries(args.plan))
+                labels = forked(conjunct_labels, inp)
+                start = partial(planned, plan=plan, labels=labels, cases_of=refine.cases_of)
+            for r in per_action(prove(inp, jobs=args.jobs, done=progress, only=args.actions, refine=refine,
+                                      store=store, start=start)):
                 title = r.obligation.title("IndInv", "Safety", "Init")
                 how[title] = (r.how or "whole") + (f", of which attempts decided again: cpu {r.redone_cpu:.1f}s, "
                                                    f"rlimit {r.redone_units}" if r.redone_units or r.redone_cpu else "")
@@ -128,6 +145,7 @@ def bench_prove(args: argparse.Namespace) -> None:
           + (", unknown actions decided again by case, then by conjunct" if args.split else "")
           + (" (each conjunct piece asking its step's frame again)" if args.split and args.pieces_ask_frame else "")
           + (" (an attempt's second round first)" if args.split and args.second_round else "")
+          + (f", started from the plan of {args.plan}" if args.split and args.plan else "")
           + (f", only the conjuncts {' '.join(args.goals)}" if args.goals else ""))
     for title, secs in per.items():
         print(f"  {title:<60} {verdicts[title]:<14} median {statistics.median(secs):8.1f}s "
@@ -215,6 +233,10 @@ def main() -> None:
     p.add_argument("--cases", nargs="*",
                    help="prove: decide the step obligations of these actions case by case (per "
                         "destination and top-level disjunct; figures per action are the cases' sums)")
+    p.add_argument("--journal", type=Path, help="prove: keep each result in this journal (kraftcheck prove --journal)")
+    p.add_argument("--plan", type=Path,
+                   help="prove --split: start each action where this journal's run found its pieces "
+                        "(kraftcheck prove --plan)")
     p.add_argument("--split", action="store_true",
                    help="prove: decide an unknown step obligation again case by case, and an unknown "
                         "case per open conjunct of IndInv' (figures per action include the attempts)")

@@ -18,7 +18,11 @@ from typing import TYPE_CHECKING, Any
 from conformance.tla.syntax import TlaError
 
 if TYPE_CHECKING:
-    from conformance.symbolic.prove import ObligationResult
+    from collections.abc import Callable
+
+    from conformance.symbolic.prove import Obligation, ObligationResult, ProofInput
+    from conformance.symbolic.refine import Refiner
+    from conformance.symbolic.schedule import Plan
     from conformance.symbolic.shapes import Bounds
 
 NO_Z3 = "the symbolic checks need z3: pip install 'kraftcheck[symbolic]' (z3-solver)"
@@ -111,6 +115,12 @@ def register(subparsers: Any) -> None:
                    help="keep each obligation decided (proved or unknown) in FILE as it comes, and take "
                         "those FILE already holds for the same spec, cfg, options, z3 and checker instead "
                         "of deciding them again: an interrupted proof resumes where it stopped")
+    p.add_argument("--plan", type=Path, metavar="JOURNAL",
+                   help="with --split: start each action that an earlier run (its --journal, of any "
+                        "inputs: an edited lemma too) decided in pieces where it found them, skipping the "
+                        "questions its attempts left open there: the whole attempt asks what it proved, "
+                        "each case the rest, a conjunct a case left open going to a conjunct piece at "
+                        "once; every verdict is decided again")
     p.add_argument("--itf-dir", type=Path, default=Path("."), metavar="DIR",
                    help="where counterexamples are written as ITF (default: the current folder)")
     p.add_argument("-I", "--search-path", action="append", type=Path, default=[], metavar="DIR")
@@ -133,16 +143,27 @@ def run(args: argparse.Namespace) -> int:
         print("kraftcheck prove: error: --rlimit must not be negative and --timeout must be positive",
               file=sys.stderr)
         return 2
+    if args.plan is not None and not args.split:
+        print("kraftcheck prove: error: --plan needs --split (a planned piece still unknown is split as usual)",
+              file=sys.stderr)
+        return 2
     if not args.spec.is_file():
         print(f"error: {args.spec}: no such spec file", file=sys.stderr)
+        return 1
+    if args.plan is not None and not args.plan.is_file():
+        print(f"error: --plan {args.plan}: no such journal", file=sys.stderr)
         return 1
     inp = ProofInput(args.spec, args.config, args.inv, args.safety, args.init, bounds, args.timeout,
                      tuple(args.search_path), rlimit=args.rlimit, cases=tuple(args.cases), goals=tuple(args.goals),
                      witness=not args.no_witness, refined=args.split)
     try:
         journal = Journal(args.journal, inp) if args.journal is not None else None
-        every = prove(inp, jobs=max(1, args.jobs), done=lambda r: _progress(r, args),
-                      refine=Refiner(inp) if args.split else None, store=journal)
+        refiner = Refiner(inp) if args.split else None
+        plan: Plan | None = None
+        if args.plan is not None and refiner is not None:
+            plan = _planned_start(args.plan)
+        every = prove(inp, jobs=max(1, args.jobs), done=lambda r: _progress(r, args), refine=refiner,
+                      store=journal, start=_start(inp, plan, refiner) if plan is not None and refiner else None)
     except (TlaError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
@@ -156,6 +177,9 @@ def run(args: argparse.Namespace) -> int:
           "state constraints bound the state space: nothing is proved for other constants.")
     if args.goals:
         print(f"Partial: each step obligation asks only {', '.join(args.goals)} of {args.inv}'.")
+    if plan is not None:
+        print(f"Started from the plan of {args.plan}: {len(plan)} action(s) decided there in pieces "
+              f"({', '.join(sorted(plan.whole)) or 'none'}) start from those pieces; every verdict is decided here.")
     if journal is not None and journal.taken:
         print(f"{journal.taken} obligations (or pieces) taken from the journal {args.journal} of an "
               "earlier run with the same inputs (their figures are that run's; marked 'journal').")
@@ -176,6 +200,22 @@ def run(args: argparse.Namespace) -> int:
     if any(r.verdict == "counterexample" for r in results):
         return 12
     return 3 if any(r.verdict == "unknown" for r in results) else 0
+
+
+def _planned_start(path: Path) -> Plan:
+    """The plan of the journal ``path`` (``schedule.py``)."""
+    from conformance.symbolic.journal import entries
+    from conformance.symbolic.schedule import plan_of
+
+    return plan_of(r for _, r in entries(path))
+
+
+def _start(inp: ProofInput, plan: Plan, refiner: Refiner) -> Callable[[list[Obligation]], list[Obligation]]:
+    """``prove``'s ``start``: the obligations of ``inp`` as ``plan`` orders them."""
+    from conformance.symbolic.prove import conjunct_labels, forked
+    from conformance.symbolic.schedule import planned
+
+    return lambda obs: planned(obs, plan, forked(conjunct_labels, inp), refiner.cases_of)
 
 
 def _progress(r: ObligationResult, args: argparse.Namespace) -> None:

@@ -203,6 +203,13 @@ def load(inp: ProofInput) -> tuple[Model, CheckPlan, str]:
     return model, plan, init
 
 
+def conjunct_labels(inp: ProofInput) -> list[str]:
+    """The labels of the conjuncts of ``inp.inv`` a step obligation asks (``inp.goals``), in order."""
+    model, _, _ = load(inp)
+    return [label for label, _, _ in conjuncts(Translator(model), inp.inv)
+            if not inp.goals or label in inp.goals or label.split("/")[0] in inp.goals]
+
+
 def obligations(inp: ProofInput, every_case: bool = False) -> list[Obligation]:
     """The obligations of ``inp`` (``every_case``: every action that splits, case by case)."""
     model, plan, init = load(inp)
@@ -427,13 +434,15 @@ def _step(inp: ProofInput, ob: Obligation, model: Model, plan: CheckPlan, init: 
         result.conjunct_units = spent
         return result
 
-    def first_round(label: str, expr: S.Expr, ctx: Ctx) -> z3.ModelRef | None:
-        """Ask ``label``'s questions, each at the first round's cap: a model of a satisfiable
-        one, or None (its outcome noted, a question left open kept for the second round)."""
+    for label, expr, ctx in conjuncts(tr, inp.inv):
+        if inp.goals and label not in inp.goals and label.split("/")[0] not in inp.goals:
+            continue  # not asked: absent from ``conjuncts`` of the result
+        before = budget.used  # what its questions spend, its frame question included
         names = state_variables(expr, ctx)
         if names is not None and _kept(solver, s, t, names, budget, changed):
             outcome[label] = "unchanged"
-            return None
+            spent[label] = budget.used - before
+            continue
         outcome[label] = "proved"
         negations = _negations(tr, solver, s, t, after, expr, ctx, budget, changed, ob.case >= 0) \
             if inp.per_element \
@@ -445,24 +454,16 @@ def _step(inp: ProofInput, ob: Obligation, model: Model, plan: CheckPlan, init: 
                 continue
             answer, found, _ = ask(negation, FIRST_ROUND_SECONDS, FIRST_ROUND_SHARE)
             if found is not None:
-                return found
+                spent[label] = budget.used - before
+                return counterexample(label, found)
             if answer != z3.unknown:
                 continue
             if refined:
                 outcome[label] = "unknown"  # its piece asks all its questions, with the whole budget
                 reasons[label] = LEFT_TO_PIECES
-                return None
+                break
             pending.append((label, negation))  # the second round decides
-        return None
-
-    for label, expr, ctx in conjuncts(tr, inp.inv):
-        if inp.goals and label not in inp.goals and label.split("/")[0] not in inp.goals:
-            continue  # not asked: absent from ``conjuncts`` of the result
-        before = budget.used
-        found = first_round(label, expr, ctx)
         spent[label] = budget.used - before
-        if found is not None:
-            return counterexample(label, found)
     for k, (label, negation) in enumerate(pending):
         if outcome[label] == "unknown":
             continue  # one of its questions stayed open: the conjunct is unknown
@@ -665,12 +666,14 @@ def _died(ob: Obligation, exitcode: int | None) -> ObligationResult:
 def prove(inp: ProofInput, jobs: int = 2, done: Callable[[ObligationResult], None] | None = None,
           only: Sequence[str] | None = None,
           refine: Callable[[ObligationResult], list[Obligation]] | None = None,
-          store: ResultStore | None = None) -> list[ObligationResult]:
+          store: ResultStore | None = None,
+          start: Callable[[list[Obligation]], list[Obligation]] | None = None) -> list[ObligationResult]:
     """Every obligation (``only``: the step obligations of these actions), ``jobs`` at a
     time; ``done`` hears of each result as it comes. With ``refine``, a result for which it
     gives pieces (``refine.py``) is marked ``split_into`` and its pieces are decided too; the
     results come grouped per obligation, each followed by its pieces. With ``store``, a
     result it holds is taken instead of being decided, and each new one is given to it.
+    With ``start``, the obligations decided first are those it makes of them (``schedule.py``).
 
     Each obligation is decided in a process of its own, forked from one that made
     ``shared(inp)`` (``zygote.py``): z3's search depends on the terms its context already
@@ -686,6 +689,8 @@ def prove(inp: ProofInput, jobs: int = 2, done: Callable[[ObligationResult], Non
         if unknown:
             raise ValueError(f"no action {', '.join(sorted(unknown))} in the next-state relation")
         obs = [o for o in obs if o.action in only]
+    if start is not None:
+        obs = start(obs)
     waiting = [((k, 0), ob) for k, ob in enumerate(obs)]
     found: dict[tuple[int, int], ObligationResult] = {}
     serial = 0
