@@ -265,6 +265,10 @@ def main() -> None:
     p.add_argument("--bmc-rlimit", type=int, default=0,
                    help="bmc: z3 resource units per toggle (default 0: no limit), load-independent")
     args = p.parse_args()
+    if args.journal and args.runs > 1:
+        p.error("--journal with --runs > 1: the later runs would take every result from it")
+    if args.plan and not args.split:
+        p.error("--plan needs --split")
     if args.part in ("prove", "both"):
         bench_prove(args)
     if args.part in ("bmc", "both"):
