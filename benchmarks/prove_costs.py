@@ -67,7 +67,8 @@ def main() -> None:
         print(f"  {label:<45} {n / 1e6:9,.0f} {n / max(units, 1):7.1%}")
     print("per action (M units, of which decided again; costliest conjuncts):")
     for name, n in total.most_common():
-        top = ", ".join(f"{label} {k / 1e6:,.0f}" for label, k in per_action.get(name, Counter()).most_common(args.top))
+        top = ", ".join(f"{label} {k / 1e6:,.0f}" for label, k in per_action.get(name, Counter()).most_common(args.top)
+                        if k)
         print(f"  {name:<40} {n / 1e6:9,.0f} {redone[name] / 1e6:9,.0f}  {top}")
 
 
