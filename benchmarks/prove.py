@@ -31,24 +31,16 @@ import statistics
 import sys
 import tempfile
 import time
-from functools import partial
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from conformance.symbolic.bmc import bmc  # noqa: E402
-from conformance.symbolic.journal import Journal, entries  # noqa: E402
-from conformance.symbolic.prove import (  # noqa: E402
-    ObligationResult,
-    ProofInput,
-    conjunct_labels,
-    forked,
-    per_action,
-    prove,
-)
+from conformance.symbolic.journal import Journal  # noqa: E402
+from conformance.symbolic.prove import ObligationResult, ProofInput, per_action, prove  # noqa: E402
 from conformance.symbolic.refine import Refiner  # noqa: E402
-from conformance.symbolic.schedule import plan_of, planned  # noqa: E402
+from conformance.symbolic.schedule import start_from  # noqa: E402
 from conformance.symbolic.shapes import Bounds  # noqa: E402
 from conformance.tla.cfg import read_config  # noqa: E402
 from conformance.tla.explorer import check  # noqa: E402
@@ -117,11 +109,7 @@ def bench_prove(args: argparse.Namespace) -> None:
             t0 = time.monotonic()
             refine = Refiner(inp) if args.split else None
             store = Journal(args.journal, inp) if args.journal else None
-            start = None
-            if args.plan and refine is not None:
-                plan = plan_of(r for _, r in entries(args.plan))
-                labels = forked(conjunct_labels, inp)
-                start = partial(planned, plan=plan, labels=labels, cases_of=refine.cases_of)
+            start = start_from(args.plan, inp, refine)[1] if args.plan and refine is not None else None
             for r in per_action(prove(inp, jobs=args.jobs, done=progress, only=args.actions, refine=refine,
                                       store=store, start=start)):
                 title = r.obligation.title("IndInv", "Safety", "Init")

@@ -18,10 +18,7 @@ from typing import TYPE_CHECKING, Any
 from conformance.tla.syntax import TlaError
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
-    from conformance.symbolic.prove import Obligation, ObligationResult, ProofInput
-    from conformance.symbolic.refine import Refiner
+    from conformance.symbolic.prove import ObligationResult
     from conformance.symbolic.schedule import Plan
     from conformance.symbolic.shapes import Bounds
 
@@ -160,10 +157,13 @@ def run(args: argparse.Namespace) -> int:
         journal = Journal(args.journal, inp) if args.journal is not None else None
         refiner = Refiner(inp) if args.split else None
         plan: Plan | None = None
+        start = None
         if args.plan is not None and refiner is not None:
-            plan = _planned_start(args.plan)
+            from conformance.symbolic.schedule import start_from
+
+            plan, start = start_from(args.plan, inp, refiner)
         every = prove(inp, jobs=max(1, args.jobs), done=lambda r: _progress(r, args), refine=refiner,
-                      store=journal, start=_start(inp, plan, refiner) if plan is not None and refiner else None)
+                      store=journal, start=start)
     except (TlaError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
@@ -200,22 +200,6 @@ def run(args: argparse.Namespace) -> int:
     if any(r.verdict == "counterexample" for r in results):
         return 12
     return 3 if any(r.verdict == "unknown" for r in results) else 0
-
-
-def _planned_start(path: Path) -> Plan:
-    """The plan of the journal ``path`` (``schedule.py``)."""
-    from conformance.symbolic.journal import entries
-    from conformance.symbolic.schedule import plan_of
-
-    return plan_of(r for _, r in entries(path))
-
-
-def _start(inp: ProofInput, plan: Plan, refiner: Refiner) -> Callable[[list[Obligation]], list[Obligation]]:
-    """``prove``'s ``start``: the obligations of ``inp`` as ``plan`` orders them."""
-    from conformance.symbolic.prove import conjunct_labels, forked
-    from conformance.symbolic.schedule import planned
-
-    return lambda obs: planned(obs, plan, forked(conjunct_labels, inp), refiner.cases_of)
 
 
 def _progress(r: ObligationResult, args: argparse.Namespace) -> None:

@@ -24,8 +24,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
+from pathlib import Path
 
-from conformance.symbolic.prove import Obligation, ObligationResult
+from conformance.symbolic.journal import entries
+from conformance.symbolic.prove import (
+    Obligation,
+    ObligationResult,
+    ProofInput,
+    conjunct_labels,
+    forked,
+)
+from conformance.symbolic.refine import Refiner
 
 _HOLDS = ("proved", "unchanged")
 
@@ -102,4 +111,12 @@ def planned(obs: list[Obligation], plan: Plan, labels: list[str],
     return out
 
 
-__all__ = ["Plan", "plan_of", "planned"]
+def start_from(journal: Path, inp: ProofInput,
+               refiner: Refiner) -> tuple[Plan, Callable[[list[Obligation]], list[Obligation]]]:
+    """The plan of ``journal`` and ``prove``'s ``start`` that orders the obligations of
+    ``inp`` by it (``refiner``: the proof's, for the cases of an action)."""
+    plan = plan_of(r for _, r in entries(journal))
+    return plan, lambda obs: planned(obs, plan, forked(conjunct_labels, inp), refiner.cases_of)
+
+
+__all__ = ["Plan", "plan_of", "planned", "start_from"]
