@@ -78,7 +78,7 @@ def bench_prove(args: argparse.Namespace) -> None:
                          per_element=not args.whole_sets, slicing=args.slicing, rlimit=args.rlimit,
                          cases=tuple(args.cases or ()), goals=tuple(args.goals or ()),
                          witness=not args.no_witness, aligned_sets=not args.no_aligned_sets,
-                         pieces_take_frame=not args.pieces_ask_frame,
+                         boolean_counts=not args.arith_counts, pieces_take_frame=not args.pieces_ask_frame,
                          refined=args.split and not args.second_round)
         per: dict[str, list[float]] = {}
         cpu: dict[str, list[float]] = {}
@@ -129,6 +129,7 @@ def bench_prove(args: argparse.Namespace) -> None:
           f"{'premise slicing' if args.slicing else 'whole premise only'}, "
           f"{'disjunction over the slots' if args.no_witness else 'one witness'} for an action's \\E over a set, "
           f"{'fresh' if args.no_aligned_sets else 'aligned'} slots for the changed sets, "
+          f"counts compared as {'arithmetic' if args.arith_counts else 'formulas over their conditions'}, "
           f"case by case: {' '.join(args.cases) if args.cases else 'none'}"
           + (", unknown actions decided again by case, then by conjunct" if args.split else "")
           + (" (each conjunct piece asking its step's frame again)" if args.split and args.pieces_ask_frame else "")
@@ -245,6 +246,9 @@ def main() -> None:
     p.add_argument("--no-aligned-sets", action="store_true",
                    help="prove: the second state's changed sets get fresh slots, not the first state's "
                         "(the baseline of aligned.py)")
+    p.add_argument("--arith-counts", action="store_true",
+                   help="prove: compare counts (quorum tests) as linear arithmetic, not as formulas "
+                        "over the counted conditions (the baseline of counting.py)")
     p.add_argument("--growth", type=int, default=0,
                    help="bmc: each state's sets keep the slots of the state before and gain at most "
                         "this many elements per step (0: fresh sets of the bounds)")

@@ -94,6 +94,9 @@ class ProofInput:
     # the second state's changed sets keep the first state's slots and add fresh ones
     # (``aligned.py``); False: fresh slots throughout
     aligned_sets: bool = True
+    # a comparison of counts (quorum tests) is stated over the counted conditions
+    # (``counting.py``); False: as linear arithmetic, the benchmark's baseline
+    boolean_counts: bool = True
     # a conjunct piece of an unknown attempt (``refine.py``) takes what the attempt found of
     # its step's frame instead of asking again (False: it asks, the benchmark's baseline)
     pieces_take_frame: bool = True
@@ -257,6 +260,7 @@ def shared(inp: ProofInput) -> Shared:
     clear_memo()
     model, plan, init = load(inp)
     tr = Translator(model, Atoms())
+    tr.boolean_counts = inp.boolean_counts
     sample = sample_state(model, init)
     shapes = state_shapes(model, sample, inp.bounds)
     atom_terms: list[z3.ArithRef] = []

@@ -17,6 +17,7 @@ from typing import Any, TypeAlias
 
 import z3
 
+from conformance.symbolic.counting import compare
 from conformance.symbolic.encoding import (
     FALSE,
     SV,
@@ -113,6 +114,9 @@ class Translator:
         # state (as ``split.py`` splits ``Next``) is translated with one witness chosen by a
         # selector kept here per binder (``witness.py``); None: a disjunction over the slots.
         self.witnesses: dict[int, z3.ArithRef] | None = None
+        # A comparison of two counts (sums of ``If(c, n1, n0)``, as ``Cardinality`` gives) is
+        # stated over the conditions (``counting.compare``); False: as arithmetic.
+        self.boolean_counts = True
 
     def take_assumptions(self) -> z3.BoolRef:
         """The assumptions recorded since the last call, as one formula."""
@@ -659,8 +663,15 @@ def _arith_op(name: str) -> Builtin:
 
     def op(tr: Translator, args: Sequence[S.Expr], loc: Loc, env: Env, ctx: Ctx, st: StatePair) -> SV:
         a, b = _ints(_args(tr, args, 2, loc, env, ctx, st), loc)
+        if z3.is_int_value(a) and z3.is_int_value(b):
+            return z3.simplify(f(a, b))
+        if comparison and tr.boolean_counts:
+            counted = compare(a, name, b)
+            if counted is not None:
+                return counted
         r: SV = f(a, b)
-        return z3.simplify(r) if z3.is_int_value(a) and z3.is_int_value(b) else r
+        return r
+    comparison = name in ("<", "<=", ">", ">=")
     return op
 
 
