@@ -65,7 +65,8 @@ def test_reconfiguration_models_are_in_the_manifest() -> None:
     assert {ENTRIES["reassign_3to5"].mode, ENTRIES["reassign_5to3"].mode} == {"simulate"}
 
 
-@pytest.mark.parametrize("name", ["witness_add", "witness_self_removal"])
+# witness_add also runs in the spec suite (CI's step before the tests): slow here
+@pytest.mark.parametrize("name", [pytest.param("witness_add", marks=pytest.mark.slow), "witness_self_removal"])
 def test_reconfiguration_witness_is_reached(name: str) -> None:
     result = run_api(ENTRIES[name], traces=None, depth=None, time_limit=120)
     assert (result.verdict, result.failed) == ("violation", ENTRIES[name].property), result.message

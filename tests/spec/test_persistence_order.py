@@ -119,6 +119,7 @@ def test_a_crash_between_a_new_leaders_writes_loses_its_record() -> None:
     assert fn_apply(at(kip, only, "unflushed", 1), "logLen") == -1
 
 
+@pytest.mark.slow  # the model itself is checked by the spec suite (crash_windows), CI's step before the tests
 def test_the_crash_window_model_keeps_safety_and_indinv() -> None:
     """MC_KRaft_crash_windows.cfg: the small model's bounds with CrashBetweenWrites, every
     safety invariant and IndInv; it reaches states the same bounds without the crash window do
