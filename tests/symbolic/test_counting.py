@@ -8,11 +8,18 @@ symbolic members gives the same verdicts both ways.
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
 import z3
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conformance.symbolic.counting import MAX_CONDITIONS, at_most, compare, linear_sum
+from conformance.symbolic.prove import ProofInput, discharge, obligations
+from conformance.symbolic.shapes import Bounds, fresh_state, sample_state, state_shapes
+from conformance.symbolic.translate import StatePair, Translator
+from conformance.tla.model import Model
 
 OPS = {"<=": lambda a, b: a <= b, "<": lambda a, b: a < b, ">=": lambda a, b: a >= b, ">": lambda a, b: a > b}
 VARS = [z3.Bool(f"c{i}") for i in range(5)]
@@ -91,3 +98,64 @@ def test_at_most_with_negative_weights() -> None:
     a, b = VARS[:2]
     got = at_most([(a, -2), (b, 1)], -1)  # -2[a] + [b] <= -1  <=>  a
     assert _equivalent(got, a)
+
+
+QUORUM = """---- MODULE Quorum ----
+EXTENDS Integers, FiniteSets
+CONSTANT Nodes
+VARIABLES
+  \\* @type: Set(Int);
+  votes,
+  \\* @type: Bool;
+  decided
+vars == <<votes, decided>>
+Quorum(S) == 2 * Cardinality({n \\in Nodes : n \\in S}) > Cardinality(Nodes)
+Init == votes = {} /\\ decided = FALSE
+Vote == \\E n \\in Nodes : n \\notin votes /\\ votes' = votes \\cup {n} /\\ UNCHANGED decided
+Decide == Quorum(votes) /\\ decided' = TRUE /\\ UNCHANGED votes
+Next == Vote \\/ Decide
+\\* a seeded fault: a vote taken back after the decision
+Unvote == \\E n \\in votes : votes' = votes \\ {n} /\\ UNCHANGED decided
+NextUnvote == Next \\/ Unvote
+Spec == Init /\\ [][Next]_vars
+Safety == decided => Quorum(votes) /\\ Cardinality(votes) >= 2
+IndInv == votes \\subseteq Nodes /\\ Safety
+====
+"""
+
+
+@pytest.mark.parametrize("nxt, verdict", [("Next", "proved"), ("NextUnvote", "counterexample")])
+def test_a_proof_over_quorums_has_the_same_verdicts_either_way(tmp_path: Path, nxt: str, verdict: str) -> None:
+    """The toy quorum spec proved with counts as formulas and as arithmetic: the same
+    verdicts, and the seeded ``Unvote`` is a counterexample the explicit engine confirms."""
+    spec = tmp_path / "Quorum.tla"
+    spec.write_text(QUORUM)
+    cfg = tmp_path / "Quorum.cfg"
+    cfg.write_text(f"CONSTANTS Nodes = {{1, 2, 3}}\nINIT Init\nNEXT {nxt}\nINVARIANT IndInv\n")
+    got = {}
+    for boolean_counts in (True, False):
+        inp = ProofInput(spec, cfg, "IndInv", "Safety", "Init", Bounds(2, 3), 60.0, boolean_counts=boolean_counts)
+        results = {o.action or o.kind: discharge(inp, o) for o in obligations(inp)}
+        got[boolean_counts] = {k: r.verdict for k, r in results.items()}
+        if verdict == "counterexample":
+            bad = results["Unvote"]
+            assert bad.verdict == "counterexample" and bad.engine_action == "Unvote", bad.message
+    assert got[True] == got[False]
+    assert verdict in got[True].values() and set(got[True].values()) <= {"proved", verdict}
+
+
+def test_the_translation_states_a_quorum_test_without_arithmetic(tmp_path: Path) -> None:
+    spec = tmp_path / "Quorum.tla"
+    spec.write_text(QUORUM)
+    model = Model.load(spec, constants={"Nodes": frozenset({1, 2, 3})})
+    atoms: list[z3.ArithRef] = []
+    state = fresh_state(state_shapes(model, sample_state(model, "Init"), Bounds(2, 3)), "s", atoms)
+    formulas = {}
+    for boolean_counts in (True, False):
+        tr = Translator(model)
+        tr.boolean_counts = boolean_counts
+        formulas[boolean_counts] = z3.And(state.wellformed, tr.formula("Safety", StatePair(state.values)))
+    comparisons = {z3.Z3_OP_LE, z3.Z3_OP_LT, z3.Z3_OP_GE, z3.Z3_OP_GT}
+    assert not any(z3.is_app(t) and t.decl().kind() in comparisons for t in _subterms(formulas[True]))
+    assert any(z3.is_app(t) and t.decl().kind() in comparisons for t in _subterms(formulas[False]))
+    assert _equivalent(formulas[True], formulas[False])
