@@ -163,6 +163,7 @@ def bench_bmc(args: argparse.Namespace) -> None:
     how = "disjunction over the slots" if args.no_witness else "witness per step"
     print(f"check --symbolic: max length {args.max_length}, time limit {args.bmc_time_limit:.0f}s{units} per toggle, "
           f"\\E over a set of the state: {how}, "
+          f"counts compared as {'arithmetic' if args.arith_counts else 'formulas over their conditions'}, "
           f"bounds seq {args.seq_bound} set {args.set_bound} "
           f"messages {args.messages}"
           + (f" in the initial state, then at most {args.growth} more per set and step" if args.growth else ""))
@@ -178,7 +179,8 @@ def bench_bmc(args: argparse.Namespace) -> None:
         depths = ""
         try:
             out = bmc(model, plan, args.max_length, bounds, time_limit=args.bmc_time_limit,
-                      rlimit=args.bmc_rlimit, witness=not args.no_witness, growth=args.growth)
+                      rlimit=args.bmc_rlimit, witness=not args.no_witness, growth=args.growth,
+                      boolean_counts=not args.arith_counts)
         except UnsupportedError as exc:
             what = f"unsupported: {str(exc).split(': ', 1)[-1]}"
         else:
@@ -247,7 +249,7 @@ def main() -> None:
                    help="prove: the second state's changed sets get fresh slots, not the first state's "
                         "(the baseline of aligned.py)")
     p.add_argument("--arith-counts", action="store_true",
-                   help="prove: compare counts (quorum tests) as linear arithmetic, not as formulas "
+                   help="compare counts (quorum tests) as linear arithmetic, not as formulas "
                         "over the counted conditions (the baseline of counting.py)")
     p.add_argument("--growth", type=int, default=0,
                    help="bmc: each state's sets keep the slots of the state before and gain at most "

@@ -59,7 +59,7 @@ class BmcOutcome:
 
 def bmc(model: Model, plan: CheckPlan, length: int, bounds: Bounds, time_limit: float | None = None,
         log: Callable[[str], None] | None = None, rlimit: int = 0, witness: bool = True,
-        growth: int = 0) -> BmcOutcome:
+        growth: int = 0, boolean_counts: bool = True) -> BmcOutcome:
     """Search counterexamples of at most ``length`` steps within ``time_limit`` seconds and
     ``rlimit`` z3 resource units (0: no limit) in all; ``result.verdict`` is violation, ok
     (none within the bounds), limit (solver gave up or a limit was reached) or error (not
@@ -69,10 +69,12 @@ def bmc(model: Model, plan: CheckPlan, length: int, bounds: Bounds, time_limit: 
     state before (``aligned.py``) and gain ``growth`` fresh ones: the initial state's sets
     hold at most their ``bounds``, and a step adds at most ``growth`` elements to each set
     (no bound on the size of a later state); 0: every state's sets are fresh, of at most
-    their ``bounds``."""
+    their ``bounds``. ``boolean_counts``: comparisons of counts as formulas over the
+    counted conditions (``counting.py``), else as arithmetic."""
     started = time.monotonic()
     budget = Budget(time_limit if time_limit is not None else float("inf"), rlimit)
     tr = Translator(model, interval_bound=bounds.seq_bound + 1)
+    tr.boolean_counts = boolean_counts
     shapes = state_shapes(model, sample_state(model, plan.init), bounds)
     disjuncts = split_action(tr, plan.next) if isinstance(plan.next, str) else None
     atom_terms: list[z3.ArithRef] = []
