@@ -52,10 +52,10 @@ def linear_sum(t: z3.ArithRef) -> _Sum | None:
                     factor *= a.as_long()
                 else:
                     others.append(a)
-            if factor == 0 or not others:
-                constant += k * factor if not others else 0
+            if not others:
+                constant += k * factor
                 return True
-            return len(others) == 1 and walk(others[0], k * factor)
+            return factor == 0 or (len(others) == 1 and walk(others[0], k * factor))
         if z3.is_app_of(e, z3.Z3_OP_ITE):
             c, hi, lo = e.children()
             if z3.is_int_value(hi) and z3.is_int_value(lo):

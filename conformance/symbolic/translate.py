@@ -660,6 +660,7 @@ _ARITH: dict[str, Callable[[Any, Any], Any]] = {
 
 def _arith_op(name: str) -> Builtin:
     f = _ARITH[name]
+    comparison = name in ("<", "<=", ">", ">=")
 
     def op(tr: Translator, args: Sequence[S.Expr], loc: Loc, env: Env, ctx: Ctx, st: StatePair) -> SV:
         a, b = _ints(_args(tr, args, 2, loc, env, ctx, st), loc)
@@ -671,7 +672,6 @@ def _arith_op(name: str) -> Builtin:
                 return counted
         r: SV = f(a, b)
         return r
-    comparison = name in ("<", "<=", ">", ">=")
     return op
 
 

@@ -24,7 +24,10 @@ EXPRESSIONS = sorted({t.format(c=1, d=0, k=2) for t in TEMPLATES if t != "TRUE"}
                         "[a |-> x, b |-> s].b", "<<x, y>> = <<y, x>>", "q \\o q", "Len(q \\o <<x>>)",
                         "CHOOSE e \\in s \\cup {7} : \\A g \\in s \\cup {7} : e <= g", "s \\cap {x, 1}",
                         "\\E e \\in s, g \\in s : e /= g", "f = [k \\in {1, 2} |-> k - 1]", "x % 3", "y \\div 2",
-                        "2 ^ Len(q)", "x ^ 2", "(y + 3) ^ Len(q)"})
+                        "2 ^ Len(q)", "x ^ 2", "(y + 3) ^ Len(q)",
+                        # quorum tests: counts compared with each other (counting.py)
+                        "2 * Cardinality({e \\in s : e > x}) > Cardinality(s)",
+                        "Cardinality(s \\cup {y}) - Cardinality(s) >= 1 - Cardinality({x} \\ s)"})
 
 
 @pytest.fixture(scope="module")
