@@ -33,6 +33,8 @@ import tempfile
 import time
 from pathlib import Path
 
+import z3
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
@@ -251,6 +253,10 @@ def main() -> None:
     p.add_argument("--arith-counts", action="store_true",
                    help="compare counts (quorum tests) as linear arithmetic, not as formulas "
                         "over the counted conditions (the baseline of counting.py)")
+    p.add_argument("--z3", action="append", default=[], metavar="KEY=VALUE",
+                   help="a global z3 parameter for every solver of the run (repeatable), e.g. "
+                        "smt.arith.solver=2: an experiment, whose units compare only with runs of the "
+                        "same parameters")
     p.add_argument("--growth", type=int, default=0,
                    help="bmc: each state's sets keep the slots of the state before and gain at most "
                         "this many elements per step (0: fresh sets of the bounds)")
@@ -259,6 +265,19 @@ def main() -> None:
     p.add_argument("--bmc-rlimit", type=int, default=0,
                    help="bmc: z3 resource units per toggle (default 0: no limit), load-independent")
     args = p.parse_args()
+    for item in args.z3:
+        key, sep, value = item.partition("=")
+        if not sep:
+            p.error(f"--z3 {item}: expected KEY=VALUE")
+        if args.journal:
+            p.error("--z3 with --journal: the journal's keys do not know the parameter")
+        try:
+            z3.get_param(key)  # an unknown key raises here (set_param only warns)
+            z3.set_param(key, value)  # global: every solver of this process and its forks
+        except z3.Z3Exception as exc:
+            p.error(f"--z3 {item}: {exc}")
+    if args.z3:
+        print(f"z3 parameters: {', '.join(args.z3)}")
     if args.journal and args.runs > 1:
         p.error("--journal with --runs > 1: the later runs would take every result from it")
     if args.plan and not args.split:
