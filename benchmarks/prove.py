@@ -33,12 +33,11 @@ import tempfile
 import time
 from pathlib import Path
 
-import z3
-
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from conformance.symbolic.bmc import bmc  # noqa: E402
+from conformance.symbolic.budget import z3_param  # noqa: E402
 from conformance.symbolic.journal import Journal  # noqa: E402
 from conformance.symbolic.prove import ObligationResult, ProofInput, per_action, prove  # noqa: E402
 from conformance.symbolic.refine import Refiner  # noqa: E402
@@ -80,7 +79,8 @@ def bench_prove(args: argparse.Namespace) -> None:
                          per_element=not args.whole_sets, slicing=args.slicing, rlimit=args.rlimit,
                          cases=tuple(args.cases or ()), goals=tuple(args.goals or ()),
                          witness=not args.no_witness, aligned_sets=not args.no_aligned_sets,
-                         boolean_counts=not args.arith_counts, pieces_take_frame=not args.pieces_ask_frame,
+                         boolean_counts=not args.arith_counts, z3_params=args.z3_params,
+                         pieces_take_frame=not args.pieces_ask_frame,
                          refined=args.split and not args.second_round)
         per: dict[str, list[float]] = {}
         cpu: dict[str, list[float]] = {}
@@ -182,7 +182,7 @@ def bench_bmc(args: argparse.Namespace) -> None:
         try:
             out = bmc(model, plan, args.max_length, bounds, time_limit=args.bmc_time_limit,
                       rlimit=args.bmc_rlimit, witness=not args.no_witness, growth=args.growth,
-                      boolean_counts=not args.arith_counts)
+                      boolean_counts=not args.arith_counts, z3_params=args.z3_params)
         except UnsupportedError as exc:
             what = f"unsupported: {str(exc).split(': ', 1)[-1]}"
         else:
@@ -254,9 +254,8 @@ def main() -> None:
                    help="compare counts (quorum tests) as linear arithmetic, not as formulas "
                         "over the counted conditions (the baseline of counting.py)")
     p.add_argument("--z3", action="append", default=[], metavar="KEY=VALUE",
-                   help="a global z3 parameter for every solver of the run (repeatable), e.g. "
-                        "smt.arith.solver=2: an experiment, whose units compare only with runs of the "
-                        "same parameters")
+                   help="a z3 solver parameter for every question (repeatable), e.g. smt.arith.solver=2: "
+                        "units compare only between runs of the same parameters")
     p.add_argument("--growth", type=int, default=0,
                    help="bmc: each state's sets keep the slots of the state before and gain at most "
                         "this many elements per step (0: fresh sets of the bounds)")
@@ -265,17 +264,10 @@ def main() -> None:
     p.add_argument("--bmc-rlimit", type=int, default=0,
                    help="bmc: z3 resource units per toggle (default 0: no limit), load-independent")
     args = p.parse_args()
-    for item in args.z3:
-        key, sep, value = item.partition("=")
-        if not sep:
-            p.error(f"--z3 {item}: expected KEY=VALUE")
-        if args.journal:
-            p.error("--z3 with --journal: the journal's keys do not know the parameter")
-        try:
-            z3.get_param(key)  # an unknown key raises here (set_param only warns)
-            z3.set_param(key, value)  # global: every solver of this process and its forks
-        except z3.Z3Exception as exc:
-            p.error(f"--z3 {item}: {exc}")
+    try:
+        args.z3_params = tuple(z3_param(text) for text in args.z3)
+    except ValueError as exc:
+        p.error(f"--z3 {exc}")
     if args.z3:
         print(f"z3 parameters: {', '.join(args.z3)}")
     if args.journal and args.runs > 1:

@@ -17,13 +17,13 @@ verdict is ``limit``, naming the depth reached.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import z3
 
 from conformance.symbolic.aligned import aligned_state
-from conformance.symbolic.budget import Budget
+from conformance.symbolic.budget import Budget, Z3Param
 from conformance.symbolic.counterexample import decode_state
 from conformance.symbolic.encoding import disj
 from conformance.symbolic.replay import ReplayError, replay
@@ -59,7 +59,7 @@ class BmcOutcome:
 
 def bmc(model: Model, plan: CheckPlan, length: int, bounds: Bounds, time_limit: float | None = None,
         log: Callable[[str], None] | None = None, rlimit: int = 0, witness: bool = True,
-        growth: int = 0, boolean_counts: bool = True) -> BmcOutcome:
+        growth: int = 0, boolean_counts: bool = True, z3_params: Sequence[Z3Param] = ()) -> BmcOutcome:
     """Search counterexamples of at most ``length`` steps within ``time_limit`` seconds and
     ``rlimit`` z3 resource units (0: no limit) in all; ``result.verdict`` is violation, ok
     (none within the bounds), limit (solver gave up or a limit was reached) or error (not
@@ -70,9 +70,10 @@ def bmc(model: Model, plan: CheckPlan, length: int, bounds: Bounds, time_limit: 
     hold at most their ``bounds``, and a step adds at most ``growth`` elements to each set
     (no bound on the size of a later state); 0: every state's sets are fresh, of at most
     their ``bounds``. ``boolean_counts``: comparisons of counts as formulas over the
-    counted conditions (``counting.py``), else as arithmetic."""
+    counted conditions (``counting.py``), else as arithmetic. ``z3_params``: solver
+    parameters (``budget.z3_param``)."""
     started = time.monotonic()
-    budget = Budget(time_limit if time_limit is not None else float("inf"), rlimit)
+    budget = Budget(time_limit if time_limit is not None else float("inf"), rlimit, z3_params)
     tr = Translator(model, interval_bound=bounds.seq_bound + 1)
     tr.boolean_counts = boolean_counts
     shapes = state_shapes(model, sample_state(model, plan.init), bounds)

@@ -31,15 +31,47 @@ def rlimit_count(solver: z3.Solver) -> int:
         return 0
 
 
+Z3Param = tuple[str, bool | int | float | str]
+
+
+def z3_param(text: str) -> Z3Param:
+    """``KEY=VALUE`` as a z3 solver parameter (``smt.arith.solver=2``): the value a boolean,
+    an integer, a float or else a string; ``ValueError`` for a missing value or a key z3
+    does not know."""
+    key, sep, raw = text.partition("=")
+    if not sep or not key or not raw:
+        raise ValueError(f"{text!r}: expected KEY=VALUE")
+    value: bool | int | float | str = raw
+    if raw.lower() in ("true", "false"):
+        value = raw.lower() == "true"
+    else:
+        for kind in (int, float):
+            try:
+                value = kind(raw)
+                break
+            except ValueError:
+                continue
+    try:
+        trial = z3.Solver()
+        trial.set(key, value)
+        trial.check()  # an unknown key or a value of the wrong type raises here
+    except z3.Z3Exception as exc:
+        first = str(exc.value if isinstance(exc.value, str) else exc.value.decode()).splitlines()[0]
+        raise ValueError(f"{text!r}: z3 does not take it ({first})") from None
+    return key, value
+
+
 class Budget:
     """The seconds (until ``deadline``) and resource units (``rlimit``, 0: no limit) left
-    to an obligation; ``used``: the resource units its solver calls have spent."""
+    to an obligation; ``used``: the resource units its solver calls have spent. ``params``
+    (z3 solver parameters) are set on every solver before its calls."""
 
-    def __init__(self, seconds: float, rlimit: int = 0) -> None:
+    def __init__(self, seconds: float, rlimit: int = 0, params: Sequence[Z3Param] = ()) -> None:
         if rlimit < 0:
             raise ValueError("the resource limit must not be negative")
         self.deadline = time.monotonic() + seconds
         self.rlimit = rlimit
+        self.params = tuple(params)
         self.used = 0
         self.over = False  # a question ran out of resource units (not of time)
 
@@ -71,6 +103,8 @@ class Budget:
                 return z3.unknown, "resource limit"
         if seconds <= 0:
             return z3.unknown, "time limit"
+        for key, value in self.params:
+            solver.set(key, value)
         solver.set("timeout", max(1, min(int(min(seconds, MAX_SECONDS) * 1000), 2**32 - 1)))
         solver.set("rlimit", limit)
         before = rlimit_count(solver)
@@ -90,4 +124,4 @@ class Budget:
         return answer, why
 
 
-__all__ = ["Budget", "rlimit_count"]
+__all__ = ["Budget", "Z3Param", "rlimit_count", "z3_param"]

@@ -118,6 +118,9 @@ def register(subparsers: Any) -> None:
                         "questions its attempts left open there: the whole attempt asks what it proved, "
                         "each case the rest, a conjunct a case left open going to a conjunct piece at "
                         "once; every verdict is decided again")
+    p.add_argument("--z3", action="append", default=[], metavar="KEY=VALUE",
+                   help="a z3 solver parameter for every question (repeatable), e.g. smt.arith.solver=2 "
+                        "(spec/README.md gives what it measured); a journal keys it with the options")
     p.add_argument("--itf-dir", type=Path, default=Path("."), metavar="DIR",
                    help="where counterexamples are written as ITF (default: the current folder)")
     p.add_argument("-I", "--search-path", action="append", type=Path, default=[], metavar="DIR")
@@ -128,6 +131,7 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     if _z3_missing():
         return 1
+    from conformance.symbolic.budget import z3_param
     from conformance.symbolic.journal import Journal
     from conformance.symbolic.prove import ProofInput, per_action, prove
     from conformance.symbolic.refine import Refiner
@@ -144,6 +148,11 @@ def run(args: argparse.Namespace) -> int:
         print("kraftcheck prove: error: --plan needs --split (a planned piece still unknown is split as usual)",
               file=sys.stderr)
         return 2
+    try:
+        params = tuple(z3_param(text) for text in args.z3)
+    except ValueError as exc:
+        print(f"kraftcheck prove: error: --z3 {exc}", file=sys.stderr)
+        return 2
     if not args.spec.is_file():
         print(f"error: {args.spec}: no such spec file", file=sys.stderr)
         return 1
@@ -152,7 +161,7 @@ def run(args: argparse.Namespace) -> int:
         return 1
     inp = ProofInput(args.spec, args.config, args.inv, args.safety, args.init, bounds, args.timeout,
                      tuple(args.search_path), rlimit=args.rlimit, cases=tuple(args.cases), goals=tuple(args.goals),
-                     witness=not args.no_witness, refined=args.split)
+                     witness=not args.no_witness, refined=args.split, z3_params=params)
     try:
         journal = Journal(args.journal, inp) if args.journal is not None else None
         refiner = Refiner(inp) if args.split else None
