@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 import z3
 
 from conformance.symbolic.aligned import aligned_state
-from conformance.symbolic.budget import Budget, Z3Param
+from conformance.symbolic.budget import Budget, Z3Param, z3_params_set
 from conformance.symbolic.counterexample import decode_state
 from conformance.symbolic.encoding import disj
 from conformance.symbolic.replay import ReplayError, replay
@@ -70,10 +70,17 @@ def bmc(model: Model, plan: CheckPlan, length: int, bounds: Bounds, time_limit: 
     hold at most their ``bounds``, and a step adds at most ``growth`` elements to each set
     (no bound on the size of a later state); 0: every state's sets are fresh, of at most
     their ``bounds``. ``boolean_counts``: comparisons of counts as formulas over the
-    counted conditions (``counting.py``), else as arithmetic. ``z3_params``: solver
-    parameters (``budget.z3_param``)."""
+    counted conditions (``counting.py``), else as arithmetic. ``z3_params``: z3 parameters
+    set for the search (``budget.z3_params_set``)."""
+    with z3_params_set(z3_params):
+        return _bmc(model, plan, length, bounds, time_limit, log, rlimit, witness, growth, boolean_counts)
+
+
+def _bmc(model: Model, plan: CheckPlan, length: int, bounds: Bounds, time_limit: float | None,
+         log: Callable[[str], None] | None, rlimit: int, witness: bool, growth: int,
+         boolean_counts: bool) -> BmcOutcome:
     started = time.monotonic()
-    budget = Budget(time_limit if time_limit is not None else float("inf"), rlimit, z3_params)
+    budget = Budget(time_limit if time_limit is not None else float("inf"), rlimit)
     tr = Translator(model, interval_bound=bounds.seq_bound + 1)
     tr.boolean_counts = boolean_counts
     shapes = state_shapes(model, sample_state(model, plan.init), bounds)

@@ -27,7 +27,7 @@ from typing import Any, Protocol, TypeVar
 import z3
 
 from conformance.symbolic.aligned import aligned_state
-from conformance.symbolic.budget import Budget, Z3Param
+from conformance.symbolic.budget import Budget, Z3Param, z3_params_set
 from conformance.symbolic.cases import constant_elements
 from conformance.symbolic.counterexample import decode_state
 from conformance.symbolic.elements import parts
@@ -97,8 +97,8 @@ class ProofInput:
     # a comparison of counts (quorum tests) is stated over the counted conditions
     # (``counting.py``); False: as linear arithmetic, the benchmark's baseline
     boolean_counts: bool = True
-    # z3 solver parameters set on every solver of an obligation (``budget.z3_param``, e.g.
-    # ``("smt.arith.solver", 2)``); they are options, so a journal keys them
+    # z3 parameters set (globally) while an obligation is decided (``budget.z3_param``,
+    # e.g. ``("smt.arith.solver", 2)``); they are options, so a journal keys them
     z3_params: tuple[Z3Param, ...] = ()
     # a conjunct piece of an unknown attempt (``refine.py``) takes what the attempt found of
     # its step's frame instead of asking again (False: it asks, the benchmark's baseline)
@@ -279,7 +279,9 @@ def discharge(inp: ProofInput, ob: Obligation, base: Shared | None = None) -> Ob
     if ob.goals or ob.conjunct:
         inp = replace(inp, goals=ob.asked(inp.goals))
     try:
-        result = _discharge(inp, ob, base if base is not None else shared(inp))
+        start = base if base is not None else shared(inp)
+        with z3_params_set(inp.z3_params):
+            result = _discharge(inp, ob, start)
     except TlaError as exc:  # a construct outside the fragment, met in this obligation
         result = ObligationResult(ob, "error", 0.0, message=str(exc))
     result.cpu_seconds = time.process_time() - cpu
@@ -290,7 +292,7 @@ def _discharge(inp: ProofInput, ob: Obligation, base: Shared) -> ObligationResul
     started = time.monotonic()
     model, plan, init, tr, s, here = base.model, base.plan, base.init, base.tr, base.s, base.here
     atom_terms = list(base.atom_terms)
-    budget = Budget(inp.timeout, inp.rlimit, inp.z3_params)
+    budget = Budget(inp.timeout, inp.rlimit)
     solver = z3.Solver()
     solver.add(s.wellformed)
     if ob.kind == "init":

@@ -1,7 +1,7 @@
-"""z3 solver parameters of a proof (``kraftcheck prove --z3 KEY=VALUE``,
-``budget.z3_param``): parsed and checked with z3 itself, set on every question's solver
-(the units then differ from the defaults' and equal those of a solver set by hand), keyed by a
-journal, and refused with a clear usage error when z3 does not take them."""
+"""z3 parameters of a proof (``kraftcheck prove --z3 KEY=VALUE``, ``budget.z3_param``):
+parsed and checked with z3 itself, set for an obligation and restored after it (the units then
+differ from the defaults' and equal those of a solver set by hand), keyed by a journal, and
+refused with a clear usage error when z3 does not take them."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 import z3
 
 from conformance.cli import main
-from conformance.symbolic.budget import Budget, rlimit_count, z3_param
+from conformance.symbolic.budget import Budget, rlimit_count, z3_param, z3_params_set
 from conformance.symbolic.journal import input_digest
 from conformance.symbolic.prove import ProofInput
 from conformance.symbolic.shapes import Bounds
@@ -39,21 +39,23 @@ def _lia(solver: z3.Solver) -> None:
     solver.add(z3.Sum(xs[:6]) - z3.Sum(xs[6:]) == 5)
 
 
-def test_the_budget_sets_the_parameters_on_every_solver() -> None:
+def test_the_parameters_hold_within_the_block_and_are_restored_after_it() -> None:
     def units(params: tuple[tuple[str, int], ...], by_hand: bool = False) -> int:
-        solver = z3.Solver(ctx=z3.Context())  # a context of its own: the search depends on the terms it holds
-        if by_hand:
-            for key, value in params:
-                solver.set(key, value)
-        _lia(solver)
-        budget = Budget(60.0, 0, () if by_hand else params)
-        answer, _ = budget.check(solver, 60.0)
+        with z3_params_set(() if by_hand else params):
+            solver = z3.Solver(ctx=z3.Context())  # a context of its own: the search depends on the terms it holds
+            if by_hand:
+                for key, value in params:
+                    solver.set(key, value)
+            _lia(solver)
+            answer, _ = Budget(60.0).check(solver, 60.0)
         assert answer == z3.sat
         return rlimit_count(solver)
 
     other = (("smt.arith.solver", 2),)
+    before = z3.get_param("smt.arith.solver")
     assert units(other) == units(other, by_hand=True)
     assert units(other) != units(())  # the parameter changed the search
+    assert z3.get_param("smt.arith.solver") == before
 
 
 def test_a_journal_keys_the_parameters(tmp_path: Path) -> None:
