@@ -53,7 +53,9 @@ def z3_param(text: str) -> Z3Param:
             except ValueError:
                 continue
     try:
-        trial = z3.Solver()
+        # a context of its own: a term or solver made in the main context would change the
+        # searches of every later obligation forked from this process
+        trial = z3.Solver(ctx=z3.Context())
         trial.set(key, value)
         trial.check()  # an unknown key or a value of the wrong type raises here
     except z3.Z3Exception as exc:
