@@ -254,7 +254,7 @@ def main() -> None:
                    help="compare counts (quorum tests) as linear arithmetic, not as formulas "
                         "over the counted conditions (the baseline of counting.py)")
     p.add_argument("--z3", action="append", default=[], metavar="KEY=VALUE",
-                   help="a z3 solver parameter for every question (repeatable), e.g. smt.arith.solver=2: "
+                   help="a z3 parameter set while each obligation is decided (repeatable), e.g. smt.arith.solver=2: "
                         "units compare only between runs of the same parameters")
     p.add_argument("--growth", type=int, default=0,
                    help="bmc: each state's sets keep the slots of the state before and gain at most "

@@ -119,7 +119,7 @@ def register(subparsers: Any) -> None:
                         "each case the rest, a conjunct a case left open going to a conjunct piece at "
                         "once; every verdict is decided again")
     p.add_argument("--z3", action="append", default=[], metavar="KEY=VALUE",
-                   help="a z3 solver parameter for every question (repeatable), e.g. smt.arith.solver=2 "
+                   help="a z3 parameter set while each obligation is decided (repeatable), e.g. smt.arith.solver=2 "
                         "(spec/README.md gives what it measured); a journal keys it with the options")
     p.add_argument("--itf-dir", type=Path, default=Path("."), metavar="DIR",
                    help="where counterexamples are written as ITF (default: the current folder)")
