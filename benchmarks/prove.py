@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from conformance.symbolic.bmc import bmc  # noqa: E402
-from conformance.symbolic.budget import z3_param  # noqa: E402
+from conformance.symbolic.budget import z3_param, z3_params_set  # noqa: E402
 from conformance.symbolic.journal import Journal  # noqa: E402
 from conformance.symbolic.prove import ObligationResult, ProofInput, per_action, prove  # noqa: E402
 from conformance.symbolic.refine import Refiner  # noqa: E402
@@ -180,9 +180,10 @@ def bench_bmc(args: argparse.Namespace) -> None:
         t0, c0 = time.monotonic(), time.process_time()
         depths = ""
         try:
-            out = bmc(model, plan, args.max_length, bounds, time_limit=args.bmc_time_limit,
-                      rlimit=args.bmc_rlimit, witness=not args.no_witness, growth=args.growth,
-                      boolean_counts=not args.arith_counts, z3_params=args.z3_params)
+            with z3_params_set(args.z3_params):
+                out = bmc(model, plan, args.max_length, bounds, time_limit=args.bmc_time_limit,
+                          rlimit=args.bmc_rlimit, witness=not args.no_witness, growth=args.growth,
+                          boolean_counts=not args.arith_counts)
         except UnsupportedError as exc:
             what = f"unsupported: {str(exc).split(': ', 1)[-1]}"
         else:

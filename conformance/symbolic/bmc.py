@@ -17,13 +17,13 @@ verdict is ``limit``, naming the depth reached.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import z3
 
 from conformance.symbolic.aligned import aligned_state
-from conformance.symbolic.budget import Budget, Z3Param, z3_params_set
+from conformance.symbolic.budget import Budget
 from conformance.symbolic.counterexample import decode_state
 from conformance.symbolic.encoding import disj
 from conformance.symbolic.replay import ReplayError, replay
@@ -59,7 +59,7 @@ class BmcOutcome:
 
 def bmc(model: Model, plan: CheckPlan, length: int, bounds: Bounds, time_limit: float | None = None,
         log: Callable[[str], None] | None = None, rlimit: int = 0, witness: bool = True,
-        growth: int = 0, boolean_counts: bool = True, z3_params: Sequence[Z3Param] = ()) -> BmcOutcome:
+        growth: int = 0, boolean_counts: bool = True) -> BmcOutcome:
     """Search counterexamples of at most ``length`` steps within ``time_limit`` seconds and
     ``rlimit`` z3 resource units (0: no limit) in all; ``result.verdict`` is violation, ok
     (none within the bounds), limit (solver gave up or a limit was reached) or error (not
@@ -70,19 +70,11 @@ def bmc(model: Model, plan: CheckPlan, length: int, bounds: Bounds, time_limit: 
     hold at most their ``bounds``, and a step adds at most ``growth`` elements to each set
     (no bound on the size of a later state); 0: every state's sets are fresh, of at most
     their ``bounds``. ``boolean_counts``: comparisons of counts as formulas over the
-    counted conditions (``counting.py``), else as arithmetic. ``z3_params``: z3 parameters
-    set for the search (``budget.z3_params_set``)."""
-    with z3_params_set(z3_params):
-        return _bmc(model, plan, length, bounds, time_limit, log, rlimit, witness, growth, boolean_counts)
-
-
-def _bmc(model: Model, plan: CheckPlan, length: int, bounds: Bounds, time_limit: float | None,
-         log: Callable[[str], None] | None, rlimit: int, witness: bool, growth: int,
-         boolean_counts: bool) -> BmcOutcome:
+    counted conditions (``counting.py``), else as arithmetic. (z3 parameters: call it
+    within ``budget.z3_params_set``.)"""
     started = time.monotonic()
     budget = Budget(time_limit if time_limit is not None else float("inf"), rlimit)
-    tr = Translator(model, interval_bound=bounds.seq_bound + 1)
-    tr.boolean_counts = boolean_counts
+    tr = Translator(model, interval_bound=bounds.seq_bound + 1, boolean_counts=boolean_counts)
     shapes = state_shapes(model, sample_state(model, plan.init), bounds)
     disjuncts = split_action(tr, plan.next) if isinstance(plan.next, str) else None
     atom_terms: list[z3.ArithRef] = []

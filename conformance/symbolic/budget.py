@@ -59,7 +59,7 @@ def z3_param(text: str) -> Z3Param:
         trial.set(key, value)
         trial.check()  # an unknown key or a value of the wrong type raises here
     except z3.Z3Exception as exc:
-        first = str(exc.value if isinstance(exc.value, str) else exc.value.decode()).splitlines()[0]
+        first = (exc.value if isinstance(exc.value, str) else exc.value.decode()).splitlines()[0]
         raise ValueError(f"{text!r}: z3 does not take it ({first})") from None
     return key, value
 
@@ -67,9 +67,9 @@ def z3_param(text: str) -> Z3Param:
 @contextmanager
 def z3_params_set(params: Sequence[Z3Param]) -> Iterator[None]:
     """z3's global parameters set to ``params`` within the block, and back to what they
-    were after it. Global, not per solver: set on a solver, ``smt.arith.solver=2`` searched
-    otherwise than set globally, and only the global setting gave the measured gain
-    (spec/README.md)."""
+    were after it. Global, as in the runs that measured ``smt.arith.solver=2``, whose units
+    ``prove --z3`` then spends exactly (spec/README.md); set on each solver instead, it was
+    not measured on its own."""
     old = [(key, z3.get_param(key)) for key, _ in params]
     try:
         for key, value in params:

@@ -78,6 +78,9 @@ def compare(a: z3.ArithRef, op: str, b: z3.ArithRef) -> z3.BoolRef | None:
     """``a op b`` (``op`` one of ``<= < >= >``) as a boolean formula over the conditions of
     the two sums, or None when either side is not such a sum or they have too many
     conditions (the caller keeps the arithmetic comparison)."""
+    # both sides are read, then merged: reading them in one pass (and stopping at the first
+    # side that is no sum) frees z3's Python wrappers in another order, which moved the units
+    # of SendFetchRequest and Resign by 0.7-3.5 % (z3's search follows its term ids)
     left, right = linear_sum(a), linear_sum(b)
     if left is None or right is None:
         return None

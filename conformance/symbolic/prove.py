@@ -262,8 +262,7 @@ def shared(inp: ProofInput) -> Shared:
     """The start of every obligation of ``inp`` (``Shared``)."""
     clear_memo()
     model, plan, init = load(inp)
-    tr = Translator(model, Atoms())
-    tr.boolean_counts = inp.boolean_counts
+    tr = Translator(model, Atoms(), boolean_counts=inp.boolean_counts)
     sample = sample_state(model, init)
     shapes = state_shapes(model, sample, inp.bounds)
     atom_terms: list[z3.ArithRef] = []

@@ -100,7 +100,8 @@ _INFINITE = {"Nat", "Int", "STRING", "Real"}
 class Translator:
     """Translates expressions of one model (constants bound) over symbolic states."""
 
-    def __init__(self, model: Model, atoms: Atoms | None = None, interval_bound: int | None = None) -> None:
+    def __init__(self, model: Model, atoms: Atoms | None = None, interval_bound: int | None = None,
+                 boolean_counts: bool = True) -> None:
         self.model = model
         self.atoms = atoms if atoms is not None else Atoms()
         self._const_cache: dict[str, SV] = {}
@@ -116,7 +117,7 @@ class Translator:
         self.witnesses: dict[int, z3.ArithRef] | None = None
         # A comparison of two counts (sums of ``If(c, n1, n0)``, as ``Cardinality`` gives) is
         # stated over the conditions (``counting.compare``); False: as arithmetic.
-        self.boolean_counts = True
+        self.boolean_counts = boolean_counts
 
     def take_assumptions(self) -> z3.BoolRef:
         """The assumptions recorded since the last call, as one formula."""

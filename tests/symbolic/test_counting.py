@@ -152,8 +152,7 @@ def test_the_translation_states_a_quorum_test_without_arithmetic(tmp_path: Path)
     state = fresh_state(state_shapes(model, sample_state(model, "Init"), Bounds(2, 3)), "s", atoms)
     formulas = {}
     for boolean_counts in (True, False):
-        tr = Translator(model)
-        tr.boolean_counts = boolean_counts
+        tr = Translator(model, boolean_counts=boolean_counts)
         formulas[boolean_counts] = z3.And(state.wellformed, tr.formula("Safety", StatePair(state.values)))
     comparisons = {z3.Z3_OP_LE, z3.Z3_OP_LT, z3.Z3_OP_GE, z3.Z3_OP_GT}
     assert not any(z3.is_app(t) and t.decl().kind() in comparisons for t in _subterms(formulas[True]))
