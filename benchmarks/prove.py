@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from conformance.symbolic.bmc import bmc  # noqa: E402
-from conformance.symbolic.budget import z3_param, z3_params_set  # noqa: E402
+from conformance.symbolic.budget import with_defaults, z3_param, z3_params_set  # noqa: E402
 from conformance.symbolic.journal import Journal  # noqa: E402
 from conformance.symbolic.prove import ObligationResult, ProofInput, per_action, prove  # noqa: E402
 from conformance.symbolic.refine import Refiner  # noqa: E402
@@ -79,7 +79,7 @@ def bench_prove(args: argparse.Namespace) -> None:
                          per_element=not args.whole_sets, slicing=args.slicing, rlimit=args.rlimit,
                          cases=tuple(args.cases or ()), goals=tuple(args.goals or ()),
                          witness=not args.no_witness, aligned_sets=not args.no_aligned_sets,
-                         boolean_counts=not args.arith_counts, z3_params=args.z3_params,
+                         boolean_counts=not args.arith_counts, z3_params=with_defaults(args.z3_params),
                          pieces_take_frame=not args.pieces_ask_frame,
                          refined=args.split and not args.second_round)
         per: dict[str, list[float]] = {}
@@ -255,8 +255,10 @@ def main() -> None:
                    help="compare counts (quorum tests) as linear arithmetic, not as formulas "
                         "over the counted conditions (the baseline of counting.py)")
     p.add_argument("--z3", action="append", default=[], metavar="KEY=VALUE",
-                   help="a z3 parameter set while each obligation is decided (repeatable), e.g. smt.arith.solver=2: "
-                        "units compare only between runs of the same parameters")
+                   help="a z3 parameter set while each obligation is decided (repeatable): prove sets "
+                        "smt.arith.solver=2 unless this names the key (smt.arith.solver=6: z3's own "
+                        "default, the baseline), bmc z3's defaults; units compare only between runs of "
+                        "the same parameters")
     p.add_argument("--growth", type=int, default=0,
                    help="bmc: each state's sets keep the slots of the state before and gain at most "
                         "this many elements per step (0: fresh sets of the bounds)")
@@ -269,8 +271,10 @@ def main() -> None:
         args.z3_params = tuple(z3_param(text) for text in args.z3)
     except ValueError as exc:
         p.error(f"--z3 {exc}")
-    if args.z3:
-        print(f"z3 parameters: {', '.join(args.z3)}")
+    if args.part in ("prove", "both"):
+        print(f"z3 parameters of prove: {', '.join(f'{k}={v}' for k, v in with_defaults(args.z3_params))}")
+    if args.z3 and args.part in ("bmc", "both"):
+        print(f"z3 parameters of bmc: {', '.join(args.z3)}")
     if args.journal and args.runs > 1:
         p.error("--journal with --runs > 1: the later runs would take every result from it")
     if args.plan and not args.split:

@@ -119,8 +119,10 @@ def register(subparsers: Any) -> None:
                         "each case the rest, a conjunct a case left open going to a conjunct piece at "
                         "once; every verdict is decided again")
     p.add_argument("--z3", action="append", default=[], metavar="KEY=VALUE",
-                   help="a z3 parameter set while each obligation is decided (repeatable), e.g. smt.arith.solver=2 "
-                        "(spec/README.md gives what it measured); a journal keys it with the options")
+                   help="a z3 parameter set while each obligation is decided (repeatable); default "
+                        "smt.arith.solver=2, z3's older simplex, which the KRaft proof measured cheaper "
+                        "(spec/README.md); smt.arith.solver=6 is z3's own default; a journal keys them "
+                        "with the options")
     p.add_argument("--itf-dir", type=Path, default=Path("."), metavar="DIR",
                    help="where counterexamples are written as ITF (default: the current folder)")
     p.add_argument("-I", "--search-path", action="append", type=Path, default=[], metavar="DIR")
@@ -131,7 +133,7 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     if _z3_missing():
         return 1
-    from conformance.symbolic.budget import z3_param
+    from conformance.symbolic.budget import with_defaults, z3_param
     from conformance.symbolic.journal import Journal
     from conformance.symbolic.prove import ProofInput, per_action, prove
     from conformance.symbolic.refine import Refiner
@@ -149,7 +151,7 @@ def run(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     try:
-        params = tuple(z3_param(text) for text in args.z3)
+        params = with_defaults([z3_param(text) for text in args.z3])
     except ValueError as exc:
         print(f"kraftcheck prove: error: --z3 {exc}", file=sys.stderr)
         return 2
@@ -184,6 +186,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"Proof of {args.inv} for the constants of {args.config} and the states satisfying its "
           f"CONSTRAINTs, of bounded size ({describe_bounds(bounds)}); the cfg's constants and "
           "state constraints bound the state space: nothing is proved for other constants.")
+    print(f"z3 parameters: {', '.join(f'{key}={value}' for key, value in params) or 'z3 defaults'}")
     if args.goals:
         print(f"Partial: each step obligation asks only {', '.join(args.goals)} of {args.inv}'.")
     if plan is not None:

@@ -11,7 +11,14 @@ import pytest
 import z3
 
 from conformance.cli import main
-from conformance.symbolic.budget import Budget, rlimit_count, z3_param, z3_params_set
+from conformance.symbolic.budget import (
+    PROVE_DEFAULTS,
+    Budget,
+    rlimit_count,
+    with_defaults,
+    z3_param,
+    z3_params_set,
+)
 from conformance.symbolic.journal import input_digest
 from conformance.symbolic.prove import ProofInput
 from conformance.symbolic.shapes import Bounds
@@ -80,3 +87,30 @@ def test_the_cli_refuses_a_parameter_z3_does_not_take(tmp_path: Path, capsys: py
     code = main(["prove", str(spec), "--config", str(cfg), "--inv", "IndInv", "--safety", "Safety",
                  "--jobs", "1", "--z3", "smt.arith.solver=2", "--itf-dir", str(tmp_path)])
     assert code == 0 and "proved" in capsys.readouterr().out
+
+
+def test_defaults_give_way_to_the_parameters_named() -> None:
+    assert with_defaults([]) == PROVE_DEFAULTS == (("smt.arith.solver", 2),)
+    assert with_defaults([("smt.arith.solver", 6)]) == (("smt.arith.solver", 6),)
+    assert with_defaults([("smt.relevancy", 0)]) == (("smt.arith.solver", 2), ("smt.relevancy", 0))
+
+
+def test_the_cli_proves_with_the_default_parameters_unless_told(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A run without --z3 is the run with the defaults named: the second takes every result
+    from the first one's journal; z3's own defaults are other inputs, decided again."""
+    spec = tmp_path / "Queue.tla"
+    spec.write_text(QUEUE)
+    cfg = tmp_path / "Queue.cfg"
+    cfg.write_text("CONSTANT Max = 3\nSPECIFICATION Spec\nINVARIANT Safety\n")
+    journal = tmp_path / "queue.journal"
+    base = ["prove", str(spec), "--config", str(cfg), "--inv", "IndInv", "--safety", "Safety", "--jobs", "1",
+            "--journal", str(journal), "--itf-dir", str(tmp_path)]
+    assert main(base) == 0
+    first = capsys.readouterr().out
+    assert "z3 parameters: smt.arith.solver=2" in first and "taken from the journal" not in first
+    assert main([*base, "--z3", "smt.arith.solver=2"]) == 0
+    assert "obligations (or pieces) taken from the journal" in capsys.readouterr().out
+    assert main([*base, "--z3", "smt.arith.solver=6"]) == 0
+    own = capsys.readouterr().out
+    assert "z3 parameters: smt.arith.solver=6" in own and "taken from the journal" not in own
