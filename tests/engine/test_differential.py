@@ -35,6 +35,11 @@ from tests.engine import reference_interp as R
 HEADER = "EXTENDS Integers, Sequences, FiniteSets"
 FAST = settings(max_examples=25, deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+# the broader generators' CI runs: more examples (each is cheap), about 6 seconds each
+FAST_EXT = settings(max_examples=200, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+FAST_EXT_SPECS = settings(max_examples=100, deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 LONG = settings(max_examples=600, deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
@@ -232,6 +237,20 @@ class ExtGen(Gen):
     def with_(self, ty: str, depth: int, scope: dict[str, str], **more: str) -> str:
         return self.expr(ty, depth, {**scope, **more})
 
+    def pairs(self, depth: int, scope: dict[str, str]) -> str:
+        return f"{self.expr('set', depth, scope)} \\X {self.expr('set', depth, scope)}"
+
+    def choice(self, binder: str, dom: str, binds: dict[str, str], default: str, depth: int,
+               scope: dict[str, str], extra: str = "") -> str:
+        """``CHOOSE binder \\in dom : P`` with P drawn (and ``extra``), ``default`` when
+        no element satisfies P: which element is chosen depends on P and on the order."""
+        d = self.name()
+        pred = self.expr("bool", depth, {**scope, **binds})
+        if extra:
+            pred = f"({extra} /\\ {pred})"
+        return (f"(LET {d} == {dom} IN IF \\E {binder} \\in {d} : {pred} "
+                f"THEN (CHOOSE {binder} \\in {d} : {pred}) ELSE {default})")
+
     # leaves of the new types
     def leaf_fun(self, scope: dict[str, str]) -> list[str]:
         return ["[k \\in {0, 2} |-> k]", "[k \\in y |-> x]", "[k \\in 1..2 |-> k + x]",
@@ -278,10 +297,12 @@ class ExtGen(Gen):
             lambda: f"(LET {f} == {e('fun')} IN LET {k} == {e('int')} IN "
             f"IF {k} \\in DOMAIN {f} THEN [{f} EXCEPT ![{k}] = @ * 2, ![{k}] = @ - {e('int')}] ELSE {f})",
             lambda: f"(IF {e('bool')} THEN {e('fun')} ELSE {e('fun')})",
-            lambda: f"(CHOOSE {v} \\in [({e('set')} \\cap 0..2) -> ({e('set')} \\cap 0..1) \\cup {{0}}] : "
-            f"{self.with_('bool', depth, scope, **{v: 'fun'})} \\/ \\A {k} \\in DOMAIN {v} : {v}[{k}] = 0)",
-            lambda: f"(CHOOSE {v} \\in UNION {{[{k} -> {{0, 1}}] : {k} \\in SUBSET ({e('set')} \\cap 0..2)}} : "
-            f"{self.with_('bool', depth, scope, **{v: 'fun'})} \\/ DOMAIN {v} = {{}})",
+            lambda: self.choice(v, f"[({e('set')} \\cap 0..2) -> ({e('set')} \\cap 0..1) \\cup {{0}}]",
+                                {v: "fun"}, "[k \\in {0, 2} |-> k]", depth, scope),
+            # functions of several domains, a sequence among them (TLC's order of functions)
+            lambda: self.choice(v, f"UNION {{[{k} -> {{0, 1}}] : {k} \\in SUBSET ({e('set')} \\cap 0..2)}}",
+                                {v: "fun"}, "[k \\in {0, 2} |-> k]", depth, scope,
+                                f"Cardinality(DOMAIN {v}) = {self.draw(st.integers(1, 2))}"),
             *self.defined("fun", depth, scope),
         ])
 
@@ -316,18 +337,19 @@ class ExtGen(Gen):
             lambda: f"Len(SelectSeq({e('seq')}, LAMBDA {v} : {self.with_('bool', depth, scope, **{v: 'int'})}))",
             lambda: f"(LET {f}({v}) == {self.with_('bool', depth, scope, **{v: 'int'})} IN "
             f"Len(SelectSeq({e('seq')}, {f})))",
-            lambda: f"(LET {f} == (CHOOSE {v} \\in {e('sset')} \\cup {{{{7}}}} : "
-            f"{self.with_('bool', depth, scope, **{v: 'set'})} \\/ {v} = {{7}}) IN Weigh({f}))",
-            lambda: f"(LET {f} == (CHOOSE <<{v}, {w}>> \\in ({e('set')} \\cup {{7}}) \\X ({e('set')} \\cup {{7}}) : "
-            f"{self.with_('bool', depth, scope, **{v: 'int', w: 'int'})} \\/ {v} + {w} = 14) IN "
+            lambda: f"Weigh({self.choice(v, e('sset'), {v: 'set'}, '{7}', depth, scope)})",
+            lambda: f"(LET {f} == {self.choice(f'<<{v}, {w}>>', self.pairs(depth, scope), {v: 'int', w: 'int'}, '<<7, 7>>', depth, scope)} IN "
             f"{f}[1] * 10 + {f}[2])",
+            lambda: f"Cardinality([a : {e('set')}, b : BOOLEAN])",
+            lambda: f"Cardinality([({e('set')} \\cap 0..2) -> {e('set')} \\cap 0..1])",
+            lambda: f"Cardinality(SUBSET ({e('set')} \\cap 0..3))",
             lambda: f"(LET {f} == {e('seq')} IN LET {k} == {e('int')} % 3 IN "
             f"IF 1 <= {k} /\\ {k} + 1 <= Len({f}) THEN SubSeq({f}, {k}, {k} + 1)[2] ELSE 0)",
         ])
 
     def node_bool(self, depth: int, scope: dict[str, str]) -> str:
         e = lambda ty: self.expr(ty, depth, scope)  # noqa: E731
-        v, w = self.name(), self.name()
+        v, w, u = self.name(), self.name(), self.name()
         ty = self.pick(["fun", "sset"])
         return self.ext("bool", depth, scope, [
             lambda: f"({e(ty)} = {e(ty)})", lambda: f"({e(ty)} /= {e(ty)})",
@@ -337,6 +359,11 @@ class ExtGen(Gen):
             lambda: f"(\\A <<{v}, {w}>> \\in {{<<{e('int')}, {e('int')}>>, <<{e('int')}, {e('int')}>>}} : "
             f"{self.with_('bool', depth, scope, **{v: 'int', w: 'int'})})",
             lambda: f"(\\A {v}, {w} \\in {e('set')} : {self.with_('bool', depth, scope, **{v: 'int', w: 'int'})})",
+            # names sharing a domain that binds a name of its own
+            lambda: f"(\\A {v}, {w} \\in {{{u} \\in {e('set')} : {self.with_('bool', depth, scope, **{u: 'int'})}}} : "
+            f"{self.with_('bool', depth, scope, **{v: 'int', w: 'int'})})",
+            lambda: f"(\\E {v}, {w} \\in {{{self.with_('int', depth, scope, **{u: 'int'})} : {u} \\in {e('set')}}} : "
+            f"{self.with_('bool', depth, scope, **{v: 'int', w: 'int'})})",
             lambda: f"(\\E {v} \\in [a : {e('set')}, b : BOOLEAN] : {self.with_('bool', depth, scope, **{v: 'rec'})})",
             lambda: f"(\\A {v} \\in [({e('set')} \\cap 0..2) -> {{0, 1}}] : "
             f"{self.with_('bool', depth, scope, **{v: 'fun'})})",
@@ -355,8 +382,7 @@ class ExtGen(Gen):
             lambda: f"{{{self.with_('int', depth, scope, **{v: 'int', w: 'int'})} : {v} \\in {e('set')}, {w} \\in {e('set')}}}",
             lambda: f"{{{v} : <<{v}, {w}>> \\in {e('set')} \\X {e('set')}}}",
             lambda: f"{{{v} + {w} : <<{v}, {w}>> \\in {{<<{e('int')}, {e('int')}>>}} \\cup ({e('set')} \\X {{1}})}}",
-            lambda: f"(CHOOSE {v} \\in ({e('sset')} \\cup {{{{7}}}}) : "
-            f"{self.with_('bool', depth, scope, **{v: 'set'})} \\/ {v} = {{7}})",
+            lambda: self.choice(v, e("sset"), {v: "set"}, "{7}", depth, scope),
             lambda: f"(LET {w} == {e('fun')} IN {{{w}[{v}] : {v} \\in DOMAIN {w}}})",
         ])
 
@@ -367,18 +393,18 @@ class ExtGen(Gen):
             lambda: f"SelectSeq({e('seq')}, LAMBDA {v} : {self.with_('bool', depth, scope, **{v: 'int'})})",
             lambda: f"(LET {q} == <<{e('seq')}, {e('seq')}>> IN LET {k} == {e('int')} IN "
             f"IF {k} \\in DOMAIN {q}[2] THEN [{q} EXCEPT ![2][{k}] = @ + {e('int')}][2] ELSE {q}[1])",
-            lambda: f"(CHOOSE {v} \\in {{{e('seq')}, {e('seq')}, <<>>}} : "
-            f"{self.with_('bool', depth, scope, **{v: 'seq'})} \\/ {v} = <<>>)",
-            lambda: f"(CHOOSE <<{v}, {k}>> \\in ({e('set')} \\cup {{7}}) \\X {{{e('int')}}} : "
-            f"{self.with_('bool', depth, scope, **{v: 'int', k: 'int'})} \\/ {v} = 7)",
+            lambda: self.choice(v, f"{{{e('seq')}, {e('seq')}, {e('seq')}}}", {v: "seq"}, "<<7>>",
+                                depth, scope),
+            lambda: self.choice(f"<<{v}, {k}>>", f"{e('set')} \\X {{{e('int')}, {e('int')}}}",
+                                {v: "int", k: "int"}, "<<7, 7>>", depth, scope),
         ])
 
     def node_rec(self, depth: int, scope: dict[str, str]) -> str:
         e = lambda ty: self.expr(ty, depth, scope)  # noqa: E731
         v, q = self.name(), self.name()
         return self.ext("rec", depth, scope, [
-            lambda: f"(CHOOSE {v} \\in [a : {e('set')} \\cup {{0}}, b : BOOLEAN] : "
-            f"{self.with_('bool', depth, scope, **{v: 'rec'})} \\/ {v} = [a |-> 0, b |-> FALSE])",
+            lambda: self.choice(v, f"[a : {e('set')}, b : BOOLEAN]", {v: "rec"},
+                                "[a |-> 7, b |-> TRUE]", depth, scope),
             lambda: f"(LET {q} == [c |-> {e('rec')}, d |-> 0] IN [{q} EXCEPT !.c.a = @ + 1, !.d = {e('int')}].c)",
             lambda: f"[{e('rec')} EXCEPT !.b = ~@, !.a = @ + 1]",
         ])
@@ -504,7 +530,7 @@ def test_compiled_expressions_agree_with_the_reference_long(mod: tuple[str, list
     compare_module(*mod)
 
 
-@FAST
+@FAST_EXT
 @given(ext_modules())
 def test_more_constructs_agree_with_the_reference(mod: tuple[str, list[str]]) -> None:
     compare_module(*mod)
@@ -630,7 +656,7 @@ def test_explorer_agrees_with_the_reference_search_long(spec: tuple[str, str]) -
     compare_spec(*spec)
 
 
-@FAST
+@FAST_EXT_SPECS
 @given(ext_specs())
 def test_explorer_agrees_on_more_constructs(spec: tuple[str, str]) -> None:
     compare_spec(*spec)
