@@ -658,11 +658,16 @@ def fn_apply(f: tuple | Fn, x: Any) -> Any:
 # Ordering and printing (TLC prints sets in a canonical order)
 # ---------------------------------------------------------------------------
 
-_KIND_ORDER = {bool: 0, int: 1, str: 2, ModelValue: 3, tuple: 4, Fn: 5, frozenset: 6}
+# a sequence is a function (over 1..n): one kind, ordered among the other functions
+_KIND_ORDER = {bool: 0, int: 1, str: 2, ModelValue: 3, tuple: 5, Fn: 5, frozenset: 6}
 
 
 def sort_key(v: Any) -> tuple[Any, ...]:
-    """A total order on values, used only for deterministic printing and enumeration."""
+    """TLC's order of values of one kind (its ``compareTo``), which printing, enumeration and
+    CHOOSE follow: sets and functions by size, then element by element (a function's
+    arguments in order, each followed by its value). A sequence is ordered as the
+    function it is: TLC builds ``[k \\in {1, 2} |-> 0]`` and ``[k \\in {0, 2} |-> 0]`` alike
+    and puts the second first (its first argument is smaller)."""
     t = type(v)
     kind = _KIND_ORDER.get(t, 9)
     if t is bool or t is int or t is str:
@@ -670,7 +675,7 @@ def sort_key(v: Any) -> tuple[Any, ...]:
     if t is ModelValue:
         return (kind, v.name)
     if t is tuple:
-        return (kind, len(v), tuple(sort_key(x) for x in v))
+        return (kind, len(v), tuple([((1, k), sort_key(x)) for k, x in enumerate(v, 1)]))
     if t is Fn:
         items = sorted(((sort_key(k), sort_key(x)) for k, x in v.map.items()))
         return (kind, len(items), tuple(items))

@@ -355,6 +355,15 @@ class Interp:
             if name == "\\/":
                 return B(a or self.truth(args[1], env, p))
             return B((not a) or self.truth(args[1], env, p))
+        if name == "SelectSeq":  # the items for which the test (an operator argument) holds
+            test = self.op_arg(args[1], env)
+            if len(test.params) != 1:
+                raise RefError("arity")
+            kept = []
+            for v in as_seq(self.ev(args[0], env, p)):
+                if want(self.ev(test.body, {**(test.env or {}), test.params[0].name: v}, p), "b"):
+                    kept.append(v)
+            return seq(kept)
         vals = [self.ev(a, env, p) for a in args]
         impl = _BUILTINS.get(name)
         if impl is None:
@@ -363,12 +372,16 @@ class Interp:
 
 
 def order(v: V) -> Any:
-    """A total order on tagged values (for CHOOSE's fixed choice and sorting)."""
+    """TLC's order of values of one kind (``compareTo`` of its value classes), which CHOOSE
+    follows (the least element satisfying the predicate): integers by value, FALSE before
+    TRUE, strings as text; sets by size, then their elements in order, one by one (a
+    SetEnumValue normalised); functions, sequences and records alike by size, then
+    argument by argument in order, the argument, then its value (FcnRcdValue)."""
     tag, x = v
     if tag == "S":
-        return (tag, sorted(order(y) for y in x))
+        return (tag, len(x), sorted(order(y) for y in x))
     if tag == "F":
-        return (tag, sorted((order(k), order(y)) for k, y in x))
+        return (tag, len(x), sorted((order(k), order(y)) for k, y in x))
     return (tag, x)
 
 
@@ -654,6 +667,7 @@ _BUILTINS: dict[str, Any] = {
     "Tail": _tail,
     "\\o": lambda a, b: seq(as_seq(a) + as_seq(b)),
     "SubSeq": _subseq,
+    "\\times": lambda a, b: ("S", frozenset(seq([x, y]) for x in want(a, "S") for y in want(b, "S"))),
 }
 
 

@@ -35,6 +35,11 @@ from tests.engine import reference_interp as R
 HEADER = "EXTENDS Integers, Sequences, FiniteSets"
 FAST = settings(max_examples=25, deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+# the broader generators' CI runs: more examples (each is cheap), about 6 seconds each
+FAST_EXT = settings(max_examples=200, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+FAST_EXT_SPECS = settings(max_examples=100, deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 LONG = settings(max_examples=600, deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
@@ -208,6 +213,239 @@ class Gen:
         ])
 
 
+class ExtGen(Gen):
+    """Also functions over integers (``fun``) and sets of sets of integers (``sset``), and
+    around them: function constructors (one or two binders) and application, DOMAIN,
+    EXCEPT with @ (several updates, nested paths), record sets, function sets, SUBSET,
+    UNION, maps with several binders, tuple binders, quantifiers with several names,
+    CHOOSE over sets of sets, sequences, records, functions and tuples (TLC's order), IF
+    inside quantifiers, Head, SubSeq, SelectSeq, LAMBDA arguments reaching bound
+    variables, recursive operators (module and LET), and operators applied to values of
+    two kinds in turn (0 and FALSE, <<1>> and <<TRUE>> ...), whose results must not be
+    taken one for the other."""
+
+    def choose(self, options: list[Any]) -> str:
+        """One of ``options`` (texts, or functions drawing one: only the chosen one draws)."""
+        got = self.pick(options)
+        return str(got() if callable(got) else got)
+
+    def ext(self, base: str, depth: int, scope: dict[str, str], options: list[Any]) -> str:
+        if self.draw(st.integers(0, 2)) == 0:
+            return str(getattr(super(), "node_" + base)(depth, scope))
+        return self.choose(options)
+
+    def with_(self, ty: str, depth: int, scope: dict[str, str], **more: str) -> str:
+        return self.expr(ty, depth, {**scope, **more})
+
+    def pairs(self, depth: int, scope: dict[str, str]) -> str:
+        return f"{self.expr('set', depth, scope)} \\X {self.expr('set', depth, scope)}"
+
+    def choice(self, binder: str, dom: str, binds: dict[str, str], default: str, depth: int,
+               scope: dict[str, str], extra: str = "") -> str:
+        """``CHOOSE binder \\in dom : P`` with P drawn (and ``extra``), ``default`` when
+        no element satisfies P: which element is chosen depends on P and on the order."""
+        d = self.name()
+        pred = self.expr("bool", depth, {**scope, **binds})
+        if extra:
+            pred = f"({extra} /\\ {pred})"
+        return (f"(LET {d} == {dom} IN IF \\E {binder} \\in {d} : {pred} "
+                f"THEN (CHOOSE {binder} \\in {d} : {pred}) ELSE {default})")
+
+    # leaves of the new types
+    def leaf_fun(self, scope: dict[str, str]) -> list[str]:
+        return ["[k \\in {0, 2} |-> k]", "[k \\in y |-> x]", "[k \\in 1..2 |-> k + x]",
+                *self.bound("fun", scope)]
+
+    def leaf_sset(self, scope: dict[str, str]) -> list[str]:
+        return ["{{}, {1}}", "SUBSET y", "{y, {x}}", *self.bound("sset", scope)]
+
+    def poly(self, r: str, depth: int, scope: dict[str, str]) -> str:
+        """An expression built from ``r`` whatever its kind (its kind follows r's)."""
+        if depth <= 0 or self.draw(st.integers(0, 3)) == 0:
+            return r
+        p = lambda: self.poly(r, depth - 1, scope)  # noqa: E731
+        f, z, w = self.name(), self.name(), self.name()
+        return self.choose([
+            lambda: f"<<{p()}, {self.expr('int', 0, scope)}>>", lambda: f"{{{p()}}}",
+            lambda: f"[a |-> {p()}]",
+            lambda: f"(IF {self.expr('bool', 1, scope)} THEN {p()} ELSE {p()})",
+            lambda: f"(CHOOSE {w} \\in {{{p()}}} : TRUE)",
+            lambda: f"(LET {f}({z}) == {self.poly(r, depth - 1, {**scope, z: 'int'})} "
+            f"IN {f}({self.expr('int', 1, scope)}))",
+            lambda: f"(LET {f}({z}) == CHOOSE {w} \\in {{{p()}}} : {z} = {z} IN {f}({self.expr('int', 0, scope)}))",
+            lambda: f"[{w} \\in {self.expr('set', 1, scope)} |-> {p()}]",
+            lambda: f"(LET {f} == {p()} IN <<{f}, {f}>>)",
+        ])
+
+    def poly_pair(self, depth: int, scope: dict[str, str]) -> str:
+        """An operator applied to an integer, then a boolean (or to values holding them)."""
+        g, r = self.name(), self.name()
+        body = self.poly(r, 3, {**scope})
+        wrap = self.pick(["{}", "<<{}>>", "{{{}}}", "[a |-> {}]"])
+        i1, i2 = (wrap.format(self.pick(["0", "1", self.expr("int", 1, scope)])) for _ in "ab")
+        b1, b2 = (wrap.format(self.pick(["FALSE", "TRUE", self.expr("bool", 1, scope)]))
+                  for _ in "ab")
+        return f"(LET {g}({r}) == {body} IN <<{g}({i1}), {g}({b1})>> = <<{g}({i2}), {g}({b2})>>)"
+
+    def node_fun(self, depth: int, scope: dict[str, str]) -> str:
+        e = lambda ty: self.expr(ty, depth, scope)  # noqa: E731
+        v, f, k = self.name(), self.name(), self.name()
+        return self.choose([
+            lambda: f"[{v} \\in {e('set')} |-> {self.with_('int', depth, scope, **{v: 'int'})}]",
+            lambda: f"(LET {f} == {e('fun')} IN LET {k} == {e('int')} IN "
+            f"IF {k} \\in DOMAIN {f} THEN [{f} EXCEPT ![{k}] = @ + {e('int')}] ELSE {f})",
+            lambda: f"(LET {f} == {e('fun')} IN LET {k} == {e('int')} IN "
+            f"IF {k} \\in DOMAIN {f} THEN [{f} EXCEPT ![{k}] = @ * 2, ![{k}] = @ - {e('int')}] ELSE {f})",
+            lambda: f"(IF {e('bool')} THEN {e('fun')} ELSE {e('fun')})",
+            lambda: self.choice(v, f"[({e('set')} \\cap 0..2) -> ({e('set')} \\cap 0..1) \\cup {{0}}]",
+                                {v: "fun"}, "[k \\in {0, 2} |-> k]", depth, scope),
+            # functions of several domains, a sequence among them (TLC's order of functions)
+            lambda: self.choice(v, f"UNION {{[{k} -> {{0, 1}}] : {k} \\in SUBSET ({e('set')} \\cap 0..2)}}",
+                                {v: "fun"}, "[k \\in {0, 2} |-> k]", depth, scope,
+                                f"Cardinality(DOMAIN {v}) = {self.draw(st.integers(1, 2))}"),
+            *self.defined("fun", depth, scope),
+        ])
+
+    def node_sset(self, depth: int, scope: dict[str, str]) -> str:
+        e = lambda ty: self.expr(ty, depth, scope)  # noqa: E731
+        v, w = self.name(), self.name()
+        return self.choose([
+            lambda: f"SUBSET ({e('set')} \\cap 0..3)",
+            lambda: f"{{{v} \\in {e('sset')} : {self.with_('bool', depth, scope, **{v: 'set'})}}}",
+            lambda: f"{{{self.with_('set', depth, scope, **{v: 'int'})} : {v} \\in {e('set')}}}",
+            lambda: f"({e('sset')} \\cup {e('sset')})", lambda: f"({e('sset')} \\ {e('sset')})",
+            lambda: f"{{{{{v}, {w}}} : {v} \\in {e('set')}, {w} \\in {e('set')}}}",
+            lambda: f"{{{e('set')}, {e('set')}}}",
+            lambda: f"{{{v} \\in SUBSET ({e('set')} \\cap 0..3) : Cardinality({v}) = {self.draw(st.integers(0, 2))}}}",
+            *self.defined("sset", depth, scope),
+        ])
+
+    def node_int(self, depth: int, scope: dict[str, str]) -> str:
+        e = lambda ty: self.expr(ty, depth, scope)  # noqa: E731
+        v, w, f, k, j = (self.name() for _ in range(5))
+        return self.ext("int", depth, scope, [
+            lambda: f"Cardinality({e('sset')})", lambda: f"Cardinality(UNION {e('sset')})",
+            lambda: f"(LET {f} == {e('fun')} IN LET {k} == {e('int')} IN IF {k} \\in DOMAIN {f} THEN {f}[{k}] ELSE 9)",
+            lambda: f"(LET {f} == [{v} \\in {e('set')}, {w} \\in {e('set')} |-> "
+            f"{self.with_('int', depth, scope, **{v: 'int', w: 'int'})}] IN LET {k} == {e('int')} IN "
+            f"LET {j} == {e('int')} IN IF <<{k}, {j}>> \\in DOMAIN {f} THEN {f}[{k}, {j}] ELSE 9)",
+            lambda: f"Weigh({e('set')})",
+            lambda: f"(LET RECURSIVE {f}(_) {f}({v}) == IF {v} <= 0 THEN {self.with_('int', depth, scope, **{v: 'int'})} "
+            f"ELSE {v} + {f}({v} - 1) IN {f}({e('int')} % 4))",
+            lambda: f"Apply(LAMBDA {v} : {self.with_('int', depth, scope, **{v: 'int'})}, {e('int')})",
+            lambda: f"(LET {f} == {e('seq')} IN IF {f} = <<>> THEN 0 ELSE Head({f}))",
+            lambda: f"Len(SelectSeq({e('seq')}, LAMBDA {v} : {self.with_('bool', depth, scope, **{v: 'int'})}))",
+            lambda: f"(LET {f}({v}) == {self.with_('bool', depth, scope, **{v: 'int'})} IN "
+            f"Len(SelectSeq({e('seq')}, {f})))",
+            lambda: f"Weigh({self.choice(v, e('sset'), {v: 'set'}, '{7}', depth, scope)})",
+            lambda: f"(LET {f} == {self.choice(f'<<{v}, {w}>>', self.pairs(depth, scope), {v: 'int', w: 'int'}, '<<7, 7>>', depth, scope)} IN "
+            f"{f}[1] * 10 + {f}[2])",
+            lambda: f"Cardinality([a : {e('set')}, b : BOOLEAN])",
+            lambda: f"Cardinality([({e('set')} \\cap 0..2) -> {e('set')} \\cap 0..1])",
+            lambda: f"Cardinality(SUBSET ({e('set')} \\cap 0..3))",
+            lambda: f"(LET {f} == {e('seq')} IN LET {k} == {e('int')} % 3 IN "
+            f"IF 1 <= {k} /\\ {k} + 1 <= Len({f}) THEN SubSeq({f}, {k}, {k} + 1)[2] ELSE 0)",
+        ])
+
+    def node_bool(self, depth: int, scope: dict[str, str]) -> str:
+        e = lambda ty: self.expr(ty, depth, scope)  # noqa: E731
+        v, w, u = self.name(), self.name(), self.name()
+        ty = self.pick(["fun", "sset"])
+        return self.ext("bool", depth, scope, [
+            lambda: f"({e(ty)} = {e(ty)})", lambda: f"({e(ty)} /= {e(ty)})",
+            lambda: f"({e('set')} \\in {e('sset')})", lambda: f"({e('sset')} \\subseteq SUBSET {e('set')})",
+            lambda: f"(\\E <<{v}, {w}>> \\in {e('set')} \\X {e('set')} : "
+            f"{self.with_('bool', depth, scope, **{v: 'int', w: 'int'})})",
+            lambda: f"(\\A <<{v}, {w}>> \\in {{<<{e('int')}, {e('int')}>>, <<{e('int')}, {e('int')}>>}} : "
+            f"{self.with_('bool', depth, scope, **{v: 'int', w: 'int'})})",
+            lambda: f"(\\A {v}, {w} \\in {e('set')} : {self.with_('bool', depth, scope, **{v: 'int', w: 'int'})})",
+            # names sharing a domain that binds a name of its own
+            lambda: f"(\\A {v}, {w} \\in {{{u} \\in {e('set')} : {self.with_('bool', depth, scope, **{u: 'int'})}}} : "
+            f"{self.with_('bool', depth, scope, **{v: 'int', w: 'int'})})",
+            lambda: f"(\\E {v}, {w} \\in {{{self.with_('int', depth, scope, **{u: 'int'})} : {u} \\in {e('set')}}} : "
+            f"{self.with_('bool', depth, scope, **{v: 'int', w: 'int'})})",
+            lambda: f"(\\E {v} \\in [a : {e('set')}, b : BOOLEAN] : {self.with_('bool', depth, scope, **{v: 'rec'})})",
+            lambda: f"(\\A {v} \\in [({e('set')} \\cap 0..2) -> {{0, 1}}] : "
+            f"{self.with_('bool', depth, scope, **{v: 'fun'})})",
+            lambda: f"(\\E {v} \\in {e('sset')} : {self.with_('bool', depth, scope, **{v: 'set'})})",
+            lambda: f"(\\A {v} \\in {e('set')} : IF {self.with_('bool', depth, scope, **{v: 'int'})} "
+            f"THEN {self.with_('bool', depth, scope, **{v: 'int'})} ELSE {e('bool')})",
+            lambda: f"(IF {e('bool')} THEN {e('bool')} ELSE {e('bool')})",
+            lambda: self.poly_pair(depth, scope),
+        ])
+
+    def node_set(self, depth: int, scope: dict[str, str]) -> str:
+        e = lambda ty: self.expr(ty, depth, scope)  # noqa: E731
+        v, w = self.name(), self.name()
+        return self.ext("set", depth, scope, [
+            lambda: f"UNION {e('sset')}", lambda: f"DOMAIN {e('fun')}",
+            lambda: f"{{{self.with_('int', depth, scope, **{v: 'int', w: 'int'})} : {v} \\in {e('set')}, {w} \\in {e('set')}}}",
+            lambda: f"{{{v} : <<{v}, {w}>> \\in {e('set')} \\X {e('set')}}}",
+            lambda: f"{{{v} + {w} : <<{v}, {w}>> \\in {{<<{e('int')}, {e('int')}>>}} \\cup ({e('set')} \\X {{1}})}}",
+            lambda: self.choice(v, e("sset"), {v: "set"}, "{7}", depth, scope),
+            lambda: f"(LET {w} == {e('fun')} IN {{{w}[{v}] : {v} \\in DOMAIN {w}}})",
+        ])
+
+    def node_seq(self, depth: int, scope: dict[str, str]) -> str:
+        e = lambda ty: self.expr(ty, depth, scope)  # noqa: E731
+        v, q, k = self.name(), self.name(), self.name()
+        return self.ext("seq", depth, scope, [
+            lambda: f"SelectSeq({e('seq')}, LAMBDA {v} : {self.with_('bool', depth, scope, **{v: 'int'})})",
+            lambda: f"(LET {q} == <<{e('seq')}, {e('seq')}>> IN LET {k} == {e('int')} IN "
+            f"IF {k} \\in DOMAIN {q}[2] THEN [{q} EXCEPT ![2][{k}] = @ + {e('int')}][2] ELSE {q}[1])",
+            lambda: self.choice(v, f"{{{e('seq')}, {e('seq')}, {e('seq')}}}", {v: "seq"}, "<<7>>",
+                                depth, scope),
+            lambda: self.choice(f"<<{v}, {k}>>", f"{e('set')} \\X {{{e('int')}, {e('int')}}}",
+                                {v: "int", k: "int"}, "<<7, 7>>", depth, scope),
+        ])
+
+    def node_rec(self, depth: int, scope: dict[str, str]) -> str:
+        e = lambda ty: self.expr(ty, depth, scope)  # noqa: E731
+        v, q = self.name(), self.name()
+        return self.ext("rec", depth, scope, [
+            lambda: self.choice(v, f"[a : {e('set')}, b : BOOLEAN]", {v: "rec"},
+                                "[a |-> 7, b |-> TRUE]", depth, scope),
+            lambda: f"(LET {q} == [c |-> {e('rec')}, d |-> 0] IN [{q} EXCEPT !.c.a = @ + 1, !.d = {e('int')}].c)",
+            lambda: f"[{e('rec')} EXCEPT !.b = ~@, !.a = @ + 1]",
+        ])
+
+
+EXT_TYPES = (*TYPES, "fun", "sset")
+# used by the expressions of ExtGen: a recursive operator whose result follows the order
+# CHOOSE takes the elements in, and an operator taking an operator
+EXT_PRELUDE = """RECURSIVE Weigh(_)
+Weigh(S) == IF S = {} THEN 0 ELSE LET m == CHOOSE v \\in S : TRUE IN m + 2 * Weigh(S \\ {m})
+Apply(F(_), v) == F(v)"""
+
+
+@st.composite
+def ext_modules(draw: Any) -> tuple[str, list[str]]:
+    """Like ``modules``, with ExtGen's constructs: definitions (with a parameter of any
+    kind, applied to values of two kinds) reached from inside quantifiers."""
+    defs: dict[str, tuple[str, int]] = {}
+    g = ExtGen(draw, defs)
+    lines = [EXT_PRELUDE]
+    for k in range(draw(st.integers(1, 3))):
+        ty = g.pick(["int", "bool", "set", "fun", "sset"])
+        if draw(st.booleans()):
+            lines.append(f"D{k} == {g.expr(ty, 2, {})}")
+            defs[f"D{k}"] = (ty, 0)
+        else:
+            lines.append(f"D{k}(p{k}) == {g.expr(ty, 2, {f'p{k}': 'int'})}")
+            defs[f"D{k}"] = (ty, 1)
+    lines.append(f"Poly(r) == {g.poly('r', 3, {})}")
+    names = []
+    for k in range(2):
+        ty = g.pick(list(EXT_TYPES))
+        v = g.name()
+        inner = g.expr(ty, 2, {v: "int"})
+        if k == 1 and draw(st.booleans()):
+            inner = f"<<{inner}, <<Poly({v}), Poly({v} > 1)>>, <<Poly(<<{v}>>), Poly(<<{v} = 1>>)>>>>"
+        lines.append(f"E{k} == {{ {inner} : {v} \\in (0..x) \\cup {{{draw(st.integers(0, 2))}}} }}")
+        names.append(f"E{k}")
+    return "\n".join(lines), names
+
+
 @st.composite
 def modules(draw: Any) -> tuple[str, list[str]]:
     """A module with a few definitions (zero-arity ones with inner quantifiers over the
@@ -292,6 +530,19 @@ def test_compiled_expressions_agree_with_the_reference_long(mod: tuple[str, list
     compare_module(*mod)
 
 
+@FAST_EXT
+@given(ext_modules())
+def test_more_constructs_agree_with_the_reference(mod: tuple[str, list[str]]) -> None:
+    compare_module(*mod)
+
+
+@pytest.mark.slow
+@LONG
+@given(ext_modules())
+def test_more_constructs_agree_with_the_reference_long(mod: tuple[str, list[str]]) -> None:
+    compare_module(*mod)
+
+
 # -- small specs: the explorer against the reference's search ------------------------------
 
 
@@ -318,6 +569,51 @@ def specs(draw: Any) -> tuple[str, str]:
     lines.append("Next == " + " \\/ ".join(acts))
     # two conjuncts (one through a definition): the checker skips a conjunct whose
     # variables a step left as they were in the state it came from
+    lines.append(f"InvA == {g.expr('bool', 2, {})}")
+    lines.append(f"Inv == InvA /\\ {g.expr('bool', 2, {})}")
+    lines.append(f"Small == {g.pick(['TRUE', 'x < 3', 'Cardinality(y) < 2'])}")
+    cfg = "INIT Init\nNEXT Next\nCONSTRAINT Small\nCHECK_DEADLOCK FALSE\n"
+    if draw(st.booleans()):
+        cfg += "INVARIANT Inv\n"
+    return "\n".join(lines), cfg
+
+
+@st.composite
+def ext_specs(draw: Any) -> tuple[str, str]:
+    """Like ``specs``, with ExtGen's expressions and more ways to assign: through an
+    operator of two assignments, under IF and LET, after a read of a primed variable (in a
+    guard operator and on a right-hand side), \\E with a tuple binder or two names sharing
+    a domain, arguments reaching the bound variables, and UNCHANGED of both variables."""
+    g = ExtGen(draw)
+    acts = []
+    lines = [EXT_PRELUDE, "Set(v, n) == v' = n", "Keep(v) == UNCHANGED v",
+             "Both(a, b) == Set(x, a) /\\ Set(y, b)", "Big(n) == n > 1"]
+    scope = {"i": "int", "j": "int"}
+    for k in range(draw(st.integers(1, 3))):
+        guard = f"(IF {g.expr('bool', 2, scope)} THEN TRUE ELSE FALSE)"
+        nx = f"({g.expr('int', 2, scope)}) % 4"
+        ny = f"({g.expr('set', 1, scope)}) \\cap (0..3)"
+        assign = g.pick([
+            f"Set(x, {nx}) /\\ y' = {ny}",
+            f"Both({nx}, {ny})",
+            f"LET n == {nx} IN x' = n /\\ Set(y, {ny})",
+            f"IF {g.expr('bool', 1, scope)} THEN x' = {nx} /\\ UNCHANGED y ELSE Both({nx}, {ny})",
+            f"x' = {nx} /\\ y' = IF Big(x') THEN {{x'}} ELSE {ny}",
+            f"x' = {nx} /\\ (IF Big(x') THEN TRUE ELSE FALSE) /\\ Keep(y)",
+            f"x' \\in {{{nx}, ({g.expr('int', 1, scope)}) % 4}} /\\ y' = {{x'}} \\cup y",
+            "UNCHANGED <<x, y>>",
+        ])
+        lines.append(f"A{k}(i, j) == {guard} /\\ {assign}")
+        one = g.pick(["0..1", "{x}", "y", "{v \\in 0..3 : v > x}"])
+        pairs = g.pick(["{x} \\X y", "(0..1) \\X {2}"])
+        first = g.pick(["0..1", "y"])
+        acts.append(g.pick([
+            f"\\E i, j \\in {one} : A{k}(i, j)",
+            f"\\E <<i, j>> \\in {pairs} : A{k}(i, j)",
+            f"\\E i \\in {first}, j \\in {{v \\in 0..2 : v >= i}} : A{k}(i, j)",
+        ]))
+    lines.append("Init == x \\in 0..1 /\\ y = {}")
+    lines.append("Next == " + " \\/ ".join(acts))
     lines.append(f"InvA == {g.expr('bool', 2, {})}")
     lines.append(f"Inv == InvA /\\ {g.expr('bool', 2, {})}")
     lines.append(f"Small == {g.pick(['TRUE', 'x < 3', 'Cardinality(y) < 2'])}")
@@ -357,6 +653,19 @@ def test_explorer_agrees_with_the_reference_search(spec: tuple[str, str]) -> Non
 @LONG
 @given(specs())
 def test_explorer_agrees_with_the_reference_search_long(spec: tuple[str, str]) -> None:
+    compare_spec(*spec)
+
+
+@FAST_EXT_SPECS
+@given(ext_specs())
+def test_explorer_agrees_on_more_constructs(spec: tuple[str, str]) -> None:
+    compare_spec(*spec)
+
+
+@pytest.mark.slow
+@LONG
+@given(ext_specs())
+def test_explorer_agrees_on_more_constructs_long(spec: tuple[str, str]) -> None:
     compare_spec(*spec)
 
 

@@ -147,6 +147,22 @@ def test_choose_is_deterministic_least_by_sort_key() -> None:
     assert ev("CHOOSE s \\in {{2}, {1}, {1, 2}} : TRUE") == frozenset({1})
 
 
+def test_choose_orders_sequences_among_the_other_functions() -> None:
+    # By hand (TLC's FcnRcdValue.compareTo: fewer arguments first, then argument by argument,
+    # each followed by its value): the partial functions from {1, 2, 3} to {7} holding 3 are
+    # [3 |-> 7], [1 |-> 7, 3 |-> 7], [2 |-> 7, 3 |-> 7] and <<7, 7, 7>>, and the least is
+    # [3 |-> 7]. The engine ordered every sequence before every other function: <<7, 7, 7>>.
+    partial = "UNION {[d -> {7}] : d \\in SUBSET {1, 2, 3}}"
+    assert ev(f"CHOOSE f \\in {partial} : 3 \\in DOMAIN f") == make_fn({3: 7})
+    # domains {0, 1} and {1, 2} (a sequence): 0 < 1, so [0 |-> 0, 1 |-> 0] comes first
+    assert ev("CHOOSE f \\in [{0, 1} -> {0, 1}] \\cup [{1, 2} -> {0, 1}] : TRUE") == \
+        make_fn({0: 0, 1: 0})
+    assert ev("CHOOSE f \\in {[k \\in {1, 2} |-> 0], [k \\in {0, 2} |-> 0]} : TRUE") == \
+        make_fn({0: 0, 2: 0})
+    # sequences among themselves: shorter first, then item by item
+    assert ev("CHOOSE s \\in {<<2>>, <<1, 1>>, <<1>>} : TRUE") == (1,)
+
+
 # --- functions, records, sequences ----------------------------------------------------------
 
 

@@ -172,3 +172,26 @@ def test_an_operator_of_a_module_instantiated_twice_has_a_memo_per_instance(
     expected = {"I1!Evens(4)": 3, "I2!Evens(4)": 7, "I1!EvensPlus(4)": 3, "I2!EvensPlus(4)": 107}
     for expr in list(expected)[::order]:
         assert m.eval_state(expr, (0, 100)) == expected[expr], expr
+
+
+PUN = """---- MODULE MemoPun ----
+EXTENDS Naturals
+VARIABLE x
+Pick(r) == LET Of(z) == CHOOSE v \\in {r} : TRUE IN Of(1)
+Init == x = 0
+Next == x' = FALSE
+====
+"""
+
+
+def test_let_operators_tell_false_from_zero_in_their_enclosing_bindings(tmp_path: Path) -> None:
+    # By hand (TLC): Pick(r) is r whatever r is, so the pair is <<0, FALSE>>, and Pick(x) is
+    # x in each state. Of's results were kept while r was 0, and Python finds the
+    # bindings (0,) and (False,) equal: the engine answered <<0, 0>> and 0 in the second state.
+    m = load_text(tmp_path, PUN)
+    pair = m.eval_state("<<Pick(0), Pick(FALSE)>>", (0,))
+    assert pair == (0, False) and type(pair[1]) is bool
+    assert type(m.eval_state("Pick(x)", (0,))) is int
+    assert m.eval_state("Pick(x)", (False,)) is False
+    assert m.eval_state("Pick(<<x>>)", (1,)) == (1,)
+    assert m.eval_state("Pick(<<x>>)", (True,))[0] is True

@@ -67,6 +67,38 @@ def test_second_bound_with_a_set_filter() -> None:
     assert r.distinct_states == 3
 
 
+def test_names_sharing_a_domain_with_a_binder() -> None:
+    # By hand (TLC): leaders grows from {} by 1 or 2; in {1, 2} both are leaders, i = 1 and
+    # j = 2 break Safety: a violation, after {} and {1} (or {2}), at depth 3. The engine
+    # evaluated j's domain with the filter's s one slot off (reading i's padding), found it
+    # empty, and reported no violation.
+    r = run("SharedBound")
+    assert r.verdict == "violation" and r.property == "Safety"
+    assert values(r, "leaders")[-1] == frozenset({1, 2}) and len(r.trace) == 3
+
+
+SHARED = """---- MODULE Shared ----
+EXTENDS Naturals
+VARIABLE x
+f[a \\in {1}, b \\in {v \\in 1..3 : v = x + 2}] == a + b
+===="""
+
+
+@pytest.mark.parametrize(("expr", "value"), [
+    # the set is {2} when x = 0: \A of FALSE over it is FALSE, \E of TRUE is TRUE
+    ("\\A a, b \\in {v \\in 1..3 : v = x + 2} : FALSE", False),
+    ("\\E a, b \\in {v \\in 1..3 : v = x + 2} : TRUE", True),
+    ("{<<a, b>> : a, b \\in {v \\in 1..3 : v > x}} = (1..3) \\X (1..3)", True),
+    # b and c range over {2, 3} (a = 1): b + c >= 4 always
+    ("\\A a \\in {1}, b, c \\in {v \\in 1..3 : v >= a + x + 1} : b + c >= 4", True),
+    # a function definition's second domain, with a binder of its own: f[1, 2] = 3
+    ("f[1, 2]", 3),
+])
+def test_domains_with_binders_after_other_names(expr: str, value: Any) -> None:
+    module = parse_module_text(SHARED, "Shared.tla")
+    assert Model(module, ModuleLoader([])).eval_state(expr, (0,)) == value
+
+
 def test_cfg_value_replaces_a_definition_and_empty_properties() -> None:
     # By hand: None is the model value None; x alternates None -> 1 -> None: 2 states.
     r = run("NoneDef")

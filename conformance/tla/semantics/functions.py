@@ -190,7 +190,9 @@ class FunctionCompiler(SetCompiler):
             env = prefix_env
             k = 0
             for b, df in zip(bounds, dfs, strict=True):
-                dom = df(s, t, env)
+                # compiled where the definition is (no bound reaches another's names): its
+                # own binders expect their slots right after the prefix
+                dom = df(s, t, prefix_env)
                 if b.tuple_pattern:
                     v = args[k]
                     if not member(v, dom):

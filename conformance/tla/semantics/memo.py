@@ -97,6 +97,12 @@ def memoized(f: EvalFn, arity: int) -> EvalFn:
     return call
 
 
+def _other_bindings(pre: tuple, kept: tuple | None) -> bool:
+    """Whether the enclosing bindings ``pre`` are not those the results were kept for:
+    Python finds ``(0,)`` equal to ``(FALSE,)``, TLA+ does not."""
+    return pre != kept or not same_value(pre, kept)
+
+
 def env_memoized(f: EvalFn, prefix: int, fs: list[EvalFn], reads_state: bool,
                  slot: int | None = None) -> EvalFn:
     """A call of an operator defined inside a scope (a LET operator, say) remembering its
@@ -108,7 +114,7 @@ def env_memoized(f: EvalFn, prefix: int, fs: list[EvalFn], reads_state: bool,
 
     def results(s: Any, e: tuple) -> dict[Any, tuple[Any, Any]]:
         pre = e[:prefix]
-        if pre != box[0] or (reads_state and s is not box[1]):
+        if _other_bindings(pre, box[0]) or (reads_state and s is not box[1]):
             box[0], box[1], box[2] = pre, s if reads_state else None, {}
         table: dict[Any, tuple[Any, Any]] = box[2]
         if len(table) >= MEMO_LIMIT:
@@ -125,7 +131,7 @@ def env_memoized(f: EvalFn, prefix: int, fs: list[EvalFn], reads_state: bool,
             pre = e[:prefix]
             if reads_state and type(s) is not tuple:  # a state being built (Init)
                 return f(s, t, (*pre, a))
-            fresh = pre != box[0] or (reads_state and s is not box[1])
+            fresh = _other_bindings(pre, box[0]) or (reads_state and s is not box[1])
             table = results(s, e) if fresh else box[2]
             ta = type(a)
             key = a if ta in by_value or (ta is frozenset and len(a) <= small) else id(a)

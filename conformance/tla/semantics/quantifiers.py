@@ -87,27 +87,35 @@ class QuantifierCompiler(ControlCompiler):
                ) -> tuple[Scope, Callable[[Any, Any, tuple], Iterator[tuple]], list[C]]:
         """Compile quantifier bounds: the inner scope, an iterator of extended
         environments, and the compiled domains."""
-        steps: list[tuple[EvalFn, int, bool, Loc]] = []
+        # each step: the domain, how many names it binds, whether as a tuple, and how many
+        # of the slots bound before it were bound after its domain was compiled (the names
+        # before it in ``a, b \in S``, which share S): the domain is evaluated without them,
+        # so that its own binders find their slots where they were compiled for
+        steps: list[tuple[EvalFn, int, bool, Loc, int]] = []
         domains: list[C] = []
+        pads: list[tuple[None, ...]] = []  # per step: the slots bound before its domain
         inner = scope
         for b in bounds:
             d = self.expr(b.domain, inner)
             domains.append(d)
             df = self.domain_fn(d, b.domain.loc, ordered, sort_dynamic)
+            compiled_at = inner.depth
             if b.tuple_pattern:
-                steps.append((df, len(b.names), True, b.loc))
+                steps.append((df, len(b.names), True, b.loc, 0))
+                pads.append((None,) * (compiled_at - scope.depth))
                 inner = inner.bind(*b.names)
             else:
                 for n in b.names:
-                    steps.append((df, 1, False, b.loc))
+                    steps.append((df, 1, False, b.loc, inner.depth - compiled_at))
+                    pads.append((None,) * (compiled_at - scope.depth))
                     inner = inner.bind(n)
 
         def expand(s: Any, t: Any, e: tuple, k: int = 0) -> Iterator[tuple]:
             if k == len(steps):
                 yield e
                 return
-            df, n, pattern, loc = steps[k]
-            for v in df(s, t, e):
+            df, n, pattern, loc, later = steps[k]
+            for v in df(s, t, e[:len(e) - later] if later else e):
                 if pattern:
                     if type(v) is not tuple or len(v) != n:
                         raise EvalError(
@@ -120,9 +128,8 @@ class QuantifierCompiler(ControlCompiler):
         independent = all(d.envmin < scope.depth or d.envmin == NOENV for d in domains)
         if independent and not any(b.tuple_pattern for b in bounds):
             dfs = [step[0] for step in steps]
-            # the k-th domain was compiled after k names were bound: it reads none of
-            # them, but its own binders expect their slots after k unread ones
-            pads = [(None,) * k for k in range(len(dfs))]
+            # a domain compiled after k names were bound reads none of them, but its own
+            # binders expect their slots after k unread ones
 
             def product(s: Any, t: Any, e: tuple) -> Iterator[tuple]:
                 # no domain depends on a name bound before it: a plain cartesian product
