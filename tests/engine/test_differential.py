@@ -565,13 +565,17 @@ def specs(draw: Any) -> tuple[str, str]:
                            "UNCHANGED y", "y' \\in {y, y \\cup {x}}"])
         lines.append(f"A{k}(i) == {guard} /\\ {assign_x} /\\ {assign_y}")
         acts.append(f"\\E i \\in {g.pick(['0..1', '{x}', 'y', '{2}'])} : A{k}(i)")
-    lines.append("Init == x \\in 0..1 /\\ y = {}")
-    lines.append("Next == " + " \\/ ".join(acts))
-    # two conjuncts (one through a definition): the checker skips a conjunct whose
-    # variables a step left as they were in the state it came from
-    lines.append(f"InvA == {g.expr('bool', 2, {})}")
-    lines.append(f"Inv == InvA /\\ {g.expr('bool', 2, {})}")
-    lines.append(f"Small == {g.pick(['TRUE', 'x < 3', 'Cardinality(y) < 2'])}")
+    return spec_end(draw, g, lines, acts)
+
+
+def spec_end(draw: Any, g: Gen, lines: list[str], acts: list[str]) -> tuple[str, str]:
+    """A random spec's body and cfg from its definitions and actions: Init, Next, an
+    invariant of two conjuncts (one through a definition: the checker skips a conjunct
+    whose variables a step left as they were in the state it came from), a CONSTRAINT, and
+    the invariant checked or not."""
+    lines = [*lines, "Init == x \\in 0..1 /\\ y = {}", "Next == " + " \\/ ".join(acts),
+             f"InvA == {g.expr('bool', 2, {})}", f"Inv == InvA /\\ {g.expr('bool', 2, {})}",
+             f"Small == {g.pick(['TRUE', 'x < 3', 'Cardinality(y) < 2'])}"]
     cfg = "INIT Init\nNEXT Next\nCONSTRAINT Small\nCHECK_DEADLOCK FALSE\n"
     if draw(st.booleans()):
         cfg += "INVARIANT Inv\n"
@@ -612,15 +616,7 @@ def ext_specs(draw: Any) -> tuple[str, str]:
             f"\\E <<i, j>> \\in {pairs} : A{k}(i, j)",
             f"\\E i \\in {first}, j \\in {{v \\in 0..2 : v >= i}} : A{k}(i, j)",
         ]))
-    lines.append("Init == x \\in 0..1 /\\ y = {}")
-    lines.append("Next == " + " \\/ ".join(acts))
-    lines.append(f"InvA == {g.expr('bool', 2, {})}")
-    lines.append(f"Inv == InvA /\\ {g.expr('bool', 2, {})}")
-    lines.append(f"Small == {g.pick(['TRUE', 'x < 3', 'Cardinality(y) < 2'])}")
-    cfg = "INIT Init\nNEXT Next\nCONSTRAINT Small\nCHECK_DEADLOCK FALSE\n"
-    if draw(st.booleans()):
-        cfg += "INVARIANT Inv\n"
-    return "\n".join(lines), cfg
+    return spec_end(draw, g, lines, acts)
 
 
 def compare_spec(body: str, cfg_text: str) -> None:
