@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Iterator, Mapping
 from itertools import compress
-from operator import is_not
+from operator import is_not, itemgetter
 from typing import Any, Union
 
 from conformance.tla.syntax import EvalError
@@ -660,14 +660,16 @@ def fn_apply(f: tuple | Fn, x: Any) -> Any:
 
 # a sequence is a function (over 1..n): one kind, ordered among the other functions
 _KIND_ORDER = {bool: 0, int: 1, str: 2, ModelValue: 3, tuple: 5, Fn: 5, frozenset: 6}
+_FIRST = itemgetter(0)
 
 
 def sort_key(v: Any) -> tuple[Any, ...]:
     """TLC's order of values of one kind (its ``compareTo``), which printing, enumeration and
-    CHOOSE follow: sets and functions by size, then element by element (a function's
-    arguments in order, each followed by its value). A sequence is ordered as the
-    function it is: TLC builds ``[k \\in {1, 2} |-> 0]`` and ``[k \\in {0, 2} |-> 0]`` alike
-    and puts the second first (its first argument is smaller)."""
+    CHOOSE follow: sets by size, then element by element; functions and records by size,
+    then their domains argument by argument, then their values in that order (all the
+    arguments before any value: ``FcnRcdValue`` and ``RecordValue``). A sequence is ordered
+    as the function it is: TLC builds ``[k \\in {1, 2} |-> 0]`` and ``[k \\in {0, 2} |-> 0]``
+    alike and puts the second first (its first argument is smaller)."""
     t = type(v)
     kind = _KIND_ORDER.get(t, 9)
     if t is bool or t is int or t is str:
@@ -675,10 +677,11 @@ def sort_key(v: Any) -> tuple[Any, ...]:
     if t is ModelValue:
         return (kind, v.name)
     if t is tuple:
-        return (kind, len(v), tuple([((1, k), sort_key(x)) for k, x in enumerate(v, 1)]))
+        return (kind, len(v), tuple([(1, k) for k in range(1, len(v) + 1)]),
+                tuple([sort_key(x) for x in v]))
     if t is Fn:
-        items = sorted(((sort_key(k), sort_key(x)) for k, x in v.map.items()))
-        return (kind, len(items), tuple(items))
+        items = sorted([(sort_key(k), x) for k, x in v.map.items()], key=_FIRST)
+        return (kind, len(items), tuple([k for k, _ in items]), tuple([sort_key(x) for _, x in items]))
     if t is frozenset:
         return (kind, len(v), tuple(sorted(sort_key(x) for x in v)))
     return (kind, repr(v))

@@ -375,13 +375,15 @@ def order(v: V) -> Any:
     """TLC's order of values of one kind (``compareTo`` of its value classes), which CHOOSE
     follows (the least element satisfying the predicate): integers by value, FALSE before
     TRUE, strings as text; sets by size, then their elements in order, one by one (a
-    SetEnumValue normalised); functions, sequences and records alike by size, then
-    argument by argument in order, the argument, then its value (FcnRcdValue)."""
+    SetEnumValue normalised); functions, sequences and records alike by size, then their
+    arguments in order, one by one, then their values in that order (FcnRcdValue and
+    RecordValue compare the domains before any value)."""
     tag, x = v
     if tag == "S":
         return (tag, len(x), sorted(order(y) for y in x))
     if tag == "F":
-        return (tag, len(x), sorted((order(k), order(y)) for k, y in x))
+        pairs = sorted([(order(k), y) for k, y in x], key=lambda pair: pair[0])
+        return (tag, len(x), [k for k, _ in pairs], [order(y) for _, y in pairs])
     return (tag, x)
 
 

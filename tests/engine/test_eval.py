@@ -163,6 +163,21 @@ def test_choose_orders_sequences_among_the_other_functions() -> None:
     assert ev("CHOOSE s \\in {<<2>>, <<1, 1>>, <<1>>} : TRUE") == (1,)
 
 
+def test_choose_compares_domains_before_values() -> None:
+    # By hand (TLC's FcnRcdValue.compareTo and RecordValue.compareTo: size, then every
+    # argument in order, and only then the values): <<5, 0>> has domain {1, 2}, the other
+    # {1, 3}; 2 < 3, so <<5, 0>> is the least although its first value is the larger. The
+    # engine compared argument and value in turn and chose [1 |-> 0, 3 |-> 0].
+    assert ev("CHOOSE f \\in {<<5, 0>>, [k \\in {1, 3} |-> 0]} : TRUE") == (5, 0)
+    assert ev("CHOOSE f \\in {[k \\in {1, 3} |-> 0], [k \\in {1, 2} |-> 9 - k]} : TRUE") == (8, 7)
+    # records: fields a, b against a, c: b < c decides before any value
+    assert ev('CHOOSE r \\in {[a |-> 5, b |-> 0], [a |-> 0, c |-> 0]} : TRUE') == \
+        make_record({"a": 5, "b": 0})
+    # same domains: the values in the domain's order
+    assert ev('CHOOSE r \\in {[a |-> 1, b |-> 0], [a |-> 0, b |-> 9]} : TRUE') == \
+        make_record({"a": 0, "b": 9})
+
+
 # --- functions, records, sequences ----------------------------------------------------------
 
 
