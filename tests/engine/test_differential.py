@@ -499,6 +499,20 @@ def reference_value(interp: R.Interp, name: str, state: tuple[Any, ...]) -> Any:
         return ("error", "EvalError")
 
 
+def known_difference(interp: R.Interp, name: str, state: tuple[Any, ...], got: Any, want: Any) -> bool:
+    """The engine stops with an error where TLC gives a value only because it evaluates an
+    operator's arguments when the operator is called (README, "What the embedded engine
+    refuses"): the reference evaluating them at the call as well stops too. Never a value
+    for a value."""
+    if got[0] != "error" or want[0] != "ok":
+        return False
+    interp.eager_args = True
+    try:
+        return reference_value(interp, name, state)[0] == "error"
+    finally:
+        interp.eager_args = False
+
+
 def compare_module(body: str, names: list[str]) -> None:
     text = f"---- MODULE D ----\n{HEADER}\nVARIABLES x, y\n{body}\n====\n"
     module = parse_module_text(text, "D.tla")
@@ -508,7 +522,8 @@ def compare_module(body: str, names: list[str]) -> None:
         for name in names:
             got = engine_value(model, name, state)
             want = reference_value(interp, name, state)
-            assert got == want, f"{name} in state {state}\n{text}"
+            assert got == want or known_difference(interp, name, state, got, want), \
+                f"{name} in state {state}\n{text}"
 
 
 @FAST
@@ -694,3 +709,23 @@ def test_paxos_counts_agree_with_the_reference() -> None:
 
 def test_record_values_compare_strictly() -> None:
     assert R.from_engine(make_record([("a", 0)])) != R.from_engine(make_record([("a", False)]))
+
+
+def test_only_the_known_difference_of_eager_arguments_is_let_pass() -> None:
+    # By hand: Pick(TRUE, 0, Head(q)) is 0 in TLC (Head(q) is never used) and an error in the
+    # engine (README); evaluated at the call, Head(<<>>) fails in the reference as well.
+    # A wrong value, or an error the reference does not make at the call either, fails.
+    text = (f"---- MODULE K ----\n{HEADER}\nVARIABLES x, y\nPick(c, a, b) == IF c THEN a ELSE b\n"
+            "Q == IF x > 5 THEN <<1>> ELSE <<>>\nLazyArg == Pick(TRUE, 0, Head(Q))\n"
+            "Wrong == Pick(TRUE, 0, 1)\nFails == Head(Q)\n====\n")
+    module = parse_module_text(text, "K.tla")
+    model = Model(module, ModuleLoader([]))
+    interp = R.Interp(module, {})
+    state = STATES[0]
+    assert engine_value(model, "LazyArg", state) == ("error", "EvalError")
+    assert reference_value(interp, "LazyArg", state) == ("ok", R.I(0))
+    assert known_difference(interp, "LazyArg", state, ("error", "EvalError"), ("ok", R.I(0)))
+    assert not interp.eager_args  # restored
+    assert not known_difference(interp, "Wrong", state, ("ok", R.I(1)), ("ok", R.I(0)))
+    assert not known_difference(interp, "Wrong", state, ("error", "EvalError"), ("ok", R.I(0)))
+    assert not known_difference(interp, "Fails", state, ("ok", R.I(0)), ("error", "EvalError"))
