@@ -32,6 +32,7 @@ rejects) is not looked for.
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Iterator, Mapping
+from functools import lru_cache
 from itertools import compress
 from operator import is_not, itemgetter
 from typing import Any, Union
@@ -677,14 +678,19 @@ def sort_key(v: Any) -> tuple[Any, ...]:
     if t is ModelValue:
         return (kind, v.name)
     if t is tuple:
-        return (kind, len(v), tuple([(1, k) for k in range(1, len(v) + 1)]),
-                tuple([sort_key(x) for x in v]))
+        return (kind, len(v), _sequence_domain(len(v)), tuple([sort_key(x) for x in v]))
     if t is Fn:
         items = sorted([(sort_key(k), x) for k, x in v.map.items()], key=_FIRST)
         return (kind, len(items), tuple([k for k, _ in items]), tuple([sort_key(x) for _, x in items]))
     if t is frozenset:
         return (kind, len(v), tuple(sorted(sort_key(x) for x in v)))
     return (kind, repr(v))
+
+
+@lru_cache(maxsize=64)
+def _sequence_domain(n: int) -> tuple[Any, ...]:
+    """The keys of ``1..n``, the domain a sequence of length ``n`` is ordered by."""
+    return tuple([sort_key(k) for k in range(1, n + 1)])
 
 
 def sorted_values(values: Iterable[Any]) -> list[Any]:

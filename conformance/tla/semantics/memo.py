@@ -98,9 +98,10 @@ def memoized(f: EvalFn, arity: int) -> EvalFn:
 
 
 def _other_bindings(pre: tuple, kept: tuple | None) -> bool:
-    """Whether the enclosing bindings ``pre`` are not those the results were kept for:
-    Python finds ``(0,)`` equal to ``(FALSE,)``, TLA+ does not."""
-    return pre != kept or not same_value(pre, kept)
+    """Whether the enclosing bindings ``pre`` are not those the results were kept for
+    (binding by binding, as ``_memo_same``: Python finds ``(0,)`` equal to ``(FALSE,)``,
+    TLA+ does not)."""
+    return kept is None or not _memo_same(kept, pre)
 
 
 def env_memoized(f: EvalFn, prefix: int, fs: list[EvalFn], reads_state: bool,
