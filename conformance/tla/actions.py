@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, TypeVar
 
 from conformance.tla import stdlib as L
@@ -41,6 +42,7 @@ from conformance.tla.compiler import (
     located,
 )
 from conformance.tla.guard_dispatch import dispatcher, leading_test
+from conformance.tla.semantics.arguments import FailedArg
 from conformance.tla.syntax import EvalError, Loc, TlaError, UnsupportedError
 from conformance.tla.values import Value
 
@@ -460,11 +462,12 @@ class ActionCompiler:
             raise EvalError(f"{name} takes {len(unit.params)} argument(s), got {len(args)}", loc)
         inner = self.c._def_scope(unit, dscope)
         body = self._body_step(target, unit.body, inner)
-        cargs = [
-            self.c.op_arg(a, p.arity, scope) if p.arity else self.c.expr(a, scope)
+        strict = self.c.strict_params(unit, dscope)
+        fs = [
+            self.c.op_arg(a, p.arity, scope).fn if p.arity
+            else self.c.value_arg(a, scope, p.name in strict, partial(self._value, loc=a.loc)).fn
             for a, p in zip(args, unit.params, strict=True)
         ]
-        fs = [self._value(c, a.loc) for c, a in zip(cargs, args, strict=True)]
         enter = _enter(fs, prefix)
         return enter, body, (target, tuple(p.name for p in unit.params)), None
 
@@ -927,8 +930,11 @@ def _chain(parts: list[_Compiled], steps: list[Step]) -> Step:
 
 
 def make_label(raw: RawLabel) -> ActionLabel:
+    """The label of a successor; a parameter whose argument failed is left out (the
+    action never read it, and TLC never evaluates it)."""
     name, pnames, vals, loc = raw
-    return ActionLabel(name, tuple(zip(pnames, vals, strict=True)), loc)
+    return ActionLabel(name, tuple((p, v) for p, v in zip(pnames, vals, strict=True)
+                                   if type(v) is not FailedArg), loc)
 
 
 def check_complete(t: list, var_names: Sequence[str], label: ActionLabel | RawLabel | str

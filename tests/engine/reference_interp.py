@@ -124,10 +124,6 @@ class Interp:
                 self.variables.append(unit.name)
         self.s: dict[str, V] = {}
         self.t: dict[str, V] | None = None
-        # also evaluate each argument of an operator when the operator is called, as the
-        # engine does (README: a known difference, an error where TLC gives a value); off:
-        # TLC's substitution, each argument evaluated only where the body uses it
-        self.eager_args = False
 
     # expressions --------------------------------------------------------------------
 
@@ -183,8 +179,6 @@ class Interp:
             if prm.arity:
                 inner[prm.name] = self.op_arg(a, env)
             else:
-                if self.eager_args:
-                    self.ev(a, env, p)  # its error, if any, at the call
                 inner[prm.name] = Thunk(a, env)  # substitution: evaluated where used
         return self.ev(op.body, inner, p)
 

@@ -499,20 +499,6 @@ def reference_value(interp: R.Interp, name: str, state: tuple[Any, ...]) -> Any:
         return ("error", "EvalError")
 
 
-def known_difference(interp: R.Interp, name: str, state: tuple[Any, ...], got: Any, want: Any) -> bool:
-    """The engine stops with an error where TLC gives a value only because it evaluates an
-    operator's arguments when the operator is called (README, "What the embedded engine
-    refuses"): the reference evaluating them at the call as well stops too. Never a value
-    for a value."""
-    if got[0] != "error" or want[0] != "ok":
-        return False
-    interp.eager_args = True
-    try:
-        return reference_value(interp, name, state)[0] == "error"
-    finally:
-        interp.eager_args = False
-
-
 def compare_module(body: str, names: list[str]) -> None:
     text = f"---- MODULE D ----\n{HEADER}\nVARIABLES x, y\n{body}\n====\n"
     module = parse_module_text(text, "D.tla")
@@ -522,7 +508,7 @@ def compare_module(body: str, names: list[str]) -> None:
         for name in names:
             got = engine_value(model, name, state)
             want = reference_value(interp, name, state)
-            assert got == want or known_difference(interp, name, state, got, want), \
+            assert got == want, \
                 f"{name} in state {state}\n{text}"
 
 
@@ -711,21 +697,31 @@ def test_record_values_compare_strictly() -> None:
     assert R.from_engine(make_record([("a", 0)])) != R.from_engine(make_record([("a", False)]))
 
 
-def test_only_the_known_difference_of_eager_arguments_is_let_pass() -> None:
-    # By hand: Pick(TRUE, 0, Head(q)) is 0 in TLC (Head(q) is never used) and an error in the
-    # engine (README); evaluated at the call, Head(<<>>) fails in the reference as well.
-    # A wrong value, or an error the reference does not make at the call either, fails.
-    text = (f"---- MODULE K ----\n{HEADER}\nVARIABLES x, y\nPick(c, a, b) == IF c THEN a ELSE b\n"
-            "Q == IF x > 5 THEN <<1>> ELSE <<>>\nLazyArg == Pick(TRUE, 0, Head(Q))\n"
-            "Wrong == Pick(TRUE, 0, 1)\nFails == Head(Q)\n====\n")
+def test_arguments_are_evaluated_only_where_used() -> None:
+    # By hand, as TLC substitutes arguments: Head(Q) fails in every state below (x < 5), so
+    # each name is an error exactly when its operator's body reaches that argument.
+    text = (f"---- MODULE K ----\n{HEADER}\nVARIABLES x, y\n"
+            "Pick(c, a, b) == IF c THEN a ELSE b\nQ == IF x > 5 THEN <<1>> ELSE <<>>\n"
+            "Ap(F(_, _), u, v) == F(u, v)\nFirst(a, b) == a\nBoth(a, b) == a + b\n"
+            "Pass(a, b) == Pick(TRUE, a, b)\nGuard(c, a) == c /\\ a\n"
+            "Twice(a, b) == LET d == b + b IN IF a > 0 THEN a ELSE d\n"
+            "Unused == Pick(TRUE, 0, Head(Q))\nUsed == Pick(FALSE, 0, Head(Q))\n"
+            "Passed == Pass(0, Head(Q))\nViaOperator == Ap(First, 0, Head(Q))\n"
+            "ViaLambda == Ap(LAMBDA a, b : b, Head(Q), 1)\nStrict == Both(0, Head(Q))\n"
+            "StrictViaOperator == Ap(First, Head(Q), 0)\nBuiltinOperator == Ap(+, 1, Head(Q))\n"
+            "ShortCircuit == Guard(FALSE, Head(Q) = 1)\nLetUnused == Twice(1, Head(Q))\n"
+            "LetUsed == Twice(0, Head(Q))\nInLet == LET G(a, b) == b IN G(Head(Q), 3)\n"
+            "InQuantifier == \\A v \\in 0..x : Pick(v >= 0, v, Head(Q)) >= 0\n====\n")
     module = parse_module_text(text, "K.tla")
     model = Model(module, ModuleLoader([]))
     interp = R.Interp(module, {})
-    state = STATES[0]
-    assert engine_value(model, "LazyArg", state) == ("error", "EvalError")
-    assert reference_value(interp, "LazyArg", state) == ("ok", R.I(0))
-    assert known_difference(interp, "LazyArg", state, ("error", "EvalError"), ("ok", R.I(0)))
-    assert not interp.eager_args  # restored
-    assert not known_difference(interp, "Wrong", state, ("ok", R.I(1)), ("ok", R.I(0)))
-    assert not known_difference(interp, "Wrong", state, ("error", "EvalError"), ("ok", R.I(0)))
-    assert not known_difference(interp, "Fails", state, ("ok", R.I(0)), ("error", "EvalError"))
+    error = ("error", "EvalError")
+    want = {"Unused": ("ok", R.I(0)), "Used": error, "Passed": ("ok", R.I(0)),
+            "ViaOperator": ("ok", R.I(0)), "ViaLambda": ("ok", R.I(1)), "Strict": error,
+            "StrictViaOperator": error, "BuiltinOperator": error,
+            "ShortCircuit": ("ok", R.B(False)), "LetUnused": ("ok", R.I(1)), "LetUsed": error,
+            "InLet": ("ok", R.I(3)), "InQuantifier": ("ok", R.B(True))}
+    for state in STATES:
+        for name, value in want.items():
+            assert engine_value(model, name, state) == value, (name, state)
+            assert reference_value(interp, name, state) == value, (name, state)

@@ -57,7 +57,8 @@ class C:
     rec: bool = False
     value: Any = _MISSING  # known value of a literal
     boolean: bool = False  # the closure always returns a boolean
-    # ("var", i): just s[i]; ("slot", i): just e[i]; ("lazy", i): the value of the Lazy e[i]
+    # ("var", i): just s[i]; ("slot", i): just e[i]; ("lazy", i): the value of the Lazy e[i];
+    # ("guarded", i): e[i], raising the error it holds when its argument failed
     reads: tuple[str, int] | None = None
     elements: EvalFn | None = None  # iterates the set's elements without building it
 

@@ -130,7 +130,7 @@ class InstanceCompiler(PrimeCompiler):
             return self.std_call(op, node.name, node.args, node.loc, scope)
         if isinstance(target, DefEntry):
             return self._call_def(target.unit, self.def_body(target), target.ctx.base,
-                                  node.args, node.loc, scope)
+                                  node.args, node.loc, scope, Scope(target.ctx, target.ctx.base))
         return self.apply_target(target, node.name, node.args, node.loc, iscope)
 
 

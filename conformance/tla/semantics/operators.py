@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from conformance.tla import stdlib as L
 from conformance.tla import syntax as S
 from conformance.tla.astwalk import walk
+from conformance.tla.semantics.arguments import deferring, forcing, guarded_read
 from conformance.tla.semantics.compiled import (
     _MISSING,
     NOENV,
@@ -33,6 +35,7 @@ from conformance.tla.semantics.scope import (
     Ctx,
     DefEntry,
     Entry,
+    GuardedSlot,
     Lazy,
     LazySlot,
     Local,
@@ -44,6 +47,7 @@ from conformance.tla.semantics.scope import (
     Thunk,
     VarEntry,
 )
+from conformance.tla.semantics.strictness import Lookup, Strict, Strictness
 from conformance.tla.semantics.support import (
     _BUILTIN_METHODS,
     _applied,
@@ -91,6 +95,9 @@ class OperatorCompiler:
         self._inlining: set[int] = set()  # operators whose body is being substituted
         # Op!sel references: (the definition entry, kept alive; the selected definition)
         self._subexpr_cache: dict[tuple[int, tuple[str, ...]], tuple[Any, Any]] = {}
+        # the parameters each operator's body always evaluates (the others' arguments
+        # keep their errors until they are read)
+        self.strictness = Strictness(self._callee_of)
 
     # errors --------------------------------------------------------------------
 
@@ -190,6 +197,10 @@ class OperatorCompiler:
             res = derived(lazy, target.body, envmin=i)
             res.reads = ("lazy", i)
             return res
+        if isinstance(target, GuardedSlot):
+            self._check_arity(name, 0, args, loc)
+            return C(guarded_read(target.index), envmin=target.index,
+                     reads=("guarded", target.index))
         if isinstance(target, ConstLocal):
             self._check_arity(name, 0, args, loc)
             return target.body
@@ -204,7 +215,7 @@ class OperatorCompiler:
             return self._call_by_name(target, args, loc, scope)
         if isinstance(target, LocalDef):
             return self._call_def(target.unit, self.local_body(target), target.scope.depth,
-                                  args, loc, scope)
+                                  args, loc, scope, target.scope)
         if isinstance(target, VarEntry):
             self._check_arity(name, 0, args, loc)
             i = target.index
@@ -213,7 +224,7 @@ class OperatorCompiler:
             return self._constant(target, args, loc, scope)
         if isinstance(target, DefEntry):
             return self._call_def(target.unit, self.def_body(target), target.ctx.base,
-                                  args, loc, scope)
+                                  args, loc, scope, Scope(target.ctx, target.ctx.base))
         if isinstance(target, SubstEntry):
             body = self.subst_body(target)
             depth = target.scope.depth
@@ -244,10 +255,51 @@ class OperatorCompiler:
     def _def_scope(self, unit: S.OpDef | S.FnDef, scope: Scope) -> Scope:
         if isinstance(unit, S.FnDef):
             return scope.bind(*[n for b in unit.bounds for n in _bound_slots(b)])
+        strict = self.strict_params(unit, scope)
         new = dict(scope.names)
         for i, p in enumerate(unit.params):
-            new[p.name] = Slot(scope.depth + i) if p.arity == 0 else OpSlot(scope.depth + i, p.arity)
+            slot = scope.depth + i
+            new[p.name] = (OpSlot(slot, p.arity) if p.arity
+                           else Slot(slot) if p.name in strict else GuardedSlot(slot))
         return Scope(scope.ctx, scope.depth + len(unit.params), new)
+
+    # strict parameters ----------------------------------------------------------------
+
+    def strict_params(self, unit: S.OpDef, scope: Scope) -> Strict:
+        """The parameters of ``unit`` (defined in ``scope``) its body always evaluates:
+        their arguments are evaluated at the call. Computed once per definition, so a body
+        and its calls agree on which parameters hold plain values."""
+        return self.strictness.params(unit, lambda n: self.lookup(n, scope))
+
+    def _callee_of(self, entry: Any) -> tuple[S.OpDef, Lookup] | None:
+        """The operator a name table entry defines, and the lookup of its body's names."""
+        if isinstance(entry, DefEntry) and isinstance(entry.unit, S.OpDef):
+            dscope = Scope(entry.ctx, entry.ctx.base)
+        elif isinstance(entry, LocalDef) and isinstance(entry.unit, S.OpDef):
+            dscope = entry.scope
+        else:
+            return None
+        return entry.unit, lambda n: self.lookup(n, dscope)
+
+    def value_arg(self, node: S.Expr, scope: Scope, strict: bool,
+                  check: Callable[[C], EvalFn] | None = None) -> C:
+        """The argument ``node`` of a parameter passed by value, evaluated at the call.
+        Unless the body is ``strict`` in the parameter, an error of the argument waits for
+        the body to read it (``arguments.py``). ``check`` gives the closure to evaluate
+        (Init's check against reading unassigned variables)."""
+        if not strict and isinstance(node, S.Name):
+            local = scope.names.get(node.name)
+            if isinstance(local, GuardedSlot):  # handed on as it is, failed or not
+                i = local.index
+                return C(lambda s, t, e: e[i], envmin=i, reads=("slot", i))
+        c = self.expr(node, scope)
+        fn = c.fn if check is None else check(c)
+        cannot_fail = c.value is not _MISSING or (
+            fn is c.fn and c.reads is not None and c.reads[0] in ("slot", "var"))
+        if strict or cannot_fail:
+            return c if fn is c.fn else replace(c, fn=fn, reads=None, elements=None)
+        return replace(c, fn=deferring(fn), reads=None, value=_MISSING, boolean=False,
+                       elements=None)
 
     def def_body(self, entry: DefEntry) -> C:
         """The compiled body of a module-level definition (compiled once)."""
@@ -304,8 +356,10 @@ class OperatorCompiler:
         args: Sequence[S.Expr],
         loc: Loc,
         scope: Scope,
+        dscope: Scope,
     ) -> C:
-        """Apply a definition whose body expects an environment ``prefix + params``."""
+        """Apply a definition (made in ``dscope``) whose body expects an environment
+        ``prefix + params``."""
         if isinstance(unit, S.FnDef):
             self._check_arity(unit.name, 0, args, loc)
             params: tuple[S.Param, ...] = ()
@@ -323,8 +377,11 @@ class OperatorCompiler:
             if prefix == 0:
                 return derived(lambda s, t, e: f(s, t, ()), body)
             return derived(lambda s, t, e: f(s, t, e[:prefix]), body, envmin=0)
+        assert isinstance(unit, S.OpDef)
+        strict = self.strict_params(unit, dscope)
         cargs = [
-            self.op_arg(a, p.arity, scope) if p.arity else self.expr(a, scope)
+            self.op_arg(a, p.arity, scope) if p.arity
+            else self.value_arg(a, scope, p.name in strict)
             for a, p in zip(args, params, strict=True)
         ]
         fs = [c.fn for c in cargs]
@@ -406,6 +463,8 @@ class OperatorCompiler:
         else:
             ctx, names = target.scope.ctx, dict(target.scope.names)
         by = self.by_name_params(unit, ctx)
+        strict = self.strict_params(unit, target.scope if isinstance(target, LocalDef)
+                                    else Scope(ctx, ctx.base))
         builders: list[EvalFn] = []
         parts: list[C] = []
         for i, (p, a) in enumerate(zip(unit.params, args, strict=True)):
@@ -421,7 +480,8 @@ class OperatorCompiler:
                     memo = not (volatile and (c.vars if init else c.primed))
                     builders.append(_lazy_builder(c.fn, Lazy if memo else Thunk))
                 else:
-                    names[p.name] = Slot(slot)
+                    c = self.value_arg(a, scope, p.name in strict)
+                    names[p.name] = Slot(slot) if p.name in strict else GuardedSlot(slot)
                     builders.append(c.fn)
             parts.append(c)
         return Scope(ctx, scope.depth + len(unit.params), names), builders, parts
@@ -461,7 +521,8 @@ class OperatorCompiler:
 
     def _call_op_slot(self, target: OpSlot, args: Sequence[S.Expr], loc: Loc, scope: Scope) -> C:
         i = target.index
-        cargs = self.exprs(args, scope)
+        # the operator passed decides which arguments it reads (see ``op_arg``)
+        cargs = [self.value_arg(a, scope, False) for a in args]
         fs = [c.fn for c in cargs]
 
         def call(s: Any, t: Any, e: tuple) -> Any:
@@ -476,7 +537,10 @@ class OperatorCompiler:
                 raise EvalError(
                     f"LAMBDA takes {len(node.params)} parameter(s), {arity} expected", node.loc
                 )
-            body = self.expr(node.body, scope.bind(*node.params))
+            names = dict(scope.names)
+            for k, n in enumerate(node.params):  # arguments may have failed: reads check
+                names[n] = GuardedSlot(scope.depth + k)
+            body = self.expr(node.body, Scope(scope.ctx, scope.depth + len(node.params), names))
             f = body.fn
             return derived(lambda s, t, e: lambda *a: f(s, t, e + a), body.below(scope.depth),
                            pure=False)
@@ -494,20 +558,23 @@ class OperatorCompiler:
                     )
                 if isinstance(target, DefEntry):
                     body, prefix = self.def_body(target), target.ctx.base
+                    strict = self.strict_params(unit, Scope(target.ctx, prefix))
                 else:
                     body, prefix = self.local_body(target), target.scope.depth
+                    strict = self.strict_params(unit, target.scope)
                 f = body.fn
+                # its strict parameters are plain slots: their arguments are checked first
+                plain = [k for k, p in enumerate(unit.params) if p.name in strict]
                 return derived(
-                    lambda s, t, e: lambda *a: f(s, t, e[:prefix] + a), body.below(0),
-                    envmin=0 if prefix else NOENV, pure=False,
+                    lambda s, t, e: forcing(lambda *a: f(s, t, e[:prefix] + a), plain),
+                    body.below(0), envmin=0 if prefix else NOENV, pure=False,
                 )
             if target is None:
                 for module in sorted(scope.ctx.std):
                     op = L.STANDARD[module].get(node.name)
                     if op is not None and op.arity == arity and not op.op_args:
-                        if op.runtime:
-                            return const(_with_runtime(op.impl, self.runtime))
-                        return const(op.impl)
+                        impl = _with_runtime(op.impl, self.runtime) if op.runtime else op.impl
+                        return const(forcing(impl, range(arity)))
         # a builtin infix operator passed by name or any other expression
         raise EvalError(f"expected an operator of arity {arity} here", node.loc)
 

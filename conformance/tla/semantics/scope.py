@@ -100,6 +100,14 @@ class Slot:
 
 
 @dataclass(frozen=True)
+class GuardedSlot:
+    """A parameter passed by value that its operator's body may not read: the slot holds
+    the argument's value or, when evaluating it failed, a ``FailedArg`` (``arguments.py``)."""
+
+    index: int
+
+
+@dataclass(frozen=True)
 class LazySlot:
     """A zero-arity LET definition, or a parameter passed by name (``alias``), held in
     the environment as a ``Lazy``."""
@@ -147,7 +155,7 @@ class ConstLocal:
     body: C
 
 
-Local = Slot | LazySlot | OpSlot | LocalDef | ConstLocal | Alias
+Local = Slot | GuardedSlot | LazySlot | OpSlot | LocalDef | ConstLocal | Alias
 
 
 @dataclass(frozen=True)

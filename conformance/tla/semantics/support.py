@@ -11,6 +11,7 @@ from typing import Any
 from conformance.tla import stdlib as L
 from conformance.tla import syntax as S
 from conformance.tla.astwalk import walk
+from conformance.tla.semantics.arguments import FailedArg, raise_failed
 from conformance.tla.semantics.compiled import (
     _MISSING,
     C,
@@ -209,6 +210,10 @@ def _operand(c: C, key: str, namespace: dict[str, Any]) -> str:
     """Python source evaluating the compiled operand ``c`` inside a generated closure."""
     if c.reads is not None:
         kind, i = c.reads
+        if kind == "guarded":  # a parameter whose argument may have failed (arguments.py)
+            namespace["FailedArg"], namespace["failed"] = FailedArg, raise_failed
+            return (f"({key}_g if type({key}_g := e[{int(i)}]) is not FailedArg "
+                    f"else failed({key}_g))")
         if kind == "lazy":  # a LET name or a parameter passed by name: its value once known
             namespace["MISSING"] = _MISSING
             return (f"({key}_l if ({key}_l := e[{int(i)}].v) is not MISSING "

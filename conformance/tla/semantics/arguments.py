@@ -1,0 +1,72 @@
+"""Operator arguments whose errors wait for their use.
+
+An argument for a parameter its operator's body is not strict in (``strictness.py``) is
+evaluated at the call, but an error it raises is kept in the parameter's slot as a
+``FailedArg`` and raised where the body reads the parameter (a ``GuardedSlot``): TLC
+evaluates such an argument only there, so an argument the body never reads gives no error.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from conformance.tla.semantics.compiled import EvalFn
+from conformance.tla.syntax import TlaError
+
+
+class FailedArg:
+    """The error of an argument not read yet (never a TLA+ value: reads raise it)."""
+
+    __slots__ = ("error",)
+
+    def __init__(self, error: TlaError) -> None:
+        self.error = error
+
+    def __repr__(self) -> str:
+        return f"FailedArg({self.error})"
+
+
+def deferring(f: EvalFn) -> EvalFn:
+    """``f``, returning its error as a ``FailedArg`` instead of raising it."""
+
+    def deferred(s: Any, t: Any, e: tuple) -> Any:
+        try:
+            return f(s, t, e)
+        except TlaError as err:
+            return FailedArg(err)
+
+    return deferred
+
+
+def raise_failed(v: FailedArg) -> Any:
+    """Raise the error of the argument that failed."""
+    raise v.error
+
+
+def guarded_read(i: int) -> EvalFn:
+    """The value of slot ``i``, raising the error of an argument that failed."""
+
+    def read(s: Any, t: Any, e: tuple) -> Any:
+        v = e[i]
+        if type(v) is FailedArg:
+            raise v.error
+        return v
+
+    return read
+
+
+def forcing(f: Callable[..., Any], positions: Sequence[int]) -> Callable[..., Any]:
+    """An operator passed as an argument, called with arguments that may have failed:
+    ``f`` once those at ``positions`` (the ones it reads as plain values) are checked."""
+    if not positions:
+        return f
+    pos = tuple(positions)
+
+    def forced(*a: Any) -> Any:
+        for k in pos:
+            if type(a[k]) is FailedArg:
+                raise a[k].error
+        return f(*a)
+
+    return forced
