@@ -711,7 +711,10 @@ def test_arguments_are_evaluated_only_where_used() -> None:
             "StrictViaOperator == Ap(First, Head(Q), 0)\nBuiltinOperator == Ap(+, 1, Head(Q))\n"
             "ShortCircuit == Guard(FALSE, Head(Q) = 1)\nLetUnused == Twice(1, Head(Q))\n"
             "LetUsed == Twice(0, Head(Q))\nInLet == LET G(a, b) == b IN G(Head(Q), 3)\n"
-            "InQuantifier == \\A v \\in 0..x : Pick(v >= 0, v, Head(Q)) >= 0\n====\n")
+            "InQuantifier == \\A v \\in 0..x : Pick(v >= 0, v, Head(Q)) >= 0\n"
+            "Index(s, k) == IF k > 0 THEN s[k] ELSE 0\nFwd(a, b) == IF a THEN Both(b, 1) ELSE 0\n"
+            "IndexUsed == Index(Head(Q), 1)\nIndexUnused == Index(Head(Q), 0)\n"
+            "FwdUsed == Fwd(TRUE, Head(Q))\nFwdUnused == Fwd(FALSE, Head(Q))\n====\n")
     module = parse_module_text(text, "K.tla")
     model = Model(module, ModuleLoader([]))
     interp = R.Interp(module, {})
@@ -720,8 +723,12 @@ def test_arguments_are_evaluated_only_where_used() -> None:
             "ViaOperator": ("ok", R.I(0)), "ViaLambda": ("ok", R.I(1)), "Strict": error,
             "StrictViaOperator": error, "BuiltinOperator": error,
             "ShortCircuit": ("ok", R.B(False)), "LetUnused": ("ok", R.I(1)), "LetUsed": error,
-            "InLet": ("ok", R.I(3)), "InQuantifier": ("ok", R.B(True))}
+            "InLet": ("ok", R.I(3)), "InQuantifier": ("ok", R.B(True)), "IndexUsed": error,
+            "IndexUnused": ("ok", R.I(0)), "FwdUsed": error, "FwdUnused": ("ok", R.I(0))}
     for state in STATES:
         for name, value in want.items():
             assert engine_value(model, name, state) == value, (name, state)
             assert reference_value(interp, name, state) == value, (name, state)
+            if value == error:  # the argument's own error, raised where the body reads it
+                with pytest.raises(TlaError, match=r"^K\.tla:\d+:\d+: Head of the empty sequence$"):
+                    model.eval_state(name, state)
