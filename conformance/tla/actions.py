@@ -595,14 +595,14 @@ class ActionCompiler:
 
                 def labelled(s: Any, t: list, e: tuple, lab: RawLabel) -> Iterator[RawLabel]:
                     env = enter(s, t, e)
-                    vals = tuple([v.get() if isinstance(v, Lazy) else v
+                    vals = tuple([_shown(v) if isinstance(v, Lazy) else v
                                   for v in env[len(env) - n:]]) if n else ()
                     yield from sb(s, t, env, (name, pnames, vals, loc))
 
                 def labelled1(s: Any, t: list, e: tuple, lab: RawLabel) -> Iterator[RawLabel]:
                     env = enter(s, t, e)  # one parameter (the commonest case)
                     v = env[-1]
-                    vals = (v.get() if isinstance(v, Lazy) else v,)
+                    vals = (_shown(v) if isinstance(v, Lazy) else v,)
                     yield from sb(s, t, env, (name, pnames, vals, loc))
 
                 if split_guards is None:
@@ -615,7 +615,7 @@ class ActionCompiler:
                     env = enter(s, t, e)
                     if not guards(s, t, env):
                         return
-                    vals = tuple([v.get() if isinstance(v, Lazy) else v
+                    vals = tuple([_shown(v) if isinstance(v, Lazy) else v
                                   for v in env[len(env) - n:]]) if n else ()
                     label = (name, pnames, vals, loc)
                     for _ in rest(s, t, env):
@@ -927,6 +927,15 @@ def _chain(parts: list[_Compiled], steps: list[Step]) -> Step:
             yield from rest(s, t, e)
 
     return run
+
+
+def _shown(v: Lazy) -> Any:
+    """A parameter passed by name, for a label: its value, or its error kept (the action
+    may never read it, and TLC would not evaluate it)."""
+    try:
+        return v.get()
+    except TlaError as err:
+        return FailedArg(err)
 
 
 def make_label(raw: RawLabel) -> ActionLabel:

@@ -77,6 +77,18 @@ def test_names_sharing_a_domain_with_a_binder() -> None:
     assert values(r, "leaders")[-1] == frozenset({1, 2}) and len(r.trace) == 3
 
 
+def test_arguments_no_body_reads_give_no_error() -> None:
+    # By hand (TLC evaluates an argument only where the body uses it): Head(q) fails but no
+    # body reads it (Pick takes a, Act's junk is primed only under x > 5, Bump ignores z).
+    # x goes 0, 1, 2: Inv is violated at depth 3. The label shows Act's n, not its unread
+    # junk; before, Init failed in Head, and so did the label of Act(x + 1, Head(q)).
+    r = run("UnusedArgs")
+    assert r.verdict == "violation" and r.property == "Inv", r.message
+    assert values(r, "x") == [0, 1, 2]
+    assert [(step.action, step.params) for step in r.trace[1:]] == [
+        ("Act", (("n", 1),)), ("Act", (("n", 2),))]
+
+
 SHARED = """---- MODULE Shared ----
 EXTENDS Naturals
 VARIABLE x
