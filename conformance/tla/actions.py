@@ -145,9 +145,9 @@ class ActionCompiler:
             return c.fn
         if c.primed:
             raise EvalError("a primed variable in an initial predicate", loc)
-        if not c.vars:
+        if not c.vars - c.deferred:
             return c.fn
-        idx = tuple(sorted(c.vars))
+        idx = tuple(sorted(c.vars - c.deferred))
         f = c.fn
         names = self.var_names
 

@@ -7,6 +7,7 @@ as ``kraftcheck check``.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -79,14 +80,34 @@ def test_names_sharing_a_domain_with_a_binder() -> None:
 
 def test_arguments_no_body_reads_give_no_error() -> None:
     # By hand (TLC evaluates an argument only where the body uses it): Head(q) fails but no
-    # body reads it (Pick takes a, Act's junk is primed only under x > 5, Bump ignores z).
-    # x goes 0, 1, 2: Inv is violated at depth 3. The label shows Act's n, not its unread
-    # junk; before, Init failed in Head, and so did the label of Act(x + 1, Head(q)).
+    # body reads it (Pick takes a, Act's junk is primed only under x > 5, Bump ignores z),
+    # nor q before Init assigns it. x goes 0, 1, 2: Inv is violated at depth 3. The label
+    # shows Act's n, not its unread junk; before, Init failed (q used before it is
+    # assigned), and so did the label of Act(x + 1, Head(q)) (in Head).
     r = run("UnusedArgs")
     assert r.verdict == "violation" and r.property == "Inv", r.message
     assert values(r, "x") == [0, 1, 2]
     assert [(step.action, step.params) for step in r.trace[1:]] == [
         ("Act", (("n", 1),)), ("Act", (("n", 2),))]
+
+
+@pytest.mark.parametrize("arg", ["q", "(q = <<>>)", "Len(q)"])
+def test_an_initial_predicate_reads_an_unassigned_argument_only_where_used(arg: str) -> None:
+    # By hand: Pick(FALSE, 0, A) reads A, and so q, which Init assigns only later: TLC's
+    # error, at the argument; Pick(TRUE, 0, A) does not read it: x = 0, one initial state.
+    text = ("---- MODULE InitArg ----\nEXTENDS Naturals, Sequences\nVARIABLES x, q\n"
+            "Pick(c, a, b) == IF c THEN a ELSE b\nInit == x = Pick(C, 0, A) /\\ q = <<>>\n"
+            "Next == UNCHANGED <<x, q>>\n====\n")
+    for c, verdict in (("TRUE", "ok"), ("FALSE", "error")):
+        spec = text.replace("Pick(C, 0, A)", f"Pick({c}, 0, {arg})")
+        model = Model(parse_module_text(spec, "InitArg.tla"), ModuleLoader([]))
+        r = check(model, parse_config("INIT Init\nNEXT Next\n"), progress=False)
+        assert r.verdict == verdict, r.message
+        if verdict == "error":  # the argument starts at column 28
+            assert re.search(r"InitArg\.tla:5:2[89]: q is used before it is assigned$",
+                             r.message), r.message
+        else:
+            assert r.distinct_states == 1
 
 
 SHARED = """---- MODULE Shared ----

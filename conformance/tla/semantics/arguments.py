@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from conformance.tla.semantics.compiled import EvalFn
-from conformance.tla.syntax import TlaError
+from conformance.tla.semantics.compiled import UNASSIGNED, EvalFn
+from conformance.tla.syntax import EvalError, Loc, TlaError
 
 
 class FailedArg:
@@ -27,16 +27,46 @@ class FailedArg:
         return f"FailedArg({self.error})"
 
 
-def deferring(f: EvalFn) -> EvalFn:
-    """``f``, returning its error as a ``FailedArg`` instead of raising it."""
+def deferring(f: EvalFn, reads: Sequence[int] = (), names: Sequence[str] = (),
+              loc: Loc | None = None) -> EvalFn:
+    """``f``, returning its error as a ``FailedArg`` instead of raising it. ``reads``: the
+    variables ``f`` (the argument at ``loc``) reads, which an initial predicate (a state
+    being built, a list) may not have assigned yet: that error waits for the use as well."""
+    if not reads:
 
-    def deferred(s: Any, t: Any, e: tuple) -> Any:
+        def deferred(s: Any, t: Any, e: tuple) -> Any:
+            try:
+                return f(s, t, e)
+            except TlaError as err:
+                return FailedArg(err)
+
+        return deferred
+    idx = tuple(reads)
+
+    def deferred_reading(s: Any, t: Any, e: tuple) -> Any:
         try:
+            if type(s) is list:
+                for i in idx:
+                    if s[i] is UNASSIGNED:
+                        raise EvalError(f"{names[i]} is used before it is assigned", loc)
             return f(s, t, e)
         except TlaError as err:
             return FailedArg(err)
 
-    return deferred
+    return deferred_reading
+
+
+def unassigned_read(i: int, name: str, loc: Loc) -> EvalFn:
+    """Variable ``i`` passed as an argument: in an initial predicate (a state being built,
+    a list) it may not be assigned yet, an error that waits for the use."""
+
+    def read(s: Any, t: Any, e: tuple) -> Any:
+        v = s[i]
+        if v is UNASSIGNED:
+            return FailedArg(EvalError(f"{name} is used before it is assigned", loc))
+        return v
+
+    return read
 
 
 def raise_failed(v: FailedArg) -> Any:

@@ -61,6 +61,9 @@ class C:
     # ("guarded", i): e[i], raising the error it holds when its argument failed
     reads: tuple[str, int] | None = None
     elements: EvalFn | None = None  # iterates the set's elements without building it
+    # variables among ``vars`` read only inside operator arguments whose errors wait for
+    # their use (an initial predicate checks them there, not before evaluating this node)
+    deferred: frozenset[int] = frozenset()
 
     @property
     def env(self) -> bool:
@@ -73,7 +76,8 @@ class C:
     def below(self, depth: int) -> C:
         """This node seen from outside binders starting at slot ``depth``."""
         if self.envmin >= depth and self.envmin != NOENV:
-            return C(self.fn, self.vars, self.primed, NOENV, self.pure, self.rec)
+            return C(self.fn, self.vars, self.primed, NOENV, self.pure, self.rec,
+                     deferred=self.deferred)
         return self
 
 
@@ -84,16 +88,18 @@ def const(value: Any) -> C:
 def derived(fn: EvalFn, *parts: C, envmin: int = NOENV, pure: bool = True) -> C:
     """A compiled node built from ``parts``: the union of their dependencies."""
     vs: frozenset[int] = frozenset()
+    read: frozenset[int] = frozenset()  # the variables read outside such arguments
     primed, is_pure, rec = False, pure, False
     for p in parts:
         if p.vars:
             vs = vs | p.vars
+            read = read | (p.vars - p.deferred if p.deferred else p.vars)
         primed = primed or p.primed
         if p.envmin < envmin:
             envmin = p.envmin
         is_pure = is_pure and p.pure
         rec = rec or p.rec
-    return C(fn, vs, primed, envmin, is_pure, rec)
+    return C(fn, vs, primed, envmin, is_pure, rec, deferred=vs - read)
 
 
 _CANON: dict[Any, Any] = {}  # folded constants (containers), each the first object found

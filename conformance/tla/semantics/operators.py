@@ -12,7 +12,12 @@ from typing import Any
 from conformance.tla import stdlib as L
 from conformance.tla import syntax as S
 from conformance.tla.astwalk import walk
-from conformance.tla.semantics.arguments import deferring, forcing, guarded_read
+from conformance.tla.semantics.arguments import (
+    deferring,
+    forcing,
+    guarded_read,
+    unassigned_read,
+)
 from conformance.tla.semantics.compiled import (
     _MISSING,
     NOENV,
@@ -294,12 +299,18 @@ class OperatorCompiler:
                 return C(lambda s, t, e: e[i], envmin=i, reads=("slot", i))
         c = self.expr(node, scope)
         fn = c.fn if check is None else check(c)
+        if not strict and check is None and c.reads is not None and c.reads[0] == "var":
+            # fails only in an initial predicate, before the variable is assigned
+            i = c.reads[1]
+            return replace(c, fn=unassigned_read(i, self.var_names[i], node.loc), reads=None,
+                           deferred=c.vars)
         cannot_fail = c.value is not _MISSING or (
             fn is c.fn and c.reads is not None and c.reads[0] in ("slot", "var"))
         if strict or cannot_fail:
             return c if fn is c.fn else replace(c, fn=fn, reads=None, elements=None)
-        return replace(c, fn=deferring(fn), reads=None, value=_MISSING, boolean=False,
-                       elements=None)
+        reads = sorted(c.vars) if check is None else ()  # ``check`` guards Init already
+        return replace(c, fn=deferring(fn, reads, self.var_names, node.loc), reads=None, value=_MISSING,
+                       boolean=False, elements=None, deferred=c.vars)
 
     def def_body(self, entry: DefEntry) -> C:
         """The compiled body of a module-level definition (compiled once)."""

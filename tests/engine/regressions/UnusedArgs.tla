@@ -7,7 +7,8 @@ Pick(c, a, b) == IF c THEN a ELSE b
 Act(n, junk) == x < 2 /\ x' = n /\ UNCHANGED q /\ (x > 5 => junk' = 0)
 \* z is passed by value and never read
 Bump(z) == x < 2 /\ x' = x + 1 /\ UNCHANGED q
-Init == x = Pick(TRUE, 0, Head(<<>>)) /\ q = <<>>
+\* Init: q is not assigned yet where Pick's unread argument names it
+Init == x = Pick(TRUE, 0, Head(q)) /\ q = <<>> /\ x = Pick(TRUE, x, q)
 Next == Act(x + 1, Head(q)) \/ Bump(Head(q))
 Inv == x < 2
 ====
