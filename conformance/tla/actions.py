@@ -42,7 +42,7 @@ from conformance.tla.compiler import (
 )
 from conformance.tla.guard_dispatch import dispatcher, leading_test
 from conformance.tla.syntax import EvalError, Loc, TlaError, UnsupportedError
-from conformance.tla.values import Value
+from conformance.tla.values import Value, same_value
 
 Step = Callable[[Any, list, tuple], Iterator[None]]
 # a label while enumerating: (name, parameter names, parameter values, loc); the
@@ -931,6 +931,29 @@ def make_label(raw: RawLabel) -> ActionLabel:
     return ActionLabel(name, tuple(zip(pnames, vals, strict=True)), loc)
 
 
+class LabelCache:
+    """The ``ActionLabel`` of each raw label met, kept across states (bounded): most
+    successors of most states are labelled by the same few actions and parameters."""
+
+    def __init__(self, limit: int = 1 << 14) -> None:
+        # by (name, parameter names, values, id of the location): (the raw label, which
+        # keeps the location alive so that its id is not reused, the label)
+        self._known: dict[Any, tuple[RawLabel, ActionLabel]] = {}
+        self._limit = limit
+
+    def __call__(self, raw: RawLabel) -> ActionLabel:
+        key = (raw[0], raw[1], raw[2], id(raw[3]))
+        hit = self._known.get(key)
+        # a hit counts only for the same TLA+ values (Python: (TRUE) == (1))
+        if hit is not None and hit[0][3] is raw[3] and same_value(hit[0][2], raw[2]):
+            return hit[1]
+        label = make_label(raw)
+        if len(self._known) >= self._limit:
+            self._known.clear()
+        self._known[key] = (raw, label)
+        return label
+
+
 def check_complete(t: list, var_names: Sequence[str], label: ActionLabel | RawLabel | str
                    ) -> tuple:
     """The finished next state; an error naming the variables the action left unassigned."""
@@ -945,4 +968,4 @@ def check_complete(t: list, var_names: Sequence[str], label: ActionLabel | RawLa
     return tuple(t)
 
 
-__all__ = ["ActionCompiler", "ActionLabel", "RawLabel", "check_complete", "make_label"]
+__all__ = ["ActionCompiler", "ActionLabel", "LabelCache", "RawLabel", "check_complete", "make_label"]

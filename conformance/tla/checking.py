@@ -15,7 +15,7 @@ from conformance.tla.cfg import ModelConfig
 from conformance.tla.fpset import Fingerprinter
 from conformance.tla.model import ActionLabel, Model, State
 from conformance.tla.plan import CheckPlan
-from conformance.tla.stateparts import StatePart
+from conformance.tla.stateparts import StatePart, StateTest
 from conformance.tla.syntax import Loc, TlaError
 from conformance.tla.values import (
     Fn,
@@ -204,7 +204,8 @@ class Checks:
         self.extra = extra
         # per invariant, its conjuncts with the variables each reads (see state_ok)
         self._invariants = [(name, self._parts(inv)) for name, inv in plan.invariants]
-        self._constraints = [(c, model.state_function(c)) for c in plan.constraints]
+        # per constraint, its conjuncts, each remembering its value (see in_model)
+        self._constraints = [(c, self._parts(c, StateTest)) for c in plan.constraints]
         self._action_constraints = [(c, model.action_function(c)) for c in plan.action_constraints]
         # the distinct subscripts (a name at the top level means one thing: evaluated once
         # per state when pure) and, per property, the index of its own
@@ -223,10 +224,10 @@ class Checks:
         self._props = [(p.name, model.action_function(p.action)) for p in plan.action_properties]
         self._passed_outside: set[int] = set()  # exact fingerprints of dropped states checked
 
-    def _parts(self, inv: str | S.Expr) -> list[StatePart]:
+    def _parts(self, inv: str | S.Expr, kind: type[StatePart] = StatePart) -> list[StatePart]:
         if isinstance(inv, str) and self.model.has_definition(inv):
-            return [StatePart(fn, deps) for fn, deps in self.model.invariant_parts(inv)]
-        return [StatePart(self.model.state_function(inv), None)]
+            return [kind(fn, deps) for fn, deps in self.model.invariant_parts(inv)]
+        return [kind(self.model.state_function(inv), None)]
 
     def outside_ok(self, state: State, number: int, exact_fp: int | None, parent: State | None = None) -> None:
         """``state_ok`` for a state outside the model (it is dropped after the check, so it
@@ -264,11 +265,15 @@ class Checks:
                     raise Stop("violation", name, f"Invariant {name} is violated.")
 
     def in_model(self, state: State) -> bool:
-        """Whether ``state`` satisfies every CONSTRAINT."""
-        for name, con in self._constraints:
-            value = con(state)
-            if value is not True and not self._bool(value, "CONSTRAINT", name):
-                return False
+        """Whether ``state`` satisfies every CONSTRAINT. Each is evaluated conjunct by
+        conjunct, in order (the first false one decides, as the conjunction would), and a
+        pure conjunct is not evaluated again for values of its variables met before
+        (``StateTest``)."""
+        for name, parts in self._constraints:
+            for part in parts:
+                value = part(state)
+                if value is not True and not self._bool(value, "CONSTRAINT", name):
+                    return False
         return True
 
     def action_allowed(self, s: State, t: State) -> bool:
