@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from operator import is_
 from typing import Any, TypeVar
 
 from conformance.tla import stdlib as L
@@ -942,15 +943,22 @@ class LabelCache:
         self._limit = limit
 
     def __call__(self, raw: RawLabel) -> ActionLabel:
-        key = (raw[0], raw[1], raw[2], id(raw[3]))
-        hit = self._known.get(key)
-        # a hit counts only for the same TLA+ values (Python: (TRUE) == (1))
-        if hit is not None and hit[0][3] is raw[3] and same_value(hit[0][2], raw[2]):
-            return hit[1]
+        vals = raw[2]
+        key = (raw[0], raw[1], vals, id(raw[3]))
+        known = self._known
+        hit = known.get(key)
+        if hit is not None and hit[0][3] is raw[3]:
+            if all(map(is_, hit[0][2], vals)):
+                return hit[1]
+            # a hit counts only for the same TLA+ values (Python: (TRUE) == (1)); the entry
+            # then takes these objects, met first by identity next time
+            if same_value(hit[0][2], vals):
+                known[key] = (raw, hit[1])
+                return hit[1]
         label = make_label(raw)
-        if len(self._known) >= self._limit:
-            self._known.clear()
-        self._known[key] = (raw, label)
+        if len(known) >= self._limit:
+            known.clear()
+        known[key] = (raw, label)
         return label
 
 
