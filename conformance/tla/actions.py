@@ -39,6 +39,7 @@ from conformance.tla.compiler import (
     Scope,
     SubstEntry,
     VarEntry,
+    cached,
     located,
 )
 from conformance.tla.guard_dispatch import dispatcher, leading_test
@@ -79,6 +80,15 @@ class _Compiled:
 
 def _once(s: Any, t: list, e: tuple) -> Iterator[None]:
     yield None
+
+
+_NO_VALUE = C(_once).value  # the value of a compiled node that is not a literal
+
+
+def _never(s: Any, t: list, e: tuple, lab: RawLabel) -> Iterator[RawLabel]:
+    """The split step of a call that never has a successor (``_opens_false``)."""
+    return
+    yield
 
 
 class ActionCompiler:
@@ -550,12 +560,30 @@ class ActionCompiler:
             if self.c._single_bound(node.bounds):
                 dom = self.c.domain_fn(doms[0], node.bounds[0].domain.loc, ordered=True,
                                        sort_dynamic=False)
+                if body is _never:
+
+                    def domain_only1(s: Any, t: list, e: tuple, lab: RawLabel) -> Iterator[RawLabel]:
+                        for _ in dom(s, t, e):  # (the domain is evaluated, as TLC does)
+                            pass
+                        return
+                        yield
+
+                    return domain_only1
 
                 def exists1(s: Any, t: list, e: tuple, lab: RawLabel) -> Iterator[RawLabel]:
                     for v in dom(s, t, e):
                         yield from body(s, t, (*e, v), lab)
 
                 return exists1
+
+            if body is _never:
+
+                def domain_only(s: Any, t: list, e: tuple, lab: RawLabel) -> Iterator[RawLabel]:
+                    list(expand(s, t, e))  # (the domains are evaluated, as TLC does)
+                    return
+                    yield
+
+                return domain_only
 
             def exists(s: Any, t: list, e: tuple, lab: RawLabel) -> Iterator[RawLabel]:
                 for e2 in list(expand(s, t, e)):
@@ -579,10 +607,14 @@ class ActionCompiler:
                 split_guards = None
                 if by_name is None:
                     if not self.init:
+                        if self._opens_false(*self._body_of(target), node, scope):
+                            return _never
                         split_guards = self._leading_guard(*self._body_of(target))
                     if split_guards is None:
                         sb = self._split_body(target)
                 else:
+                    if not self.init and self._opens_false(target.unit.body, by_name, node, scope):
+                        return _never
                     self._inlining.add(id(target.unit))
                     try:
                         sb = self.split(target.unit.body, by_name)
@@ -639,6 +671,23 @@ class ActionCompiler:
                 yield lab
 
         return leaf
+
+    def _opens_false(self, body: S.Expr, scope: Scope, call: S.Expr, at: Scope) -> bool:
+        """Whether the action call ``call`` (in scope ``at``) never has a successor, nor
+        fails: its arguments are literals or reads of variables, and ``body`` (the called
+        operator's, in ``scope``) opens with a conjunct that is the constant FALSE (as
+        ``"AddVoterRequest" \\in VoterChangeRequests`` in a model without them)."""
+        args = call.args if isinstance(call, (S.OpApp, S.InstanceOpApp)) else ()
+        for a in args:
+            c = self.c.expr(a, at)
+            if c.reads is not None and c.reads[0] != "lazy":
+                continue  # a variable or a bound name
+            if c.constant and cached(c, at.depth).value is not _NO_VALUE:
+                continue  # a constant, evaluated without error
+            return False  # its evaluation might fail (the engine evaluates arguments first)
+        first = body.items[0] if isinstance(body, S.And) else body
+        c = self.c.expr(first, scope)
+        return c.constant and cached(c, scope.depth).value is False
 
     def _body_of(self, target: Any) -> tuple[S.Expr, Scope]:
         """The body of a called action operator and the scope it is compiled in."""
