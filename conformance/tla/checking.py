@@ -7,6 +7,8 @@ from __future__ import annotations
 import builtins
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from itertools import compress
+from operator import is_not
 from typing import Any
 
 from conformance.tla import itf
@@ -223,6 +225,9 @@ class Checks:
                 self._sub_index.append(named[name])
         self._props = [(p.name, model.action_function(p.action)) for p in plan.action_properties]
         self._passed_outside: set[int] = set()  # exact fingerprints of dropped states checked
+        # per set of variables a step changed (their indices), the invariant conjuncts that
+        # read one of them (or may read any), in order, with their invariants' names
+        self._to_check: dict[tuple[int, ...], list[tuple[str, StatePart]]] = {}
 
     def _parts(self, inv: str | S.Expr, kind: type[StatePart] = StatePart) -> list[StatePart]:
         if isinstance(inv, str) and self.model.has_definition(inv):
@@ -256,13 +261,28 @@ class Checks:
             problem = self.extra(state, number)
             if problem is not None:
                 raise Stop("violation", "type annotations", problem)
-        for name, parts in self._invariants:
-            for part in parts:
-                if parent is not None and part.unchanged(state, parent):
-                    continue
-                value = part(state)
-                if value is not True and not self._bool(value, "invariant", name):
-                    raise Stop("violation", name, f"Invariant {name} is violated.")
+        if parent is None or len(parent) != len(state):
+            todo = [(name, part) for name, parts in self._invariants for part in parts]
+        else:
+            todo = self._parts_reading(tuple(compress(range(len(state)), map(is_not, state, parent))))
+        for name, part in todo:
+            value = part(state)
+            if value is not True and not self._bool(value, "invariant", name):
+                raise Stop("violation", name, f"Invariant {name} is violated.")
+
+    def _parts_reading(self, changed: tuple[int, ...]) -> list[tuple[str, StatePart]]:
+        """The invariant conjuncts, in order, not known to hold in a state whose parent (a
+        state where they all held) differs from it by the variables at ``changed`` only:
+        those that read one of them, or whose variables are unknown."""
+        todo = self._to_check.get(changed)
+        if todo is None:
+            if len(self._to_check) >= 4_096:
+                self._to_check.clear()
+            moved = set(changed)
+            todo = self._to_check[changed] = [
+                (name, part) for name, parts in self._invariants for part in parts
+                if part.deps is None or not moved.isdisjoint(part.deps)]
+        return todo
 
     def in_model(self, state: State) -> bool:
         """Whether ``state`` satisfies every CONSTRAINT. Each is evaluated conjunct by
