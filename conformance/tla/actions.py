@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
+from operator import is_
 from typing import Any, TypeVar
 
 from conformance.tla import stdlib as L
@@ -39,12 +40,13 @@ from conformance.tla.compiler import (
     Scope,
     SubstEntry,
     VarEntry,
+    cached,
     located,
 )
 from conformance.tla.guard_dispatch import dispatcher, leading_test
 from conformance.tla.semantics.arguments import FailedArg
 from conformance.tla.syntax import EvalError, Loc, TlaError, UnsupportedError
-from conformance.tla.values import Value
+from conformance.tla.values import Value, same_value
 
 Step = Callable[[Any, list, tuple], Iterator[None]]
 # a label while enumerating: (name, parameter names, parameter values, loc); the
@@ -80,6 +82,15 @@ class _Compiled:
 
 def _once(s: Any, t: list, e: tuple) -> Iterator[None]:
     yield None
+
+
+_NO_VALUE = C(_once).value  # the value of a compiled node that is not a literal
+
+
+def _never(s: Any, t: list, e: tuple, lab: RawLabel) -> Iterator[RawLabel]:
+    """The split step of a call that never has a successor (``_opens_false``)."""
+    return
+    yield
 
 
 class ActionCompiler:
@@ -552,12 +563,30 @@ class ActionCompiler:
             if self.c._single_bound(node.bounds):
                 dom = self.c.domain_fn(doms[0], node.bounds[0].domain.loc, ordered=True,
                                        sort_dynamic=False)
+                if body is _never:
+
+                    def domain_only1(s: Any, t: list, e: tuple, lab: RawLabel) -> Iterator[RawLabel]:
+                        for _ in dom(s, t, e):  # (the domain is evaluated, as TLC does)
+                            pass
+                        return
+                        yield
+
+                    return domain_only1
 
                 def exists1(s: Any, t: list, e: tuple, lab: RawLabel) -> Iterator[RawLabel]:
                     for v in dom(s, t, e):
                         yield from body(s, t, (*e, v), lab)
 
                 return exists1
+
+            if body is _never:
+
+                def domain_only(s: Any, t: list, e: tuple, lab: RawLabel) -> Iterator[RawLabel]:
+                    list(expand(s, t, e))  # (the domains are evaluated, as TLC does)
+                    return
+                    yield
+
+                return domain_only
 
             def exists(s: Any, t: list, e: tuple, lab: RawLabel) -> Iterator[RawLabel]:
                 for e2 in list(expand(s, t, e)):
@@ -581,10 +610,14 @@ class ActionCompiler:
                 split_guards = None
                 if by_name is None:
                     if not self.init:
+                        if self._opens_false(*self._body_of(target), node, scope):
+                            return _never
                         split_guards = self._leading_guard(*self._body_of(target))
                     if split_guards is None:
                         sb = self._split_body(target)
                 else:
+                    if not self.init and self._opens_false(target.unit.body, by_name, node, scope):
+                        return _never
                     self._inlining.add(id(target.unit))
                     try:
                         sb = self.split(target.unit.body, by_name)
@@ -641,6 +674,23 @@ class ActionCompiler:
                 yield lab
 
         return leaf
+
+    def _opens_false(self, body: S.Expr, scope: Scope, call: S.Expr, at: Scope) -> bool:
+        """Whether the action call ``call`` (in scope ``at``) never has a successor, nor
+        fails: its arguments are literals or reads of variables, and ``body`` (the called
+        operator's, in ``scope``) opens with a conjunct that is the constant FALSE (as
+        ``"AddVoterRequest" \\in VoterChangeRequests`` in a model without them)."""
+        args = call.args if isinstance(call, (S.OpApp, S.InstanceOpApp)) else ()
+        for a in args:
+            c = self.c.expr(a, at)
+            if c.reads is not None and c.reads[0] != "lazy":
+                continue  # a variable or a bound name
+            if c.constant and cached(c, at.depth).value is not _NO_VALUE:
+                continue  # a constant, evaluated without error
+            return False  # its evaluation might fail (the engine evaluates arguments first)
+        first = body.items[0] if isinstance(body, S.And) else body
+        c = self.c.expr(first, scope)
+        return c.constant and cached(c, scope.depth).value is False
 
     def _body_of(self, target: Any) -> tuple[S.Expr, Scope]:
         """The body of a called action operator and the scope it is compiled in."""
@@ -946,6 +996,36 @@ def make_label(raw: RawLabel) -> ActionLabel:
                                    if type(v) is not FailedArg), loc)
 
 
+class LabelCache:
+    """The ``ActionLabel`` of each raw label met, kept across states (bounded): most
+    successors of most states are labelled by the same few actions and parameters."""
+
+    def __init__(self, limit: int = 1 << 14) -> None:
+        # by (name, parameter names, values, id of the location): (the raw label, which
+        # keeps the location alive so that its id is not reused, the label)
+        self._known: dict[Any, tuple[RawLabel, ActionLabel]] = {}
+        self._limit = limit
+
+    def __call__(self, raw: RawLabel) -> ActionLabel:
+        vals = raw[2]
+        key = (raw[0], raw[1], vals, id(raw[3]))
+        known = self._known
+        hit = known.get(key)
+        if hit is not None and hit[0][3] is raw[3]:
+            if all(map(is_, hit[0][2], vals)):
+                return hit[1]
+            # a hit counts only for the same TLA+ values (Python: (TRUE) == (1)); the entry
+            # then takes these objects, met first by identity next time
+            if same_value(hit[0][2], vals):
+                known[key] = (raw, hit[1])
+                return hit[1]
+        label = make_label(raw)
+        if len(known) >= self._limit:
+            known.clear()
+        known[key] = (raw, label)
+        return label
+
+
 def check_complete(t: list, var_names: Sequence[str], label: ActionLabel | RawLabel | str
                    ) -> tuple:
     """The finished next state; an error naming the variables the action left unassigned."""
@@ -960,4 +1040,4 @@ def check_complete(t: list, var_names: Sequence[str], label: ActionLabel | RawLa
     return tuple(t)
 
 
-__all__ = ["ActionCompiler", "ActionLabel", "RawLabel", "check_complete", "make_label"]
+__all__ = ["ActionCompiler", "ActionLabel", "LabelCache", "RawLabel", "check_complete", "make_label"]

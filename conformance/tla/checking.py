@@ -7,6 +7,8 @@ from __future__ import annotations
 import builtins
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from itertools import compress
+from operator import is_not
 from typing import Any
 
 from conformance.tla import itf
@@ -15,7 +17,7 @@ from conformance.tla.cfg import ModelConfig
 from conformance.tla.fpset import Fingerprinter
 from conformance.tla.model import ActionLabel, Model, State
 from conformance.tla.plan import CheckPlan
-from conformance.tla.stateparts import StatePart
+from conformance.tla.stateparts import StatePart, StateTest
 from conformance.tla.syntax import Loc, TlaError
 from conformance.tla.values import (
     Fn,
@@ -204,7 +206,8 @@ class Checks:
         self.extra = extra
         # per invariant, its conjuncts with the variables each reads (see state_ok)
         self._invariants = [(name, self._parts(inv)) for name, inv in plan.invariants]
-        self._constraints = [(c, model.state_function(c)) for c in plan.constraints]
+        # per constraint, its conjuncts, each remembering its value (see in_model)
+        self._constraints = [(c, self._parts(c, StateTest)) for c in plan.constraints]
         self._action_constraints = [(c, model.action_function(c)) for c in plan.action_constraints]
         # the distinct subscripts (a name at the top level means one thing: evaluated once
         # per state when pure) and, per property, the index of its own
@@ -222,11 +225,14 @@ class Checks:
                 self._sub_index.append(named[name])
         self._props = [(p.name, model.action_function(p.action)) for p in plan.action_properties]
         self._passed_outside: set[int] = set()  # exact fingerprints of dropped states checked
+        # per set of variables a step changed (their indices), the invariant conjuncts that
+        # read one of them (or may read any), in order, with their invariants' names
+        self._to_check: dict[tuple[int, ...], list[tuple[str, StatePart]]] = {}
 
-    def _parts(self, inv: str | S.Expr) -> list[StatePart]:
+    def _parts(self, inv: str | S.Expr, kind: type[StatePart] = StatePart) -> list[StatePart]:
         if isinstance(inv, str) and self.model.has_definition(inv):
-            return [StatePart(fn, deps) for fn, deps in self.model.invariant_parts(inv)]
-        return [StatePart(self.model.state_function(inv), None)]
+            return [kind(fn, deps) for fn, deps in self.model.invariant_parts(inv)]
+        return [kind(self.model.state_function(inv), None)]
 
     def outside_ok(self, state: State, number: int, exact_fp: int | None, parent: State | None = None) -> None:
         """``state_ok`` for a state outside the model (it is dropped after the check, so it
@@ -255,20 +261,39 @@ class Checks:
             problem = self.extra(state, number)
             if problem is not None:
                 raise Stop("violation", "type annotations", problem)
-        for name, parts in self._invariants:
-            for part in parts:
-                if parent is not None and part.unchanged(state, parent):
-                    continue
-                value = part(state)
-                if value is not True and not self._bool(value, "invariant", name):
-                    raise Stop("violation", name, f"Invariant {name} is violated.")
+        if parent is None or len(parent) != len(state):
+            todo = [(name, part) for name, parts in self._invariants for part in parts]
+        else:
+            todo = self._parts_reading(tuple(compress(range(len(state)), map(is_not, state, parent))))
+        for name, part in todo:
+            value = part(state)
+            if value is not True and not self._bool(value, "invariant", name):
+                raise Stop("violation", name, f"Invariant {name} is violated.")
+
+    def _parts_reading(self, changed: tuple[int, ...]) -> list[tuple[str, StatePart]]:
+        """The invariant conjuncts, in order, not known to hold in a state whose parent (a
+        state where they all held) differs from it by the variables at ``changed`` only:
+        those that read one of them, or whose variables are unknown."""
+        todo = self._to_check.get(changed)
+        if todo is None:
+            if len(self._to_check) >= 4_096:
+                self._to_check.clear()
+            moved = set(changed)
+            todo = self._to_check[changed] = [
+                (name, part) for name, parts in self._invariants for part in parts
+                if part.deps is None or not moved.isdisjoint(part.deps)]
+        return todo
 
     def in_model(self, state: State) -> bool:
-        """Whether ``state`` satisfies every CONSTRAINT."""
-        for name, con in self._constraints:
-            value = con(state)
-            if value is not True and not self._bool(value, "CONSTRAINT", name):
-                return False
+        """Whether ``state`` satisfies every CONSTRAINT. Each is evaluated conjunct by
+        conjunct, in order (the first false one decides, as the conjunction would), and a
+        pure conjunct is not evaluated again for values of its variables met before
+        (``StateTest``)."""
+        for name, parts in self._constraints:
+            for part in parts:
+                value = part(state)
+                if value is not True and not self._bool(value, "CONSTRAINT", name):
+                    return False
         return True
 
     def action_allowed(self, s: State, t: State) -> bool:

@@ -39,6 +39,7 @@ from conformance.tla.checking import (
     label_step,
 )
 from conformance.tla.fpset import FingerprintSet
+from conformance.tla.gcpolicy import search_collector
 from conformance.tla.liveness import LivenessRecorder, liveness_recorder
 from conformance.tla.liveness.recorder import MESSAGE as LIVENESS_MESSAGE
 from conformance.tla.model import ActionLabel, Model, State
@@ -243,10 +244,11 @@ def check(model: Model, config: ModelConfig, *, max_states: int | None = None,
         plan = resolve_plan(model, config)
         search = Search(model, config, plan, max_states, time_limit, prog, typecheck, queue_memory)
         search.live = liveness_recorder(model, plan, search.identity, search.checks.action_allowed)
-        if workers > 1 and fork_available() and search.live is None:
-            run_parallel(search, workers, queue_memory)
-        else:
-            search.run()
+        with search_collector():
+            if workers > 1 and fork_available() and search.live is None:
+                run_parallel(search, workers, queue_memory)
+            else:
+                search.run()
         if search.live is not None:
             found = search.live.check()
             if found is not None:

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import compress
+from operator import is_not
 from pathlib import Path
 
 from conformance.tla import syntax as S
@@ -268,13 +270,14 @@ class StateTypeCheck:
 
     def __call__(self, state: Sequence[Value], number: int) -> str | None:
         passed = self._passed
-        for k, (var, t, value) in enumerate(zip(self.variables, self.types, state, strict=True)):
-            if value is passed[k]:
-                continue
+        if len(state) != len(passed):
+            raise ValueError(f"a state of {len(state)} values, {len(passed)} variables")
+        for k in compress(range(len(passed)), map(is_not, state, passed)):  # the others passed
+            value, t = state[k], self.types[k]
             bad = self.checker.mismatch(value, t)
             if bad is not None:
-                return (f"state {number}: variable {var} does not have its declared type {show(t)}: "
-                        f"{describe_mismatch(bad)}")
+                return (f"state {number}: variable {self.variables[k]} does not have its declared "
+                        f"type {show(t)}: {describe_mismatch(bad)}")
             passed[k] = value
         return None
 

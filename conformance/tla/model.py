@@ -18,7 +18,13 @@ from pathlib import Path
 from typing import Any
 
 from conformance.tla import syntax as S
-from conformance.tla.actions import ActionCompiler, ActionLabel, check_complete, make_label
+from conformance.tla.actions import (
+    ActionCompiler,
+    ActionLabel,
+    LabelCache,
+    check_complete,
+    make_label,
+)
 from conformance.tla.compiler import (
     UNASSIGNED,
     C,
@@ -91,6 +97,7 @@ class Model:
         self._inits = ActionCompiler(self._compiler, self.variables, init=True)
         self._expr_cache: dict[Any, tuple[Any, C]] = {}
         self._step_cache: dict[Any, Any] = {}
+        self._labels = LabelCache()  # the labels of successors
         # the action compiler of action_successors(..., checks) and the checks it was built for
         self._checked: tuple[Mapping[int, Callable[[Value], bool]], ActionCompiler, dict[Any, Any]] | None = None
         # the action compiler of successors_skipping_errors and its split steps per action
@@ -366,14 +373,11 @@ class Model:
             self._check_state(state)
         t = [UNASSIGNED] * len(self.variables)
         names = self.variables
-        labels: dict[Any, ActionLabel] = {}
+        labels = self._labels
         for raw in split(state, t, (), top):
             if UNASSIGNED in t:
                 check_complete(t, names, raw)
-            label = labels.get(raw)
-            if label is None:
-                label = labels[raw] = make_label(raw)
-            yield label, reuse_equal(tuple(t), state) if share else tuple(t)
+            yield labels(raw), reuse_equal(tuple(t), state) if share else tuple(t)
 
     def successors_skipping_errors(self, state: State, next: str | S.Expr = "Next"
                                    ) -> tuple[list[tuple[ActionLabel, State]], list[TlaError]]:

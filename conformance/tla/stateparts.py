@@ -1,4 +1,4 @@
-"""Conjuncts of state predicates (invariants) that remember where they held.
+"""Conjuncts of state predicates (invariants, constraints) that remember their values.
 
 A conjunct that reads only the variables at known indices, and whose evaluations always
 agree (no RandomElement, Print, ...), has the same value in every state that gives those
@@ -6,7 +6,8 @@ variables the same values. ``StatePart`` evaluates it once per such combination 
 its bounded memo keeps it) and tells when a state's variables are the very objects of a
 state where it held already. The exhaustive search gives equal values one object
 (``Fingerprinter.canonical``), so most states are recognised by the ids of their objects,
-without hashing or comparing the values.
+without hashing or comparing the values. ``StateTest`` (a CONSTRAINT's conjunct) also
+remembers where it was FALSE.
 """
 
 from __future__ import annotations
@@ -76,3 +77,38 @@ class StatePart:
 
 def _ids(values: tuple[Any, ...]) -> tuple[int, ...]:
     return tuple(map(id, values))
+
+
+class StateTest(StatePart):
+    """A conjunct that remembers its boolean value, TRUE or FALSE, per combination of the
+    values of its variables (a CONSTRAINT's: most successors keep the values that decided
+    it in their parent, or in another state met before)."""
+
+    __slots__ = ()
+
+    def __call__(self, state: Any) -> Value:
+        key = self._key
+        if key is None:
+            return self.fn(state)
+        values = key(state)
+        ids = self._ids(values)
+        by_id = self._by_id
+        hit = by_id.get(ids)
+        if hit is not None:
+            return hit[1]
+        held = self._held
+        seen = held.get(values)
+        # a hit counts only for the same TLA+ values (Python: [a |-> FALSE] == [a |-> 0])
+        if seen is not None and (seen[0] is values or same_value(seen[0], values)):
+            result: Value = seen[1]
+        else:
+            result = self.fn(state)
+            if type(result) is not bool:
+                return result
+            if len(held) >= self._limit:
+                held.clear()
+            held[values] = (values, result)
+        if len(by_id) >= self._limit:
+            by_id.clear()
+        by_id[ids] = (values, result)  # (keeps the objects alive: their ids are not reused)
+        return result

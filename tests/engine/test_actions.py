@@ -338,3 +338,40 @@ def test_successors_agree_with_action_successors() -> None:
             assert set(m.action_successors("Idle", [], s)) == by_label[("Idle", ())] == {s}
         frontier = list(dict.fromkeys(nxt))
     assert len(frontier) > 20
+
+
+DEAD = """
+CONSTANTS Kinds
+VARIABLES x
+Init == x = 0
+Add(i, k) == /\\ "add" \\in Kinds
+             /\\ x' = x + i
+Named(y) == /\\ "add" \\in Kinds
+            /\\ y' = 1
+Dead(i) == /\\ "add" \\in Kinds
+           /\\ x' = x + (1 \\div i)
+Next == \\/ \\E i, k \\in 1..2 : Add(i, k)
+        \\/ Named(x)
+        \\/ \\E i \\in {0} : Dead(1 \\div i)
+        \\/ x' = x + 10
+"""
+
+
+def test_a_call_opening_with_a_constant_false_conjunct_has_no_successor() -> None:
+    live = DEAD.replace("        \\/ \\E i \\in {0} : Dead(1 \\div i)\n", "")
+    assert "Dead(1" not in live
+    m = model(live, {"Kinds": frozenset({"remove"})})
+    assert [(label.name, s) for label, s in m.successors((0,))] == [("Next", (10,))]
+    enabled = model(live, {"Kinds": frozenset({"add"})})
+    assert sorted(s for _, s in enabled.successors((0,))) == [(1,), (1,), (1,), (2,), (2,), (10,)]
+    # an argument that fails (1 \div 0 here) is not read by a body that opens with FALSE:
+    # no error, as in TLC, which evaluates an argument only where the body uses it
+    dead = model(DEAD, {"Kinds": frozenset({"remove"})})
+    assert [(label.name, s) for label, s in dead.successors((0,))] == [("Next", (10,))]
+
+
+def test_the_domain_of_a_never_enabled_call_is_still_evaluated() -> None:
+    text = DEAD.replace("\\E i \\in {0} : Dead(1 \\div i)", "\\E i \\in {1 \\div x} : Dead(i)")
+    m = model(text, {"Kinds": frozenset({"remove"})})
+    with pytest.raises(EvalError):
+        list(m.successors((0,)))

@@ -11,7 +11,7 @@ from conformance.tla.explorer import check, simulate
 from conformance.tla.loader import ModuleLoader
 from conformance.tla.model import Model
 from conformance.tla.parser import parse_module_text
-from conformance.tla.stateparts import StatePart
+from conformance.tla.stateparts import StatePart, StateTest
 
 # x grows only while y = 0, so (2, 2) is reached only by IncY from (2, 1): a step that keeps x
 SPEC = """---- MODULE Parts ----
@@ -96,6 +96,18 @@ def test_a_part_knows_the_very_objects_where_it_held() -> None:
     assert part((frozenset({0}), y, "f")) is False and len(calls) == 4
     single = StatePart(lambda s: calls.append(s) is None and type(s[0][0]) is bool, (0,))
     assert single(((False,),)) is True and single(((0,),)) is False and len(calls) == 6
+
+
+def test_a_constraint_part_remembers_false_as_well() -> None:
+    calls: list[object] = []
+    part = StateTest(lambda s: calls.append(s) is None and (type(s[0][0]) is bool or s[0][0] != 0), (0,))
+    assert part(((0,), "a")) is False and part(((0,), "b")) is False and len(calls) == 1
+    assert part(((1,), "a")) is True and part(((1,), "b")) is True and len(calls) == 2
+    # Python-equal by a pun: evaluated on its own
+    assert part(((False,), "c")) is True and len(calls) == 3
+    assert part(((True,), "c")) is True and part(((1,), "d")) is True and len(calls) == 4
+    odd = StateTest(lambda s: calls.append(s) and 5, (0,))  # not a boolean: never kept
+    assert odd((1,)) is None and odd((1,)) is None and len(calls) == 6
 
 
 def test_a_part_of_unknown_variables_is_always_evaluated() -> None:
