@@ -37,7 +37,7 @@ from itertools import compress
 from operator import is_not, itemgetter
 from typing import Any, Union
 
-from conformance.tla.syntax import EvalError
+from conformance.tla.syntax import EvalError, Loc
 
 Value = Union[int, bool, str, "ModelValue", frozenset, tuple, "Fn"]
 
@@ -300,7 +300,8 @@ def unequal_or_fail(a: Any, b: Any) -> bool:
     {1, "a"}`` fails or not with the order of the elements: TRUE), infinite sets (``Nat``,
     ``STRING`` ...); a set that cannot be sorted because of values inside its elements
     (``{<<1>>, <<"a">>}``); sets held by the engine only as a pun (``{TRUE, 1}`` is one
-    element to Python); the inner comparisons of ``\\cup``, ``\\cap``, ``\\``
+    element to Python) other than those a set constructor builds (``built_set`` fails on
+    them); the inner comparisons of ``\\cup``, ``\\cap``, ``\\``
     (``{<<1>>} \\ {<<"a">>}``, for the cost of comparing every element); enumerating,
     counting or fingerprinting a set TLC cannot sort (S1; ``\\A x \\in {1, "a"} : TRUE``,
     a state holding ``{1, "a"}``), and comparing two such sets that Python finds equal
@@ -518,6 +519,22 @@ def member_miss(x: Any, s: Collection[Any], nested: bool = True) -> bool:
     shown = format_value(s if type(s) is frozenset else frozenset(s))
     raise EvalError(f"attempted to check whether the {type_name(x)} {format_value(x)} is an "
                     f"element of {shown}, whose elements TLC cannot compare with it")
+
+
+def built_set(items: list[Any], loc: Loc | None = None) -> frozenset:
+    """The set of ``items`` (``{a, b}``, ``{e : x \\in S}``). Two items that are one element
+    only to Python (TRUE and 1, ``[a |-> 0]`` and ``[a |-> FALSE]``) fail, as TLC fails to
+    compare them when it sorts the set (to enumerate, count, print or fingerprint it);
+    Python would keep one of them and lose the other."""
+    s = frozenset(items)
+    if len(s) < len(items):
+        first: dict[Any, Any] = {}
+        for v in items:
+            w = first.setdefault(v, v)
+            if w is not v and not same_value(w, v):
+                raise EvalError(f"a set holding both {format_value(w)} and {format_value(v)}, "
+                                "which TLC cannot compare", loc)
+    return s
 
 
 def cup_check(a: frozenset, b: frozenset) -> None:

@@ -23,6 +23,7 @@ from conformance.tla.semantics.scope import (
     Scope,
 )
 from conformance.tla.syntax import EvalError, TlaError
+from conformance.tla.values import built_set
 
 
 class SetCompiler(QuantifierCompiler):
@@ -33,7 +34,8 @@ class SetCompiler(QuantifierCompiler):
     def _c_SetEnum(self, node: S.SetEnum, scope: Scope) -> C:
         parts = self.exprs(node.items, scope)
         fs = [p.fn for p in parts]
-        return derived(lambda s, t, e: frozenset([f(s, t, e) for f in fs]), *parts)
+        loc = node.loc
+        return derived(lambda s, t, e: built_set([f(s, t, e) for f in fs], loc), *parts)
 
     def _c_SetFilter(self, node: S.SetFilter, scope: Scope) -> C:
         b = node.bound
@@ -133,12 +135,13 @@ class SetCompiler(QuantifierCompiler):
         inner, expand, domains = self.bounds(node.bounds, scope)
         body = self.expr(node.expr, inner)
         fb = body.fn
+        loc = node.loc
         if self._single_bound(node.bounds):
             df = self.domain_fn(domains[0], node.bounds[0].domain.loc)
-            res = derived(lambda s, t, e: frozenset([fb(s, t, (*e, v)) for v in df(s, t, e)]),
+            res = derived(lambda s, t, e: built_set([fb(s, t, (*e, v)) for v in df(s, t, e)], loc),
                           body, *domains)
         else:
-            res = derived(lambda s, t, e: frozenset([fb(s, t, e2) for e2 in expand(s, t, e)]),
+            res = derived(lambda s, t, e: built_set([fb(s, t, e2) for e2 in expand(s, t, e)], loc),
                           body, *domains)
         res.envmin = min([d.envmin for d in domains] + [body.below(scope.depth).envmin])
         return res
