@@ -84,9 +84,6 @@ def _once(s: Any, t: list, e: tuple) -> Iterator[None]:
     yield None
 
 
-_NO_VALUE = C(_once).value  # the value of a compiled node that is not a literal
-
-
 def _never(s: Any, t: list, e: tuple, lab: RawLabel) -> Iterator[RawLabel]:
     """The split step of a call that never has a successor (``_opens_false``)."""
     return
@@ -610,13 +607,13 @@ class ActionCompiler:
                 split_guards = None
                 if by_name is None:
                     if not self.init:
-                        if self._opens_false(*self._body_of(target), node, scope):
+                        if self._opens_false(*self._body_of(target)):
                             return _never
                         split_guards = self._leading_guard(*self._body_of(target))
                     if split_guards is None:
                         sb = self._split_body(target)
                 else:
-                    if not self.init and self._opens_false(target.unit.body, by_name, node, scope):
+                    if not self.init and self._opens_false(target.unit.body, by_name):
                         return _never
                     self._inlining.add(id(target.unit))
                     try:
@@ -675,19 +672,11 @@ class ActionCompiler:
 
         return leaf
 
-    def _opens_false(self, body: S.Expr, scope: Scope, call: S.Expr, at: Scope) -> bool:
-        """Whether the action call ``call`` (in scope ``at``) never has a successor, nor
-        fails: its arguments are literals or reads of variables, and ``body`` (the called
-        operator's, in ``scope``) opens with a conjunct that is the constant FALSE (as
-        ``"AddVoterRequest" \\in VoterChangeRequests`` in a model without them)."""
-        args = call.args if isinstance(call, (S.OpApp, S.InstanceOpApp)) else ()
-        for a in args:
-            c = self.c.expr(a, at)
-            if c.reads is not None and c.reads[0] != "lazy":
-                continue  # a variable or a bound name
-            if c.constant and cached(c, at.depth).value is not _NO_VALUE:
-                continue  # a constant, evaluated without error
-            return False  # its evaluation might fail (the engine evaluates arguments first)
+    def _opens_false(self, body: S.Expr, scope: Scope) -> bool:
+        """Whether an action call whose body (the called operator's, in ``scope``) opens
+        with a conjunct that is the constant FALSE (as ``"AddVoterRequest" \\in
+        VoterChangeRequests`` in a model without them) never has a successor, nor fails:
+        such a body is strict in no parameter, so no argument is read (``strictness.py``)."""
         first = body.items[0] if isinstance(body, S.And) else body
         c = self.c.expr(first, scope)
         return c.constant and cached(c, scope.depth).value is False
