@@ -44,7 +44,7 @@ from conformance.tla.compiler import (
     located,
 )
 from conformance.tla.guard_dispatch import dispatcher, leading_test
-from conformance.tla.semantics.arguments import FailedArg
+from conformance.tla.semantics.arguments import FailedArg, unassigned
 from conformance.tla.syntax import EvalError, Loc, TlaError, UnsupportedError
 from conformance.tla.values import Value, same_value
 
@@ -162,7 +162,7 @@ class ActionCompiler:
         def checked(s: Any, t: Any, e: tuple) -> Any:
             for i in idx:
                 if s[i] is UNASSIGNED:
-                    raise EvalError(f"{names[i]} is used before it is assigned", loc)
+                    raise unassigned(names[i], loc)
             return f(s, t, e)
 
         return checked

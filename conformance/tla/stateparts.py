@@ -18,8 +18,6 @@ from typing import Any
 
 from conformance.tla.values import Value, same_value
 
-_MISSING = object()
-
 
 class StatePart:
     """One conjunct: ``part(state)`` is its value in ``state``."""
@@ -30,9 +28,9 @@ class StatePart:
                  limit: int = 1 << 14) -> None:
         self.fn = fn
         self.deps = deps  # the indices of the variables it reads; None: unknown
-        # the values of those variables (a tuple of them) in states where it held: by
-        # value, and by the ids of the very objects (the entry keeps them alive, so their
-        # ids are not reused)
+        # the values of those variables (a tuple of them) with its value where it held
+        # (or, ``_KEEPS_FALSE``, failed): by value, and by the ids of the very objects (the
+        # entry keeps them alive, so their ids are not reused)
         self._held: dict[Any, Any] = {}
         self._by_id: dict[Any, Any] = {}
         self._limit = limit
@@ -48,43 +46,8 @@ class StatePart:
             return key(state) is key(other)
         return all(map(is_, key(state), key(other)))
 
-    def __call__(self, state: Any) -> Value:
-        key = self._key
-        if key is None:
-            return self.fn(state)
-        values = key(state)
-        ids = self._ids(values)
-        by_id = self._by_id
-        if ids in by_id:
-            return True
-        held = self._held
-        seen = held.get(values, _MISSING)
-        # a hit counts only for the same TLA+ values (Python: [a |-> FALSE] == [a |-> 0])
-        if seen is not _MISSING and (seen is values or same_value(seen, values)):
-            result: Value = True
-        else:
-            result = self.fn(state)
-            if result is not True:
-                return result
-            if len(held) >= self._limit:
-                held.clear()
-            held[values] = values
-        if len(by_id) >= self._limit:
-            by_id.clear()
-        by_id[ids] = values
-        return result
-
-
-def _ids(values: tuple[Any, ...]) -> tuple[int, ...]:
-    return tuple(map(id, values))
-
-
-class StateTest(StatePart):
-    """A conjunct that remembers its boolean value, TRUE or FALSE, per combination of the
-    values of its variables (a CONSTRAINT's: most successors keep the values that decided
-    it in their parent, or in another state met before)."""
-
-    __slots__ = ()
+    # whether a FALSE is remembered too (an invariant's FALSE ends the search: only TRUE)
+    _KEEPS_FALSE = False
 
     def __call__(self, state: Any) -> Value:
         key = self._key
@@ -103,7 +66,7 @@ class StateTest(StatePart):
             result: Value = seen[1]
         else:
             result = self.fn(state)
-            if type(result) is not bool:
+            if result is not True and not (result is False and self._KEEPS_FALSE):
                 return result
             if len(held) >= self._limit:
                 held.clear()
@@ -112,3 +75,15 @@ class StateTest(StatePart):
             by_id.clear()
         by_id[ids] = (values, result)  # (keeps the objects alive: their ids are not reused)
         return result
+
+def _ids(values: tuple[Any, ...]) -> tuple[int, ...]:
+    return tuple(map(id, values))
+
+
+class StateTest(StatePart):
+    """A conjunct that remembers its boolean value, TRUE or FALSE, per combination of the
+    values of its variables (a CONSTRAINT's: most successors keep the values that decided
+    it in their parent, or in another state met before)."""
+
+    __slots__ = ()
+    _KEEPS_FALSE = True

@@ -27,6 +27,11 @@ class FailedArg:
         return f"FailedArg({self.error})"
 
 
+def unassigned(name: str, loc: Loc | None) -> EvalError:
+    """The error of reading variable ``name`` in an initial predicate before it is assigned."""
+    return EvalError(f"{name} is used before it is assigned", loc)
+
+
 def deferring(f: EvalFn, reads: Sequence[int] = (), names: Sequence[str] = (),
               loc: Loc | None = None) -> EvalFn:
     """``f``, returning its error as a ``FailedArg`` instead of raising it. ``reads``: the
@@ -48,7 +53,7 @@ def deferring(f: EvalFn, reads: Sequence[int] = (), names: Sequence[str] = (),
             if type(s) is list:
                 for i in idx:
                     if s[i] is UNASSIGNED:
-                        raise EvalError(f"{names[i]} is used before it is assigned", loc)
+                        raise unassigned(names[i], loc)
             return f(s, t, e)
         except TlaError as err:
             return FailedArg(err)
@@ -63,7 +68,7 @@ def unassigned_read(i: int, name: str, loc: Loc) -> EvalFn:
     def read(s: Any, t: Any, e: tuple) -> Any:
         v = s[i]
         if v is UNASSIGNED:
-            return FailedArg(EvalError(f"{name} is used before it is assigned", loc))
+            return FailedArg(unassigned(name, loc))
         return v
 
     return read

@@ -484,16 +484,15 @@ class OperatorCompiler:
                 c = self.op_arg(a, p.arity, scope)
                 names[p.name] = OpSlot(slot, p.arity)
                 builders.append(c.fn)
-            else:
+            elif p.name in by:
                 c = self.expr(a, scope)
-                if p.name in by:
-                    names[p.name] = LazySlot(slot, c, alias=(a, scope))
-                    memo = not (volatile and (c.vars if init else c.primed))
-                    builders.append(_lazy_builder(c.fn, Lazy if memo else Thunk))
-                else:
-                    c = self.value_arg(a, scope, p.name in strict)
-                    names[p.name] = Slot(slot) if p.name in strict else GuardedSlot(slot)
-                    builders.append(c.fn)
+                names[p.name] = LazySlot(slot, c, alias=(a, scope))
+                memo = not (volatile and (c.vars if init else c.primed))
+                builders.append(_lazy_builder(c.fn, Lazy if memo else Thunk))
+            else:
+                c = self.value_arg(a, scope, p.name in strict)
+                names[p.name] = Slot(slot) if p.name in strict else GuardedSlot(slot)
+                builders.append(c.fn)
             parts.append(c)
         return Scope(ctx, scope.depth + len(unit.params), names), builders, parts
 
