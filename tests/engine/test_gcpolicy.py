@@ -12,6 +12,6 @@ def test_the_collector_is_restored_after_a_search() -> None:
     frozen = gc.get_freeze_count()
     with search_collector():
         assert gc.get_threshold()[0] >= YOUNG
-        assert gc.get_freeze_count() >= frozen
+        assert gc.get_freeze_count() > frozen  # the objects alive on entry (this test's too)
     assert gc.get_threshold() == before
     assert gc.get_freeze_count() == 0
