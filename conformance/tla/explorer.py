@@ -54,6 +54,8 @@ __all__ = ["EXIT_CODES", "CheckResult", "StateCheck", "TraceStep", "check", "ite
 
 
 _BY_FINGERPRINT = itemgetter(0)
+# a successor: (fingerprint, label, state, allowed by the ACTION_CONSTRAINTs, kept)
+Successor = tuple[int, ActionLabel, State, bool, bool]
 
 
 class Search:
@@ -114,27 +116,47 @@ class Search:
         if self.max_states is not None and len(self.seen) >= self.max_states:
             raise Stop("limit", None, f"stopped after {len(self.seen)} distinct states (--max-states)")
 
-    def run(self) -> None:
-        # States enter the queue ordered by their structural fingerprint, so a run (and the
-        # counts it reports when it stops early) does not depend on Python's per-process
-        # hashing of strings, which sets the enumeration order of sets.
+    def start(self) -> None:
+        """Generate the initial states, in fingerprint order: each is checked, then stored
+        and queued, or dropped (outside the CONSTRAINTs). States enter the queue ordered by
+        their structural fingerprint, so a run (and the counts it reports when it stops
+        early) does not depend on Python's per-process hashing of strings, which sets the
+        enumeration order of sets."""
         inits = [(self.identity(state), state) for state in self.model.init_states(self.plan.init)]
         self.generated += len(inits)
         inits.sort(key=_BY_FINGERPRINT)
-        live = self.live
         for fp, state in inits:
             if self.checks.in_model(state):
-                if live is not None:
-                    live.initial(fp)
+                if self.live is not None:
+                    self.live.initial(fp)
                 self._new_state(state, -1, 1, fp)
             else:
                 self._dropped_state(state, -1, None, None, fp)
+
+    def successors_of(self, state: State) -> tuple[State, list[Successor]]:
+        """``state`` with its values replaced by the objects of the same values met before
+        (``StateIdentity.canonical_successors``), and its successors in fingerprint order,
+        each counted as generated: (fingerprint, label, successor, allowed by the
+        ACTION_CONSTRAINTs, kept: allowed and within the CONSTRAINTs)."""
+        identity, checks = self.identity, self.checks
+        state, canonical = identity.canonical_successors(state)
+        successors = []
+        for label, succ in self.model.successors(state, self.plan.next, not identity.exact):
+            self.generated += 1
+            fp, succ = canonical(succ)
+            allowed = checks.action_allowed(state, succ)
+            successors.append((fp, label, succ, allowed, allowed and checks.in_model(succ)))
+        successors.sort(key=_BY_FINGERPRINT)
+        return state, successors
+
+    def run(self) -> None:
+        self.start()
+        live = self.live
         level_end = len(self.seen)
         level = 1
         tick = 0
-        model, nxt, checks, identity = self.model, self.plan.next, self.checks, self.identity
+        checks = self.checks
         has_props = bool(self.plan.action_properties)
-        share = not identity.exact  # else canonical_successors shares equal values
         while len(self.queue):
             index, state = self.queue.pop()
             if index >= level_end:
@@ -146,18 +168,9 @@ class Search:
                 if self.deadline is not None and time.monotonic() > self.deadline:
                     self.queue.push((index, state))
                     raise Stop("limit", None, "stopped by the time limit (--time-limit)")
-            any_successor = False
             try:
-                state, canonical = identity.canonical_successors(state)
+                state, successors = self.successors_of(state)
                 subs = checks.subscripts(state) if has_props else None
-                successors = []
-                for label, succ in model.successors(state, nxt, share):
-                    any_successor = True
-                    self.generated += 1
-                    fp, succ = canonical(succ)
-                    allowed = checks.action_allowed(state, succ)
-                    successors.append((fp, label, succ, allowed, allowed and checks.in_model(succ)))
-                successors.sort(key=_BY_FINGERPRINT)
                 for fp, label, succ, _, kept in successors:
                     if not kept:
                         self._dropped_state(succ, index, state, label, fp)
@@ -174,7 +187,7 @@ class Search:
                 if not self.trace:
                     self.trace = self._replay(self.seen.path_to(index), state)
                 raise
-            if not any_successor and self.plan.check_deadlock:
+            if not successors and self.plan.check_deadlock:
                 self.trace = self._replay(self.seen.path_to(index), state)
                 raise Stop("deadlock", None, "Deadlock reached.")
 

@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from conformance.tla.checking import Stop, label_step
-from conformance.tla.model import State
+from conformance.tla.model import ActionLabel, State
 from conformance.tla.statequeue import StateQueue
 from conformance.tla.syntax import Loc, TlaError
 
@@ -32,10 +32,13 @@ _SEARCH: Any = None
 _SENT: set[int] = set()
 
 Item = tuple[int, State]
-# ("ok", index, generated, [(fp, successor)...]) | ("stop", index, verdict, prop, message)
-# | ("stop", index, verdict, prop, message, label, successor) (a dropped successor that
-# violates an invariant) | ("error", index, message, loc)
+# What a worker made of one state: ("ok", index, generated, new) | ("stop", index, generated,
+# new, verdict, prop, message, checked) | ("error", index, generated, new, message, loc,
+# checked). ``generated``: its successors generated; ``new``: the (fp, successor) pairs to
+# store, up to where it stopped; ``checked``: (fp, label, successor, kept) whose check stopped
+# it or failed, else None.
 Outcome = tuple[Any, ...]
+Checked = tuple[int, ActionLabel, State, bool]
 
 
 def fork_available() -> bool:
@@ -43,40 +46,45 @@ def fork_available() -> bool:
 
 
 def _expand(item: Item) -> Outcome:
+    """Expand one state as the sequential search does (``Search.successors_of``, then each
+    successor checked in fingerprint order), except that a kept successor is checked
+    against the invariants unless this worker sent it before: whether another worker
+    found it first is known to the main process only (a state found before passed)."""
     search = _SEARCH
     index, state = item
-    checks, model, nxt, ident = search.checks, search.model, search.plan.next, search.identity
+    checks = search.checks
+    exact = search.identity.exact
+    new: list[tuple[int, State]] = []
+    checked: Checked | None = None
+    search.generated = 0
     try:
-        checks.state_ok(state, index + 1)
-        succs = list(model.successors(state, nxt))
-        if not succs and search.plan.check_deadlock:
-            return ("stop", index, "deadlock", None, "Deadlock reached.")
+        state, successors = search.successors_of(state)
+        if not successors and search.plan.check_deadlock:
+            return ("stop", index, 0, new, "deadlock", None, "Deadlock reached.", None)
         has_props = bool(search.plan.action_properties)
         subs = checks.subscripts(state) if has_props else None
-        out: list[tuple[int, State]] = []
         fresh: set[int] = set()
-        fingerprint = ident.of_successors(state)
-        for label, succ in succs:
-            if not (checks.in_model(succ) and checks.action_allowed(state, succ)):
-                # outside the model: checked against the invariants, then dropped
-                try:
-                    checks.outside_ok(succ, 0, fingerprint(succ) if ident.exact else None, state)
-                except Stop as stop:
-                    return ("stop", index, stop.verdict, stop.prop, stop.message, label, succ)
+        for fp, label, succ, _, kept in successors:
+            if not kept:  # outside the model: checked against the invariants, then dropped
+                checked = (fp, label, succ, False)
+                checks.outside_ok(succ, 0, fp if exact else None, state)
                 continue
             prop = checks.violated_property(state, succ, subs) if has_props else None
             if prop is not None:
-                return ("stop", index, "violation", prop, f"Action property {prop} is violated.")
-            fp = fingerprint(succ)
-            if fp not in _SENT and fp not in fresh:
-                fresh.add(fp)
-                out.append((fp, succ))
+                return ("stop", index, search.generated, new, "violation", prop,
+                        f"Action property {prop} is violated.", None)
+            if fp in _SENT or fp in fresh:
+                continue
+            checked = (fp, label, succ, True)
+            checks.state_ok(succ, 0, state)
+            fresh.add(fp)
+            new.append((fp, succ))
         _SENT.update(fresh)  # only once the outcome is certain to be sent
-        return ("ok", index, len(succs), out)
+        return ("ok", index, search.generated, new)
     except Stop as stop:
-        return ("stop", index, stop.verdict, stop.prop, stop.message)
+        return ("stop", index, search.generated, new, stop.verdict, stop.prop, stop.message, checked)
     except TlaError as exc:
-        return ("error", index, exc.message, exc.loc)
+        return ("error", index, search.generated, new, exc.message, exc.loc, checked)
 
 
 def _worker_init() -> None:
@@ -105,19 +113,8 @@ def run_parallel(search: Any, workers: int, queue_memory: int) -> None:
     """Run ``search`` (an ``explorer.Search``) level by level on ``workers`` processes."""
     global _SEARCH
     seen = search.seen
+    search.start()
     frontier = search.queue
-    for state in search.model.init_states(search.plan.init):
-        search.generated += 1
-        if not search.checks.in_model(state):
-            search._dropped_state(state, -1, None, None)
-            continue
-        fp = search.identity(state)
-        if fp in seen:
-            continue
-        search.limit_check()
-        index = seen.add(fp, -1)
-        search.depth = 1
-        frontier.push((index, state))
     _SEARCH = search
     ctx = multiprocessing.get_context("fork")
     pool = ctx.Pool(workers, initializer=_worker_init)
@@ -130,17 +127,16 @@ def run_parallel(search: Any, workers: int, queue_memory: int) -> None:
             for outcomes in pool.imap(_expand_chunk, _chunks(frontier, size)):
                 for outcome in outcomes:
                     kind, index = outcome[0], outcome[1]
-                    if kind == "ok":
-                        search.generated += outcome[2]
-                        for fp, succ in outcome[3]:
-                            if fp in seen:
-                                continue
-                            search.limit_check()
-                            new = seen.add(fp, index)
-                            search.depth = level + 1
-                            nxt.push((new, succ))
-                        continue
-                    _finish(search, outcome)
+                    search.generated += outcome[2]
+                    for fp, succ in outcome[3]:
+                        if fp in seen:
+                            continue
+                        search.limit_check()
+                        new = seen.add(fp, index)
+                        search.depth = level + 1
+                        nxt.push((new, succ))
+                    if kind != "ok":
+                        _finish(search, outcome, level)
                 search.progress.update(len(seen), search.generated, len(frontier) + len(nxt), search.depth)
                 if search.deadline is not None and time.monotonic() > search.deadline:
                     raise Stop("limit", None, "stopped by the time limit (--time-limit)")
@@ -164,34 +160,45 @@ class _Pending:
     def __len__(self) -> int:
         return len(self.current) + len(self.following)
 
+    def push(self, item: Item) -> None:
+        """A state found now is expanded in the next level."""
+        self.following.push(item)
+
     def close(self) -> None:
         self.current.close()
         self.following.close()
 
 
-def _finish(search: Any, outcome: Outcome) -> None:
-    """Rebuild the counterexample of a stopping outcome and raise its verdict."""
+def _finish(search: Any, outcome: Outcome, level: int) -> None:
+    """Rebuild the counterexample of a stopping outcome and raise its verdict. The check
+    of a successor that stopped a worker is made again here as the sequential search
+    makes it (with its state number; a state stored before is not checked again)."""
     index = outcome[1]
     path = search.seen.path_to(index)
     replayed = search._replay(path, None)
     state = replayed[-1].state
+    checked = outcome[-1]
+    if checked is not None:
+        fp, label, succ, kept = checked
+        try:
+            if kept:
+                search._new_state(succ, index, level + 1, fp, state)
+            else:
+                search._dropped_state(succ, index, state, label, fp)
+        except TlaError:
+            search.trace = replayed
+            raise
+        # the check passed here (it is not deterministic): the worker's outcome stands
+        replayed.append(label_step(label, succ))
+    search.trace = replayed
     if outcome[0] == "error":
-        search.trace = replayed
-        message, loc = outcome[2], outcome[3]
+        message, loc = outcome[4], outcome[5]
         raise TlaError(message, loc if isinstance(loc, Loc) else None)
-    verdict, prop, message = outcome[2], outcome[3], outcome[4]
-    if len(outcome) > 5:  # a dropped successor violating an invariant
-        label, succ = outcome[5], outcome[6]
-        search.trace = replayed
-        search.trace.append(label_step(label, succ))
-        raise Stop(verdict, prop, message)
-    if verdict == "violation" and prop is not None and any(p.name == prop for p in search.plan.action_properties):
+    verdict, prop, message = outcome[4], outcome[5], outcome[6]
+    if verdict == "violation" and checked is None and prop is not None and \
+            any(p.name == prop for p in search.plan.action_properties):
         for label, succ in search.model.successors(state, search.plan.next):
             if search.checks.action_allowed(state, succ) and search.checks.violated_property(state, succ) == prop:
                 search.trace = search._property_trace(index, state, label, succ, prop)
                 break
-        else:
-            search.trace = replayed
-    else:
-        search.trace = replayed
     raise Stop(verdict, prop, message)
