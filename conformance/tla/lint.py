@@ -255,6 +255,7 @@ def lint_file(path: Path | str, search_path: Sequence[Path | str] = ()) -> list[
 
 
 _NOTHING = object()
+_KNOWN_LIMIT = 1 << 12  # values kept per variable by StateTypeCheck
 
 
 class StateTypeCheck:
@@ -267,17 +268,25 @@ class StateTypeCheck:
         # per variable, the value it held when it last passed (successive states share
         # most of their values with their parent: the very same objects pass at once)
         self._passed: list[object] = [_NOTHING] * len(self.variables)
+        # per variable, the other values that passed, by identity (each kept alive, so that
+        # its id is not reused): the search gives equal values one object (fpset.canonical)
+        self._known: list[dict[int, object]] = [{} for _ in self.variables]
 
     def __call__(self, state: Sequence[Value], number: int) -> str | None:
         passed = self._passed
         if len(state) != len(passed):
             raise ValueError(f"a state of {len(state)} values, {len(passed)} variables")
         for k in compress(range(len(passed)), map(is_not, state, passed)):  # the others passed
-            value, t = state[k], self.types[k]
-            bad = self.checker.mismatch(value, t)
-            if bad is not None:
-                return (f"state {number}: variable {self.variables[k]} does not have its declared "
-                        f"type {show(t)}: {describe_mismatch(bad)}")
+            value, known = state[k], self._known[k]
+            if known.get(id(value)) is not value:
+                t = self.types[k]
+                bad = self.checker.mismatch(value, t)
+                if bad is not None:
+                    return (f"state {number}: variable {self.variables[k]} does not have its "
+                            f"declared type {show(t)}: {describe_mismatch(bad)}")
+                if len(known) >= _KNOWN_LIMIT:
+                    known.clear()
+                known[id(value)] = value
             passed[k] = value
         return None
 

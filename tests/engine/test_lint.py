@@ -238,6 +238,22 @@ def test_state_type_check_passes_the_same_objects_at_once_and_checks_the_others(
     assert check((1, frozenset({True})), 4) is not None
 
 
+def test_state_type_check_knows_the_values_that_passed_by_identity_only() -> None:
+    check = StateTypeCheck(["x", "s"], {"x": parse_type("Int"), "s": parse_type("Set(Int)")})
+    one, two, bad = frozenset({1}), frozenset({2}), frozenset({True})
+    assert check((0, one), 1) is None and check((0, two), 2) is None
+    asked: list[object] = []
+    mismatch = check.checker.mismatch
+    check.checker.mismatch = lambda v, t: asked.append(v) or mismatch(v, t)  # type: ignore[method-assign]
+    assert check((0, one), 3) is None  # passed before: not asked again
+    other = frozenset({1})
+    assert check((0, other), 4) is None  # an equal value, another object: asked
+    for number in (5, 6):  # a value that failed fails every time
+        msg = check((0, bad), number)
+        assert msg is not None and f"state {number}: variable s" in msg
+    assert [id(v) for v in asked] == [id(other), id(bad), id(bad)]
+
+
 def test_a_value_accepted_before_does_not_accept_its_boolean_pun() -> None:
     c = ValueTypeChecker()
     t = parse_type("[a: Int, b: Seq(Int)]")
