@@ -52,10 +52,10 @@ def register(subparsers: Any) -> None:
     p.add_argument("--seed", type=int, default=0, help="simulation: random seed (default 0)")
     p.add_argument("--workers", type=int, default=1, metavar="N",
                    help="worker processes of the exhaustive search (default 1): forked processes "
-                   "expand each breadth-first level in chunks while this one keeps the seen states; "
-                   "pays off only with idle cores (the states travel between processes); liveness "
-                   "properties and "
-                   "--simulate always uses 1")
+                   "expand each breadth-first level in chunks while this one keeps the seen states, "
+                   "with one worker's verdict, counterexample and counts; pays off only with idle "
+                   "cores (the states travel between processes); liveness properties and "
+                   "--simulate always use 1")
     p.add_argument("--typecheck", action=argparse.BooleanOptionalAction, default=None,
                    help="check every new state against the @type: annotations of the variables "
                    "(default: on when every variable is annotated)")

@@ -119,6 +119,8 @@ def run_parallel(search: Any, workers: int, queue_memory: int) -> None:
     ctx = multiprocessing.get_context("fork")
     pool = ctx.Pool(workers, initializer=_worker_init)
     level = 1
+    index = -1  # the last state whose outcome was taken
+    stored: int | None = None  # the states stored before a stopping outcome was taken
     try:
         while len(frontier):
             nxt = StateQueue.bounded(queue_memory)
@@ -136,6 +138,7 @@ def run_parallel(search: Any, workers: int, queue_memory: int) -> None:
                         search.depth = level + 1
                         nxt.push((new, succ))
                     if kind != "ok":
+                        stored = len(seen)
                         _finish(search, outcome, level)
                 search.progress.update(len(seen), search.generated, len(frontier) + len(nxt), search.depth)
                 if search.deadline is not None and time.monotonic() > search.deadline:
@@ -144,6 +147,11 @@ def run_parallel(search: Any, workers: int, queue_memory: int) -> None:
             frontier = nxt
             search.queue = frontier
             level += 1
+    except (Stop, TlaError):
+        # the sequential search's queue at this stop: the states stored after the one being
+        # expanded (a successor stored by the check that stopped the search is not queued)
+        search.queue = _Stopped(search.queue, (len(seen) if stored is None else stored) - index - 1)
+        raise
     finally:
         pool.terminate()
         pool.join()
@@ -167,6 +175,21 @@ class _Pending:
     def close(self) -> None:
         self.current.close()
         self.following.close()
+
+
+class _Stopped:
+    """The states left unexpanded when the search stopped, as the sequential search counts
+    them (the workers may have expanded some of them already)."""
+
+    def __init__(self, pending: Any, count: int) -> None:
+        self.pending = pending
+        self.count = count
+
+    def __len__(self) -> int:
+        return self.count
+
+    def close(self) -> None:
+        self.pending.close()
 
 
 def _finish(search: Any, outcome: Outcome, level: int) -> None:

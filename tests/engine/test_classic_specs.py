@@ -528,8 +528,8 @@ def test_several_workers_agree_with_one(name: str) -> None:
     # state's successors in fingerprint order, as one worker takes them: the very same
     # counterexample, and the same counts where the search stops
     assert (two.verdict, two.property, two.trace) == (one.verdict, one.property, one.trace)
-    assert (two.states_generated, two.distinct_states, two.depth) == (
-        one.states_generated, one.distinct_states, one.depth)
+    assert (two.states_generated, two.distinct_states, two.depth, two.queue_left) == (
+        one.states_generated, one.distinct_states, one.depth, one.queue_left)
     model = Model.load(SPECS / f"{name}.tla", constants=read_config(SPECS / f"{name}.cfg").constants)
     for a, b in itertools.pairwise(two.trace):
         assert b.state in {t for _, t in model.successors(a.state)}

@@ -759,17 +759,17 @@ def test_explorer_agrees_on_more_constructs_long(spec: tuple[str, str]) -> None:
     compare_spec(*spec)
 
 
-def compare_workers(body: str, cfg_text: str) -> None:
+def compare_workers(body: str, cfg_text: str, max_states: int | None = None) -> None:
     """Two workers give one worker's answer: verdict, message, counterexample and counts
-    (also where the search stops: at a violation, an error or a deadlock)."""
+    (also where the search stops: at a violation, an error, a deadlock or ``max_states``)."""
     text = f"---- MODULE P ----\n{HEADER}\nVARIABLES x, y\n{body}\n====\n"
     module = parse_module_text(text, "P.tla")
     one, two = (check(Model(module, ModuleLoader([])), parse_config(cfg_text), progress=False,
-                      workers=n) for n in (1, 2))
+                      workers=n, max_states=max_states) for n in (1, 2))
     assert (two.verdict, two.property, two.message, two.trace) == (
         one.verdict, one.property, one.message, one.trace), text
-    assert (two.states_generated, two.distinct_states, two.depth) == (
-        one.states_generated, one.distinct_states, one.depth), text
+    assert (two.states_generated, two.distinct_states, two.depth, two.queue_left) == (
+        one.states_generated, one.distinct_states, one.depth, one.queue_left), text
 
 
 ACTION_TEMPLATES = (
@@ -806,16 +806,16 @@ def stopping_specs(draw: Any) -> tuple[str, str]:
 
 
 @FAST
-@given(stopping_specs())
-def test_two_workers_agree_with_one(spec: tuple[str, str]) -> None:
-    compare_workers(*spec)
+@given(stopping_specs(), st.sampled_from([None, 6]))
+def test_two_workers_agree_with_one(spec: tuple[str, str], max_states: int | None) -> None:
+    compare_workers(*spec, max_states)
 
 
 @pytest.mark.slow
 @LONG
-@given(stopping_specs())
-def test_two_workers_agree_with_one_long(spec: tuple[str, str]) -> None:
-    compare_workers(*spec)
+@given(stopping_specs(), st.sampled_from([None, 6]))
+def test_two_workers_agree_with_one_long(spec: tuple[str, str], max_states: int | None) -> None:
+    compare_workers(*spec, max_states)
 
 
 # -- hand-written specs: counts from the reference's own search -----------------------------

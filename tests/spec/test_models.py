@@ -43,6 +43,17 @@ def test_toggle_config_fails_with_the_named_property(name: str) -> None:
     assert result.trace_length >= 2
 
 
+@pytest.mark.parametrize("name", ["volatile_vote", "no_truncation"])
+def test_two_workers_find_one_workers_counterexample(name: str) -> None:
+    model, config = load(f"MC_KRaft_{name}.cfg")
+    one, two = (check(model, config, progress=False, workers=n)  # type: ignore[arg-type]
+                for n in (1, 2))
+    assert one.verdict == "violation"
+    assert (two.property, two.trace) == (one.property, one.trace)
+    assert (two.states_generated, two.distinct_states, two.queue_left) == (
+        one.states_generated, one.distinct_states, one.queue_left)
+
+
 def test_every_toggle_has_a_config() -> None:
     toggles = {"CommitRequiresCurrentEpoch", "VoteRequiresUpToDateLog", "DurableVote",
                "TruncateOnDivergence", "RejectConflictingLeader"} | RECONFIG_TOGGLES
