@@ -1,12 +1,15 @@
 """Breadth-first search on several worker processes (``--workers N``).
 
 Level-synchronous: the main process keeps the fingerprint set and the parent links;
-each level's states go to forked workers in chunks. A worker checks a state (type
-annotations, invariants, constraints, as the sequential search does when the state is
-found), expands it, checks ``[][A]_v`` properties on its transitions and returns the
-fingerprints and values of the allowed successors. Results are consumed in state order,
-so verdicts and counterexamples do not depend on timing. Counterexamples are rebuilt by
-the main process exactly as in the sequential search.
+each level's states go to forked workers in chunks. A worker expands a state as the
+sequential search does (``Search.successors_of``: successors in fingerprint order, their
+values shared with equal ones met before), checks the ``[][A]_v`` properties on its
+transitions and each successor against the invariants (from its parent, as the
+sequential search checks a new state), and returns the fingerprints and values of the
+successors to store. Outcomes are consumed in state order, so the states are stored in
+the sequential search's order: verdicts, counterexamples and counts are one worker's and
+do not depend on timing. The check that stopped a worker is made again by the main
+process, which rebuilds the counterexample as the sequential search does.
 
 Needs the ``fork`` start method (workers inherit the compiled model); elsewhere the
 search runs on one process.
