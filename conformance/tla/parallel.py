@@ -214,12 +214,12 @@ def _finish(search: Any, outcome: Outcome, level: int) -> None:
         except TlaError:
             search.trace = replayed
             raise
-        # the check passed here (it is not deterministic): the worker's outcome stands
-        replayed.append(label_step(label, succ))
     search.trace = replayed
     if outcome[0] == "error":
         message, loc = outcome[4], outcome[5]
         raise TlaError(message, loc if isinstance(loc, Loc) else None)
+    if checked is not None:  # the check passed here (it is not deterministic): the worker's
+        replayed.append(label_step(checked[1], checked[2]))  # verdict stands
     verdict, prop, message = outcome[4], outcome[5], outcome[6]
     if verdict == "violation" and checked is None and prop is not None and \
             any(p.name == prop for p in search.plan.action_properties):

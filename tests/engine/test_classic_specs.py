@@ -601,3 +601,27 @@ def test_a_state_outside_the_constraint_is_checked_against_the_invariants(
                parse_config("INIT Init\nNEXT Next\nCONSTRAINT Bound\nCHECK_DEADLOCK FALSE\n"),
                progress=False, workers=workers)
     assert (ok.verdict, ok.distinct_states, ok.states_generated, ok.depth) == ("ok", 3, 4, 3)
+
+
+def test_a_workers_verdict_stands_where_the_check_passes_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The main process checks again the successor that stopped a worker; where that check
+    # passes (an invariant that is not deterministic), the worker's verdict stands, with the
+    # step to that successor at the end of the counterexample.
+    from conformance.tla import explorer
+
+    (tmp_path / "Up.tla").write_text("---- MODULE Up ----\nEXTENDS Naturals\nVARIABLE x\n"
+                                     "Init == x = 0\nNext == x' = x + 1\nInv == x < 3\n====\n")
+    stored = explorer.Search._new_state
+
+    def passing(self: Any, state: Any, parent: int, *args: Any) -> None:
+        if parent < 0:  # the initial states, checked before the workers start
+            stored(self, state, parent, *args)
+        else:  # stored without the check (forked workers keep the real method)
+            self.seen.add(self.identity(state), parent)
+
+    monkeypatch.setattr(explorer.Search, "_new_state", passing)
+    r = check(Model.load(tmp_path / "Up.tla"), parse_config("INIT Init\nNEXT Next\nINVARIANT Inv\n"),
+              progress=False, workers=2)
+    assert (r.verdict, r.property) == ("violation", "Inv")
+    assert [step.state[0] for step in r.trace] == [0, 1, 2, 3]
