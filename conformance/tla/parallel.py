@@ -20,7 +20,9 @@ from __future__ import annotations
 import multiprocessing
 import signal
 import time
+import traceback
 from collections.abc import Iterator
+from multiprocessing.connection import Connection, wait
 from typing import Any
 
 from conformance.tla.checking import Stop, label_step
@@ -90,10 +92,20 @@ def _expand(item: Item) -> Outcome:
         return ("error", index, search.generated, new, exc.message, exc.loc, checked)
 
 
-def _worker_init() -> None:
-    """Workers end at once when the pool terminates them."""
+def _serve(conn: Connection) -> None:
+    """A worker: the outcomes of each chunk of states it receives, until its pipe closes."""
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the main process handles Ctrl-C
+    while True:
+        try:
+            chunk = conn.recv()
+        except EOFError:
+            return
+        try:
+            reply: tuple[str, Any] = ("ok", _expand_chunk(chunk))
+        except Exception:  # a defect: the main process raises it with this traceback
+            reply = ("crash", traceback.format_exc())
+        conn.send(reply)
 
 
 def _expand_chunk(items: list[Item]) -> list[Outcome]:
@@ -112,6 +124,73 @@ def _chunks(queue: StateQueue, size: int) -> Iterator[list[Item]]:
         yield chunk
 
 
+class _Workers:
+    """Forked worker processes, each with a pipe of its own. A chunk is sent only to a
+    worker waiting for one, so no side ever waits on a full pipe, and stopping is killing
+    the processes: no thread is left to wait for (a ``multiprocessing.Pool`` terminated
+    while its task thread writes a large chunk waits for ever)."""
+
+    def __init__(self, count: int) -> None:
+        ctx = multiprocessing.get_context("fork")
+        self.procs: list[Any] = []
+        self.conns: list[Connection] = []
+        try:
+            for _ in range(count):
+                mine, theirs = ctx.Pipe()
+                proc = ctx.Process(target=_serve, args=(theirs,), daemon=True)
+                proc.start()
+                theirs.close()
+                self.procs.append(proc)
+                self.conns.append(mine)
+        except BaseException:
+            self.close()
+            raise
+
+    def map(self, chunks: Iterator[list[Item]]) -> Iterator[list[Outcome]]:
+        """The outcomes of each chunk, in the order of the chunks."""
+        busy: dict[Connection, int] = {}  # a worker's pipe -> the number of its chunk
+        done: dict[int, list[Outcome]] = {}
+        sent = taken = 0
+        idle = list(self.conns)
+        while True:
+            while idle:
+                chunk = next(chunks, None)
+                if chunk is None:
+                    break
+                conn = idle.pop()
+                conn.send(chunk)
+                busy[conn] = sent
+                sent += 1
+            if not busy:
+                return
+            for ready in wait(list(busy)):
+                assert isinstance(ready, Connection)
+                done[busy.pop(ready)] = self._reply(ready)
+                idle.append(ready)
+            while taken in done:
+                yield done.pop(taken)
+                taken += 1
+
+    def _reply(self, conn: Connection) -> list[Outcome]:
+        try:
+            kind, body = conn.recv()
+        except EOFError:
+            code = self.procs[self.conns.index(conn)].exitcode
+            raise RuntimeError(f"a worker process of the search ended unexpectedly (exit code {code})") from None
+        if kind == "crash":
+            raise RuntimeError(f"a worker process of the search failed:\n{body}")
+        return body
+
+    def close(self) -> None:
+        for proc in self.procs:
+            if proc.is_alive():
+                proc.kill()
+        for proc in self.procs:
+            proc.join()
+        for conn in self.conns:
+            conn.close()
+
+
 def run_parallel(search: Any, workers: int, queue_memory: int) -> None:
     """Run ``search`` (an ``explorer.Search``) level by level on ``workers`` processes."""
     global _SEARCH
@@ -119,8 +198,7 @@ def run_parallel(search: Any, workers: int, queue_memory: int) -> None:
     search.start()
     frontier = search.queue
     _SEARCH = search
-    ctx = multiprocessing.get_context("fork")
-    pool = ctx.Pool(workers, initializer=_worker_init)
+    pool = _Workers(workers)
     level = 1
     index = -1  # the last state whose outcome was taken
     stored: int | None = None  # the states stored before a stopping outcome was taken
@@ -129,7 +207,7 @@ def run_parallel(search: Any, workers: int, queue_memory: int) -> None:
             nxt = StateQueue.bounded(queue_memory)
             search.queue = _Pending(frontier, nxt)
             size = max(1, min(256, len(frontier) // (workers * 4)))
-            for outcomes in pool.imap(_expand_chunk, _chunks(frontier, size)):
+            for outcomes in pool.map(_chunks(frontier, size)):
                 for outcome in outcomes:
                     kind, index = outcome[0], outcome[1]
                     search.generated += outcome[2]
@@ -156,8 +234,7 @@ def run_parallel(search: Any, workers: int, queue_memory: int) -> None:
         search.queue = _Stopped(search.queue, (len(seen) if stored is None else stored) - index - 1)
         raise
     finally:
-        pool.terminate()
-        pool.join()
+        pool.close()
         _SEARCH = None
 
 

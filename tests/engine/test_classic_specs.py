@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import itertools
 import json
+import subprocess
+import sys
 from collections import deque
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
@@ -625,3 +627,18 @@ def test_a_workers_verdict_stands_where_the_check_passes_again(
               progress=False, workers=2)
     assert (r.verdict, r.property) == ("violation", "Inv")
     assert [step.state[0] for step in r.trace] == [0, 1, 2, 3]
+
+
+def test_two_workers_stop_while_large_chunks_wait(tmp_path: Path) -> None:
+    # Each initial state holds a large value of its own, so a chunk of states sent to a
+    # worker fills a pipe; the first chunk stops the search while others wait to be sent:
+    # the workers are stopped and the check returns.
+    spec = tmp_path / "Wide.tla"
+    spec.write_text("---- MODULE Wide ----\nEXTENDS Naturals\nVARIABLES x, pad\n"
+                    "Init == x \\in 1..2000 /\\ pad = [i \\in 1..300 |-> 1000 * x + i]\n"
+                    "Next == x' = x + 10000 /\\ UNCHANGED pad\nInv == x < 10001\n====\n")
+    (tmp_path / "Wide.cfg").write_text("INIT Init\nNEXT Next\nINVARIANT Inv\n")
+    proc = subprocess.run([sys.executable, "-m", "conformance", "check", str(spec), "--quiet",
+                           "--workers", "2"], capture_output=True, text=True, timeout=120, check=False)
+    assert proc.returncode == 12, proc.stdout + proc.stderr
+    assert "Invariant Inv is violated" in proc.stdout
