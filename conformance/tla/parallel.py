@@ -153,7 +153,7 @@ class _Workers:
         sent = taken = 0
         idle = list(self.conns)
         while True:
-            while idle:
+            while idle:  # first the workers get work, then the outcomes are taken
                 chunk = next(chunks, None)
                 if chunk is None:
                     break
@@ -161,15 +161,15 @@ class _Workers:
                 conn.send(chunk)
                 busy[conn] = sent
                 sent += 1
+            while taken in done:
+                yield done.pop(taken)
+                taken += 1
             if not busy:
                 return
             for ready in wait(list(busy)):
                 assert isinstance(ready, Connection)
                 done[busy.pop(ready)] = self._reply(ready)
                 idle.append(ready)
-            while taken in done:
-                yield done.pop(taken)
-                taken += 1
 
     def _reply(self, conn: Connection) -> list[Outcome]:
         try:
