@@ -175,8 +175,10 @@ class _Workers:
         try:
             kind, body = conn.recv()
         except EOFError:
-            code = self.procs[self.conns.index(conn)].exitcode
-            raise RuntimeError(f"a worker process of the search ended unexpectedly (exit code {code})") from None
+            proc = self.procs[self.conns.index(conn)]
+            proc.join(5)
+            raise RuntimeError("a worker process of the search ended unexpectedly "
+                               f"(exit code {proc.exitcode})") from None
         if kind == "crash":
             raise RuntimeError(f"a worker process of the search failed:\n{body}")
         return body

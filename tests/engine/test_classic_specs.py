@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 import subprocess
 import sys
 from collections import deque
@@ -642,3 +643,23 @@ def test_two_workers_stop_while_large_chunks_wait(tmp_path: Path) -> None:
                            "--workers", "2"], capture_output=True, text=True, timeout=120, check=False)
     assert proc.returncode == 12, proc.stdout + proc.stderr
     assert "Invariant Inv is violated" in proc.stdout
+
+
+@pytest.mark.parametrize("defect", ["raises", "exits"])
+def test_a_worker_that_fails_or_dies_is_an_error_naming_it(
+        defect: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from conformance.tla import parallel
+
+    def broken(item: Any) -> Any:  # forked workers inherit it
+        if defect == "raises":
+            raise ValueError("a defect in the worker")
+        os._exit(3)
+
+    monkeypatch.setattr(parallel, "_expand", broken)
+    with pytest.raises(RuntimeError) as err:
+        run_check("TwoPhase", workers=2)
+    text = str(err.value)
+    if defect == "raises":
+        assert "a worker process of the search failed" in text and "ValueError: a defect in the worker" in text
+    else:
+        assert "a worker process of the search ended unexpectedly (exit code 3)" in text
