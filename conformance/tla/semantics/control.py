@@ -23,7 +23,9 @@ from conformance.tla.semantics.scope import (
     Thunk,
 )
 from conformance.tla.semantics.support import (
+    _IF_EXPR,
     _lazy_builder,
+    fused,
 )
 from conformance.tla.syntax import EvalError, Loc, UnsupportedError
 
@@ -40,41 +42,26 @@ class ControlCompiler(BuiltinCompiler):
         return self._c_Or(S.Or(loc, tuple(args)), scope)
 
     def _c_And(self, node: S.And, scope: Scope) -> C:
-        parts = self.exprs(node.items, scope)
-        fs = [self.boolean(p, it.loc, "/\\") for p, it in zip(parts, node.items, strict=True)]
-        if len(fs) == 2:
-            f0, f1 = fs
-            return derived(lambda s, t, e: f0(s, t, e) and f1(s, t, e), *parts)
-        if len(fs) == 3:
-            f0, f1, f2 = fs
-            return derived(lambda s, t, e: f0(s, t, e) and f1(s, t, e) and f2(s, t, e), *parts)
-
-        def conj(s: Any, t: Any, e: tuple) -> bool:
-            for f in fs:  # noqa: SIM110 - a loop is faster than all() here
-                if not f(s, t, e):
-                    return False
-            return True
-
-        return derived(conj, *parts)
+        return self._connective(node, scope, "/\\", "and")
 
     def _c_Or(self, node: S.Or, scope: Scope) -> C:
+        return self._connective(node, scope, "\\/", "or")
+
+    def _connective(self, node: S.And | S.Or, scope: Scope, what: str, op: str) -> C:
+        """A conjunction or disjunction list: its items checked to be booleans, evaluated
+        left to right until one decides."""
         parts = self.exprs(node.items, scope)
-        fs = [self.boolean(p, it.loc, "\\/") for p, it in zip(parts, node.items, strict=True)]
-
-        def disj(s: Any, t: Any, e: tuple) -> bool:
-            for f in fs:  # noqa: SIM110 - a loop is faster than any() here
-                if f(s, t, e):
-                    return True
-            return False
-
-        return derived(disj, *parts)
+        operands = {f"X{k}": self.checked(p, it.loc, what)
+                    for k, (p, it) in enumerate(zip(parts, node.items, strict=True))}
+        src = "(" + f" {op} ".join(f"{{{k}}}" for k in operands) + ")"
+        return fused("conj" if op == "and" else "disj", src, operands, {}, *parts)
 
     # control --------------------------------------------------------------------------------
 
     def _c_If(self, node: S.If, scope: Scope) -> C:
         c, a, b = self.expr(node.cond, scope), self.expr(node.then, scope), self.expr(node.else_, scope)
-        fc, fa, fb = self.boolean(c, node.cond.loc, "IF"), a.fn, b.fn
-        return derived(lambda s, t, e: fa(s, t, e) if fc(s, t, e) else fb(s, t, e), c, a, b)
+        return fused("if_", _IF_EXPR, {"C": self.checked(c, node.cond.loc, "IF"), "A": a, "B": b},
+                     {}, c, a, b)
 
     def _c_Case(self, node: S.Case, scope: Scope) -> C:
         conds = [self.expr(arm.cond, scope) for arm in node.arms]

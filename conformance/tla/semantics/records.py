@@ -18,8 +18,9 @@ from conformance.tla.semantics.scope import (
     Scope,
 )
 from conformance.tla.semantics.support import (
-    _FIELD_SRC,
+    _FIELD_EXPR,
     _generated,
+    fused,
 )
 from conformance.tla.syntax import EvalError, TlaError
 from conformance.tla.values import (
@@ -73,8 +74,7 @@ class RecordCompiler(FunctionCompiler):
             except TlaError as err:
                 raise located(err, loc) from None
 
-        return derived(_generated("get", _FIELD_SRC, {"R": r}, {"slow": slow, "name": name}),
-                       r)
+        return fused("get", _FIELD_EXPR, {"R": r}, {"slow": slow, "name": name}, r)
 
     def _c_Tuple(self, node: S.Tuple, scope: Scope) -> C:
         parts = self.exprs(node.items, scope)
