@@ -25,6 +25,7 @@ from conformance.tla.semantics.scope import (
 from conformance.tla.semantics.support import (
     _IF_EXPR,
     _lazy_builder,
+    connective,
     fused,
 )
 from conformance.tla.syntax import EvalError, Loc, UnsupportedError
@@ -51,10 +52,8 @@ class ControlCompiler(BuiltinCompiler):
         """A conjunction or disjunction list: its items checked to be booleans, evaluated
         left to right until one decides."""
         parts = self.exprs(node.items, scope)
-        operands = {f"X{k}": self.checked(p, it.loc, what)
-                    for k, (p, it) in enumerate(zip(parts, node.items, strict=True))}
-        src = "(" + f" {op} ".join(f"{{{k}}}" for k in operands) + ")"
-        return fused("conj" if op == "and" else "disj", src, operands, {}, *parts)
+        items = [self.checked(p, it.loc, what) for p, it in zip(parts, node.items, strict=True)]
+        return connective(op, items, *parts)
 
     # control --------------------------------------------------------------------------------
 

@@ -274,6 +274,14 @@ def fused(name: str, template: str, operands: Mapping[str, C], extra: Mapping[st
     return res
 
 
+def connective(op: str, items: Sequence[C], *parts: C) -> C:
+    """``items`` (booleans) joined by ``and`` or ``or``: evaluated left to right until one
+    decides; ``parts``: what the result depends on."""
+    operands = {f"X{k}": c for k, c in enumerate(items)}
+    src = "(" + f" {op} ".join(f"{{{k}}}" for k in operands) + ")"
+    return fused("conj" if op == "and" else "disj", src, operands, {}, *parts)
+
+
 def _applied(f: EvalFn, prefix: int, args: Sequence[C]) -> EvalFn:
     """``(s, t, e) -> f(s, t, e[:prefix] + (a(s, t, e) for each argument))``, generated
     so that arguments that are reads or literals are inlined (the commonest operator
