@@ -45,7 +45,7 @@ from conformance.tla.compiler import (
 )
 from conformance.tla.guard_dispatch import dispatcher, leading_test
 from conformance.tla.semantics.arguments import FailedArg, unassigned
-from conformance.tla.semantics.support import _function, _operand, connective
+from conformance.tla.semantics.support import _entered, _function, _operand, connective
 from conformance.tla.syntax import EvalError, Loc, TlaError, UnsupportedError
 from conformance.tla.values import Fn, Value, same_value
 
@@ -474,12 +474,12 @@ class ActionCompiler:
         inner = self.c._def_scope(unit, dscope)
         body = self._body_step(target, unit.body, inner)
         strict = self.c.strict_params(unit, dscope)
-        fs = [
-            self.c.op_arg(a, p.arity, scope).fn if p.arity
-            else self.c.value_arg(a, scope, p.name in strict, partial(self._value, loc=a.loc)).fn
+        cargs = [
+            self.c.op_arg(a, p.arity, scope) if p.arity
+            else self.c.value_arg(a, scope, p.name in strict, partial(self._value, loc=a.loc))
             for a, p in zip(args, unit.params, strict=True)
         ]
-        enter = _enter(fs, prefix)
+        enter = _entered(prefix, cargs)
         return enter, body, (target, tuple(p.name for p in unit.params)), None
 
     def _call_by_name(self, target: DefEntry | LocalDef, args: Sequence[S.Expr], loc: Loc,
@@ -831,19 +831,6 @@ class ActionCompiler:
 # ---------------------------------------------------------------------------
 # Step plumbing
 # ---------------------------------------------------------------------------
-
-
-def _enter(fs: list[EvalFn], prefix: int) -> EvalFn:
-    """The environment of an operator body: the caller's prefix and the arguments."""
-    if prefix == 0:
-        if len(fs) == 1:
-            (f0,) = fs
-            return lambda s, t, e: (f0(s, t, e),)
-        if len(fs) == 2:
-            f0, f1 = fs
-            return lambda s, t, e: (f0(s, t, e), f1(s, t, e))
-        return lambda s, t, e: tuple([f(s, t, e) for f in fs])
-    return lambda s, t, e: e[:prefix] + tuple([f(s, t, e) for f in fs])
 
 
 def _reader(i: int) -> C:

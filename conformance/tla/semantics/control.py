@@ -65,24 +65,22 @@ class ControlCompiler(BuiltinCompiler):
     def _c_Case(self, node: S.Case, scope: Scope) -> C:
         conds = [self.expr(arm.cond, scope) for arm in node.arms]
         vals = [self.expr(arm.value, scope) for arm in node.arms]
-        arms = [
-            (self.boolean(c, arm.cond.loc, "CASE"), v.fn)
-            for c, v, arm in zip(conds, vals, node.arms, strict=True)
-        ]
         other = self.expr(node.other, scope) if node.other is not None else None
-        fo = other.fn if other is not None else None
         loc = node.loc
+        operands: dict[str, C] = {}
+        for k, (c, v, arm) in enumerate(zip(conds, vals, node.arms, strict=True)):
+            operands[f"C{k}"] = self.checked(c, arm.cond.loc, "CASE")
+            operands[f"V{k}"] = v
+        if other is not None:
+            operands["O"] = other
 
-        def case(s: Any, t: Any, e: tuple) -> Any:
-            for fc, fv in arms:
-                if fc(s, t, e):
-                    return fv(s, t, e)
-            if fo is None:
-                raise EvalError("no arm of CASE is true and there is no OTHER", loc)
-            return fo(s, t, e)
+        def no_arm() -> Any:
+            raise EvalError("no arm of CASE is true and there is no OTHER", loc)
 
+        arms = "".join(f"{{V{k}}} if {{C{k}}} else " for k in range(len(conds)))
+        last = "{O}" if other is not None else "§_none()"
         parts = conds + vals + ([other] if other is not None else [])
-        return derived(case, *parts)
+        return fused("case", f"({arms}{last})", operands, {"none": no_arm}, *parts)
 
     def let_scope(self, node: S.Let, scope: Scope, volatile: bool = False, init: bool = False
                   ) -> tuple[Scope, list[EvalFn], list[C]]:

@@ -11,7 +11,7 @@ from typing import Any
 from conformance.tla import stdlib as L
 from conformance.tla import syntax as S
 from conformance.tla.astwalk import walk
-from conformance.tla.semantics.arguments import FailedArg, raise_failed
+from conformance.tla.semantics.arguments import FailedArg, assigned_check, raise_failed
 from conformance.tla.semantics.compiled import (
     _MISSING,
     C,
@@ -286,14 +286,49 @@ def _applied(f: EvalFn, prefix: int, args: Sequence[C]) -> EvalFn:
     """``(s, t, e) -> f(s, t, e[:prefix] + (a(s, t, e) for each argument))``, generated
     so that arguments that are reads or literals are inlined (the commonest operator
     application: a bound variable passed on)."""
+    keys, env = _environment_src(prefix, args)
+    template = f"""
+def call(s, t, e):
+    return body(s, t, {env})
+"""
+    return _generated("call", template, keys, {"body": f})
+
+
+def _entered(prefix: int, args: Sequence[C]) -> EvalFn:
+    """``(s, t, e) -> e[:prefix] + (a(s, t, e) for each argument)``: the environment of an
+    operator's body, generated as ``_applied``'s."""
+    keys, env = _environment_src(prefix, args)
+    return _generated("enter", f"def enter(s, t, e):\n    return {env}\n", keys, {})
+
+
+def _environment_src(prefix: int, args: Sequence[C]) -> tuple[dict[str, C], str]:
+    """The operands and the template of the tuple ``e[:prefix] + (the arguments)``."""
     keys = {f"A{k}": c for k, c in enumerate(args)}
     items = "".join(f"{{{k}}}, " for k in keys)
     head = f"*e[:{int(prefix)}], " if prefix else ""
-    template = f"""
-def call(s, t, e):
-    return body(s, t, ({head}{items}))
+    return keys, f"({head}{items})"
+
+
+_DEFERRED_SRC = """
+def deferred(s, t, e):
+    try:
+        CHECK
+        return {A}
+    except TlaError as err:
+        return FailedArg(err)
 """
-    return _generated("call", template, keys, {"body": f})
+
+
+def deferring(c: C, reads: Sequence[int] = (), names: Sequence[str] = (),
+              loc: S.Loc | None = None) -> EvalFn:
+    """``c``'s closure, returning its error as a ``FailedArg`` instead of raising it.
+    ``reads``: the variables ``c`` (the argument at ``loc``) reads, which an initial
+    predicate (a state being built, a list) may not have assigned yet: that error waits
+    for the use as well."""
+    check = "if type(s) is list: assigned(s)" if reads else "pass"
+    return _generated("deferred", _DEFERRED_SRC.replace("CHECK", check), {"A": c}, {
+        "TlaError": S.TlaError, "FailedArg": FailedArg,
+        "assigned": assigned_check(reads, names, loc)})
 
 
 def _bound_slots(b: S.Bound) -> tuple[str, ...]:
