@@ -31,6 +31,8 @@ Msg(m, i, n) == m.type = "X" /\ m.dest = i /\ n >= m.epoch
 Guarded(x) == x = 0 \/ 10 \div x = 5
 Deferred(x, y) == x \/ y.a = 1
 LetIn(x) == LET d == 10 \div x IN x = 0 \/ (d = 5 /\ ~(d < x))
+Quant(S) == \A x \in S : x > 0 /\ 10 \div x > 1
+Ex(S) == \E x \in S : x
 """
 
 # the results of the closures before fusion: values, or errors with their locations
@@ -129,6 +131,18 @@ CASES = [
      'EvalError: attempted to check equality of the string "a" with the integer 0, which TLC cannot compare @ 17:35'),
     ('LetIn(3)',
      'False'),
+    ('Quant({1, 2})',
+     'True'),
+    ('Quant({0})',
+     'False'),
+    ('Quant({20})',
+     'False'),
+    ('Quant({"a"})',
+     'EvalError: > applies to integers, got "a" and 0 @ 18:26'),
+    ('Ex({1})',
+     'EvalError: \\E expects a boolean, got 1 @ 19:23'),
+    ('Ex({FALSE, TRUE})',
+     'True'),
 ]
 
 
