@@ -191,3 +191,34 @@ def test_a_conjunction_of_comparisons_of_fields_is_one_generated_function() -> N
     state = (fm.eval_constant('[type |-> "X", dest |-> 2, epoch |-> 3]'), 2)
     assert fm.eval_state("Msg", state) is True
     assert generated_calls(lambda: fm.eval_state("Msg", state)) == 1
+
+
+ACTIONS = r"""
+VARIABLES x, y
+Init == x = 0 /\ y = 0
+Good == x' = x + 1 /\ y' = x' + 1 /\ x' > 0 /\ y' # x
+Bad == x' = 1 /\ y' = 2 /\ x
+Early == y' = x' /\ x' = 1
+Guards(i) == i > x /\ i # 3 /\ x' = i /\ y' = y
+Many == \E i \in 1..4 : Guards(i)
+Typed == \E i \in 1..2 : (IF i = 1 THEN "a" ELSE 2) > x /\ x' = i /\ y' = y
+"""
+
+
+@pytest.mark.parametrize(("action", "want"), [
+    ("Good", [(1, 2)]),
+    ("Bad", "EvalError: a conjunct of an action expects a boolean, got 0 @ 7:28"),
+    ("Early", "EvalError: x' is used before it is assigned in this action @ 8:15"),
+    ("Many", [(1, 0), (2, 0), (4, 0)]),
+    ("Typed", 'EvalError: > applies to integers, got "a" and 0 @ 11:26'),
+])
+def test_action_blocks_embedding_guards_give_the_successors_and_errors_of_the_closures(
+        action: str, want: Any) -> None:
+    text = f"---- MODULE A ----\nEXTENDS Naturals\n{ACTIONS}\n====\n"
+    m = Model(parse_module_text(text, "A.tla"), ModuleLoader([]))
+    try:
+        got: Any = sorted(state for _, state in m.successors((0, 0), action))
+    except TlaError as err:
+        assert err.loc is not None
+        got = f"{type(err).__name__}: {err.message} @ {err.loc.line}:{err.loc.col}"
+    assert got == want

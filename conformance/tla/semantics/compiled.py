@@ -42,9 +42,10 @@ def located(err: TlaError, loc: Loc) -> TlaError:
 @dataclass(frozen=True, slots=True)
 class Inline:
     """The Python expression a generated closure ``fn`` returns, for embedding in a
-    parent's generated code instead of a call of ``fn``. Its own names (temporaries,
-    globals in ``names``) start with ``§``, which the embedding replaces by the
-    operand's key; ``depth``: how many fused nodes it nests."""
+    parent's generated code instead of a call of ``fn``. ``names``: the globals it needs;
+    its own names (temporaries, and globals but the shared helpers of ``_operand``) start
+    with ``§``, which the embedding replaces by the operand's key; ``depth``: how many
+    fused nodes it nests."""
 
     fn: EvalFn
     src: str

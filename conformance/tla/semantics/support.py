@@ -195,6 +195,7 @@ def except1(s, t, e):
 """
 
 
+MARK = "§"  # the prefix of an inline expression's own names (see ``Inline``)
 _INLINE_SIZE = 1_200  # a fused expression's source longer than this is called instead
 _INLINE_DEPTH = 24  # nor are fused expressions nested deeper
 
@@ -231,8 +232,6 @@ def _operand(c: C, key: str, namespace: dict[str, Any]) -> str:
     namespace[f"{key}_f"] = c.fn
     return f"{key}_f(s, t, e)"
 
-
-MARK = "§"  # the prefix of an inline expression's own names (see ``Inline``)
 
 # the code of each generated source: many nodes share one (a call passing ``e[0]``, say),
 # and each gets its own function (with its own namespace) from the one code object
