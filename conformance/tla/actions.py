@@ -45,8 +45,9 @@ from conformance.tla.compiler import (
 )
 from conformance.tla.guard_dispatch import dispatcher, leading_test
 from conformance.tla.semantics.arguments import FailedArg, unassigned
+from conformance.tla.semantics.support import _entered, _function, _operand, connective
 from conformance.tla.syntax import EvalError, Loc, TlaError, UnsupportedError
-from conformance.tla.values import Value, same_value
+from conformance.tla.values import Fn, Value, same_value
 
 Step = Callable[[Any, list, tuple], Iterator[None]]
 # a label while enumerating: (name, parameter names, parameter values, loc); the
@@ -67,9 +68,10 @@ class ActionLabel:
 
 # step kinds inside a deterministic block
 _GUARD, _ASSIGN = 0, 1
-# an op of a deterministic block: (_GUARD or _ASSIGN, variable index or -1, closure,
-# location of the assignment, to locate a failing comparison with a value assigned before)
-Op = tuple[int, int, EvalFn, Loc | None]
+# an op of a deterministic block: (_GUARD or _ASSIGN, variable index or -1, compiled
+# expression, location of the assignment, to locate a failing comparison with a value
+# assigned before)
+Op = tuple[int, int, C, Loc | None]
 
 
 @dataclass
@@ -149,12 +151,16 @@ class ActionCompiler:
 
     def _value(self, c: C, loc: Loc) -> EvalFn:
         """An expression closure, guarded in Init against reading unassigned variables."""
+        return self._value_c(c, loc).fn
+
+    def _value_c(self, c: C, loc: Loc) -> C:
+        """``c``, guarded in Init against reading unassigned variables."""
         if not self.init:
-            return c.fn
+            return c
         if c.primed:
             raise EvalError("a primed variable in an initial predicate", loc)
         if not c.vars - c.deferred:
-            return c.fn
+            return c
         idx = tuple(sorted(c.vars - c.deferred))
         f = c.fn
         names = self.var_names
@@ -165,12 +171,16 @@ class ActionCompiler:
                     raise unassigned(names[i], loc)
             return f(s, t, e)
 
-        return checked
+        return C(checked, c.vars, c.primed)
 
     def _guard(self, node: S.Expr, scope: Scope) -> EvalFn:
+        return self._guard_c(node, scope).fn
+
+    def _guard_c(self, node: S.Expr, scope: Scope) -> C:
+        """The conjunct ``node`` of an action, checked to be a boolean."""
         c = self.c.expr(node, scope)
-        return self._value(C(self.c.boolean(c, node.loc, "a conjunct of an action"),
-                             c.vars, c.primed), node.loc)
+        checked = self.c.checked(c, node.loc, "a conjunct of an action")
+        return self._value_c(C(checked.fn, c.vars, c.primed, inline=checked.inline), node.loc)
 
     # conjunction level -------------------------------------------------------------------
 
@@ -186,7 +196,7 @@ class ActionCompiler:
             if i is not None:
                 rhs = self.c.expr(node.args[1], scope)
                 if node.name == "=":
-                    return _Compiled([(_ASSIGN, i, self._value(rhs, node.loc), node.loc),
+                    return _Compiled([(_ASSIGN, i, self._value_c(rhs, node.loc), node.loc),
                                        *self._checked([i])], None)
                 return _Compiled(None, self._enumerate(i, rhs, node.loc))
         if isinstance(node, S.Unchanged):
@@ -194,7 +204,7 @@ class ActionCompiler:
             if idx is not None:
                 return _Compiled([*((_ASSIGN, i, _reader(i), node.loc) for i in idx),
                                   *self._checked(idx)], None)
-            return _Compiled([(_GUARD, -1, self._guard(node, scope), None)], None)
+            return _Compiled([(_GUARD, -1, self._guard_c(node, scope), None)], None)
         if isinstance(node, S.ActionBox):
             if node.box:
                 return self._conj(S.Or(node.loc, (node.action, S.Unchanged(node.loc, node.sub))),
@@ -202,10 +212,10 @@ class ActionCompiler:
             changed = S.OpApp(node.loc, "~", (S.Unchanged(node.loc, node.sub),))
             return self._and((node.action, changed), scope)
         if not self.may_assign(node, scope):
-            return _Compiled([(_GUARD, -1, self._guard(node, scope), None)], None)
+            return _Compiled([(_GUARD, -1, self._guard_c(node, scope), None)], None)
         gen = self._structural(node, scope)
         if gen is None:
-            return _Compiled([(_GUARD, -1, self._guard(node, scope), None)], None)
+            return _Compiled([(_GUARD, -1, self._guard_c(node, scope), None)], None)
         return _Compiled(None, gen)
 
     def _and(self, items: Sequence[S.Expr], scope: Scope) -> _Compiled:
@@ -228,7 +238,7 @@ class ActionCompiler:
         for i in idx:
             test = self.checks.get(i)
             if test is not None:
-                out.append((_GUARD, -1, _tester(i, test), None))
+                out.append((_GUARD, -1, C(_tester(i, test)), None))
         return out
 
     def _enumerate(self, i: int, rhs: C, loc: Loc) -> Step:
@@ -362,19 +372,12 @@ class ActionCompiler:
             k += 1
         if k == 0:
             return None
-        guards = [self._guard(x, scope) for x in node.items[:k]]
+        guards = [self._guard_c(x, scope) for x in node.items[:k]]
         rest = node.items[k:]
         step = self.step(rest[0] if len(rest) == 1 else S.And(node.loc, rest), scope)
         if len(guards) == 1:
-            return guards[0], step
-
-        def all_guards(s: Any, t: Any, e: tuple) -> bool:
-            for g in guards:  # noqa: SIM110 - a loop is faster than all() here
-                if not g(s, t, e):
-                    return False
-            return True
-
-        return all_guards, step
+            return guards[0].fn, step
+        return connective("and", guards, *guards).fn, step
 
     def _quant(self, node: S.Quant, scope: Scope) -> Step:
         inner, expand, doms = self.c.bounds(node.bounds, scope, ordered=True,
@@ -471,12 +474,12 @@ class ActionCompiler:
         inner = self.c._def_scope(unit, dscope)
         body = self._body_step(target, unit.body, inner)
         strict = self.c.strict_params(unit, dscope)
-        fs = [
-            self.c.op_arg(a, p.arity, scope).fn if p.arity
-            else self.c.value_arg(a, scope, p.name in strict, partial(self._value, loc=a.loc)).fn
+        cargs = [
+            self.c.op_arg(a, p.arity, scope) if p.arity
+            else self.c.value_arg(a, scope, p.name in strict, partial(self._value, loc=a.loc))
             for a, p in zip(args, unit.params, strict=True)
         ]
-        enter = _enter(fs, prefix)
+        enter = _entered(prefix, cargs)
         return enter, body, (target, tuple(p.name for p in unit.params)), None
 
     def _call_by_name(self, target: DefEntry | LocalDef, args: Sequence[S.Expr], loc: Loc,
@@ -830,21 +833,8 @@ class ActionCompiler:
 # ---------------------------------------------------------------------------
 
 
-def _enter(fs: list[EvalFn], prefix: int) -> EvalFn:
-    """The environment of an operator body: the caller's prefix and the arguments."""
-    if prefix == 0:
-        if len(fs) == 1:
-            (f0,) = fs
-            return lambda s, t, e: (f0(s, t, e),)
-        if len(fs) == 2:
-            f0, f1 = fs
-            return lambda s, t, e: (f0(s, t, e), f1(s, t, e))
-        return lambda s, t, e: tuple([f(s, t, e) for f in fs])
-    return lambda s, t, e: e[:prefix] + tuple([f(s, t, e) for f in fs])
-
-
-def _reader(i: int) -> EvalFn:
-    return lambda s, t, e: s[i]
+def _reader(i: int) -> C:
+    return C(lambda s, t, e: s[i], reads=("var", i))
 
 
 def _tester(i: int, test: Callable[[Value], bool]) -> EvalFn:
@@ -870,11 +860,11 @@ def _located_eq(loc: Loc | None) -> Callable[[Any, Any], bool]:
 def _block(ops: list[Op]) -> Callable[[Any, list, tuple], list[int] | None]:
     """Run guards and assignments in order; the indices assigned, or None if one failed."""
     if len(ops) == 1 and ops[0][0] == _GUARD:
-        g = ops[0][2]
+        g = ops[0][2].fn
         return lambda s, t, e: [] if g(s, t, e) else None
     if len(ops) <= 64:
         return _straight_block(ops)
-    located_ops = [(kind, i, f, _located_eq(loc)) for kind, i, f, loc in ops]
+    located_ops = [(kind, i, c.fn, _located_eq(loc)) for kind, i, c, loc in ops]
 
     def block(s: Any, t: list, e: tuple) -> list[int] | None:
         done: list[int] = []
@@ -902,18 +892,18 @@ def _block(ops: list[Op]) -> Callable[[Any, list, tuple], list[int] | None]:
 def _straight_block(ops: list[Op]
                     ) -> Callable[[Any, list, tuple], list[int] | None]:
     """``_block`` as straight-line Python code (no interpretive loop over the ops)."""
-    namespace: dict[str, Any] = {"U": UNASSIGNED}
+    namespace: dict[str, Any] = {"U": UNASSIGNED, "Fn": Fn}
     lines = ["def block(s, t, e):", "    done = []"]
     fail = ["        for j in done:", "            t[j] = U", "        return None"]
-    for k, (kind, i, f, loc) in enumerate(ops):
-        namespace[f"f{k}"] = f
-        namespace[f"eq{k}"] = _located_eq(loc)
+    for k, (kind, i, c, loc) in enumerate(ops):
+        value = _operand(c, f"F{k}", namespace)
         if kind == _GUARD:
-            lines.append(f"    if not f{k}(s, t, e):")
+            lines.append(f"    if not {value}:")
             lines.extend(fail)
         else:
+            namespace[f"eq{k}"] = _located_eq(loc)
             lines += [
-                f"    v = f{k}(s, t, e)",
+                f"    v = {value}",
                 f"    cur = t[{int(i)}]",
                 "    if cur is U:",
                 f"        t[{int(i)}] = v",
@@ -922,8 +912,7 @@ def _straight_block(ops: list[Op]
             ]
             lines.extend(fail)
     lines.append("    return done")
-    exec(compile("\n".join(lines), "<action block>", "exec"), namespace)
-    return namespace["block"]
+    return _function("block", "\n".join(lines), namespace)
 
 
 def _as_step(c: _Compiled) -> Step:

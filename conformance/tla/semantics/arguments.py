@@ -32,33 +32,18 @@ def unassigned(name: str, loc: Loc | None) -> EvalError:
     return EvalError(f"{name} is used before it is assigned", loc)
 
 
-def deferring(f: EvalFn, reads: Sequence[int] = (), names: Sequence[str] = (),
-              loc: Loc | None = None) -> EvalFn:
-    """``f``, returning its error as a ``FailedArg`` instead of raising it. ``reads``: the
-    variables ``f`` (the argument at ``loc``) reads, which an initial predicate (a state
-    being built, a list) may not have assigned yet: that error waits for the use as well."""
-    if not reads:
-
-        def deferred(s: Any, t: Any, e: tuple) -> Any:
-            try:
-                return f(s, t, e)
-            except TlaError as err:
-                return FailedArg(err)
-
-        return deferred
+def assigned_check(reads: Sequence[int], names: Sequence[str], loc: Loc | None
+                   ) -> Callable[[list], None]:
+    """A check that the variables ``reads`` of the state being built by an initial
+    predicate are assigned (raising the error of the first that is not)."""
     idx = tuple(reads)
 
-    def deferred_reading(s: Any, t: Any, e: tuple) -> Any:
-        try:
-            if type(s) is list:
-                for i in idx:
-                    if s[i] is UNASSIGNED:
-                        raise unassigned(names[i], loc)
-            return f(s, t, e)
-        except TlaError as err:
-            return FailedArg(err)
+    def check(s: list) -> None:
+        for i in idx:
+            if s[i] is UNASSIGNED:
+                raise unassigned(names[i], loc)
 
-    return deferred_reading
+    return check
 
 
 def unassigned_read(i: int, name: str, loc: Loc) -> EvalFn:

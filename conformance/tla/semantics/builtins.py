@@ -23,15 +23,18 @@ from conformance.tla.semantics.scope import (
     Scope,
 )
 from conformance.tla.semantics.support import (
-    _ARITH_SRC,
+    _ARITH_EXPR,
+    _BOOLEAN_EXPR,
     _BUILTIN_METHODS,
-    _EQ_LITERAL_SRC,
-    _EQ_SRC,
+    _EQ_EXPR,
+    _EQ_LITERAL_EXPR,
     _FAST_INT,
     _IN_DOMAIN_SRC,
     _IN_SRC,
+    _NOT_EXPR,
     _generated,
     _member_of,
+    fused,
 )
 from conformance.tla.syntax import EvalError, Loc, TlaError
 from conformance.tla.values import (
@@ -76,14 +79,13 @@ class BuiltinCompiler(OperatorCompiler):
                 raise located(err, loc) from None
 
         v = b.value
+        neg = str(negate)
         if type(v) is str or type(v) is int:
             # comparing with a literal: the types must match too (TRUE is never 1)
-            fn = _generated("eq", _EQ_LITERAL_SRC, {"A": a, "B": b},
-                            {"T": type(v), "NEG": negate, "differ": differ})
-        else:
-            fn = _generated("eq", _EQ_SRC, {"A": a, "B": b},
-                            {"NEG": negate, "same": same_value, "differ": differ})
-        return derived(fn, a, b)
+            src = _EQ_LITERAL_EXPR.replace("OP", "!=" if negate else "==").replace("NEG", neg)
+            return fused("eq", src, {"A": a, "B": b}, {"T": type(v), "differ": differ}, a, b)
+        src = _EQ_EXPR.replace("NEG", neg)
+        return fused("eq", src, {"A": a, "B": b}, {"same": same_value, "differ": differ}, a, b)
 
     def _b_in(self, args: Sequence[S.Expr], loc: Loc, scope: Scope) -> C:
         return self._membership(args, loc, scope, negate=False)
@@ -282,17 +284,11 @@ class BuiltinCompiler(OperatorCompiler):
     def _b_not(self, args: Sequence[S.Expr], loc: Loc, scope: Scope) -> C:
         self._check_arity("~", 1, args, loc)
         a = self.expr(args[0], scope)
-        fa = a.fn
 
-        def f(s: Any, t: Any, e: tuple) -> bool:
-            v = fa(s, t, e)
-            if v is True:
-                return False
-            if v is False:
-                return True
+        def bad(v: Any) -> bool:
             raise EvalError(f"~ applies to a boolean, got {L.show(v)}", loc)
 
-        return derived(f, a)
+        return fused("neg", _NOT_EXPR, {"A": a}, {"bad": bad}, a)
 
     def _b_implies(self, args: Sequence[S.Expr], loc: Loc, scope: Scope) -> C:
         a, b = self._binary(args, loc, scope, "=>")
@@ -306,17 +302,18 @@ class BuiltinCompiler(OperatorCompiler):
 
     def boolean(self, c: C, loc: Loc, what: str) -> EvalFn:
         """``c``'s closure, checked to produce a boolean."""
-        f = c.fn
-        if type(c.value) is bool or c.boolean:
-            return f
+        return self.checked(c, loc, what).fn
 
-        def check(s: Any, t: Any, e: tuple) -> bool:
-            v = f(s, t, e)
-            if v is True or v is False:
-                return v
+    @staticmethod
+    def checked(c: C, loc: Loc, what: str) -> C:
+        """``c``, checked to produce a boolean (``c`` itself when it always does)."""
+        if type(c.value) is bool or c.boolean:
+            return c
+
+        def bad(v: Any) -> bool:
             raise EvalError(f"{what} expects a boolean, got {L.show(v)}", loc)
 
-        return check
+        return fused("check", _BOOLEAN_EXPR, {"A": c}, {"bad": bad}, c)
 
     # arithmetic: native fast paths when the standard module is visible ----------------------
 
@@ -332,8 +329,8 @@ class BuiltinCompiler(OperatorCompiler):
                 f"{name} applies to integers, got {L.show(x)} and {L.show(y)}", loc
             )
 
-        src = _ARITH_SRC.replace("OP", name)
-        return derived(_generated("arith", src, {"A": a, "B": b}, {"fail": fail}), a, b)
+        return fused("arith", _ARITH_EXPR.replace("OP", name), {"A": a, "B": b}, {"fail": fail},
+                     a, b)
 
 
 def _install_fast_arith() -> None:

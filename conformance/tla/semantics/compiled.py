@@ -39,6 +39,20 @@ def located(err: TlaError, loc: Loc) -> TlaError:
 # ---------------------------------------------------------------------------
 
 
+@dataclass(frozen=True, slots=True)
+class Inline:
+    """The Python expression a generated closure ``fn`` returns, for embedding in a
+    parent's generated code instead of a call of ``fn``. ``names``: the globals it needs;
+    its own names (temporaries, and globals but the shared helpers of ``_operand``) start
+    with ``§``, which the embedding replaces by the operand's key; ``depth``: how many
+    fused nodes it nests."""
+
+    fn: EvalFn
+    src: str
+    names: dict[str, Any]
+    depth: int
+
+
 @dataclass(slots=True)
 class C:
     """A compiled expression and what it depends on.
@@ -64,6 +78,7 @@ class C:
     # variables among ``vars`` read only inside operator arguments whose errors wait for
     # their use (an initial predicate checks them there, not before evaluating this node)
     deferred: frozenset[int] = frozenset()
+    inline: Inline | None = None  # the source of ``fn`` (only while ``fn`` is still its)
 
     @property
     def env(self) -> bool:

@@ -23,7 +23,10 @@ from conformance.tla.semantics.scope import (
     Thunk,
 )
 from conformance.tla.semantics.support import (
+    _IF_EXPR,
     _lazy_builder,
+    connective,
+    fused,
 )
 from conformance.tla.syntax import EvalError, Loc, UnsupportedError
 
@@ -40,63 +43,44 @@ class ControlCompiler(BuiltinCompiler):
         return self._c_Or(S.Or(loc, tuple(args)), scope)
 
     def _c_And(self, node: S.And, scope: Scope) -> C:
-        parts = self.exprs(node.items, scope)
-        fs = [self.boolean(p, it.loc, "/\\") for p, it in zip(parts, node.items, strict=True)]
-        if len(fs) == 2:
-            f0, f1 = fs
-            return derived(lambda s, t, e: f0(s, t, e) and f1(s, t, e), *parts)
-        if len(fs) == 3:
-            f0, f1, f2 = fs
-            return derived(lambda s, t, e: f0(s, t, e) and f1(s, t, e) and f2(s, t, e), *parts)
-
-        def conj(s: Any, t: Any, e: tuple) -> bool:
-            for f in fs:  # noqa: SIM110 - a loop is faster than all() here
-                if not f(s, t, e):
-                    return False
-            return True
-
-        return derived(conj, *parts)
+        return self._connective(node, scope, "/\\", "and")
 
     def _c_Or(self, node: S.Or, scope: Scope) -> C:
+        return self._connective(node, scope, "\\/", "or")
+
+    def _connective(self, node: S.And | S.Or, scope: Scope, what: str, op: str) -> C:
+        """A conjunction or disjunction list: its items checked to be booleans, evaluated
+        left to right until one decides."""
         parts = self.exprs(node.items, scope)
-        fs = [self.boolean(p, it.loc, "\\/") for p, it in zip(parts, node.items, strict=True)]
-
-        def disj(s: Any, t: Any, e: tuple) -> bool:
-            for f in fs:  # noqa: SIM110 - a loop is faster than any() here
-                if f(s, t, e):
-                    return True
-            return False
-
-        return derived(disj, *parts)
+        items = [self.checked(p, it.loc, what) for p, it in zip(parts, node.items, strict=True)]
+        return connective(op, items, *parts)
 
     # control --------------------------------------------------------------------------------
 
     def _c_If(self, node: S.If, scope: Scope) -> C:
         c, a, b = self.expr(node.cond, scope), self.expr(node.then, scope), self.expr(node.else_, scope)
-        fc, fa, fb = self.boolean(c, node.cond.loc, "IF"), a.fn, b.fn
-        return derived(lambda s, t, e: fa(s, t, e) if fc(s, t, e) else fb(s, t, e), c, a, b)
+        return fused("if_", _IF_EXPR, {"C": self.checked(c, node.cond.loc, "IF"), "A": a, "B": b},
+                     {}, c, a, b)
 
     def _c_Case(self, node: S.Case, scope: Scope) -> C:
         conds = [self.expr(arm.cond, scope) for arm in node.arms]
         vals = [self.expr(arm.value, scope) for arm in node.arms]
-        arms = [
-            (self.boolean(c, arm.cond.loc, "CASE"), v.fn)
-            for c, v, arm in zip(conds, vals, node.arms, strict=True)
-        ]
         other = self.expr(node.other, scope) if node.other is not None else None
-        fo = other.fn if other is not None else None
         loc = node.loc
+        operands: dict[str, C] = {}
+        for k, (c, v, arm) in enumerate(zip(conds, vals, node.arms, strict=True)):
+            operands[f"C{k}"] = self.checked(c, arm.cond.loc, "CASE")
+            operands[f"V{k}"] = v
+        if other is not None:
+            operands["O"] = other
 
-        def case(s: Any, t: Any, e: tuple) -> Any:
-            for fc, fv in arms:
-                if fc(s, t, e):
-                    return fv(s, t, e)
-            if fo is None:
-                raise EvalError("no arm of CASE is true and there is no OTHER", loc)
-            return fo(s, t, e)
+        def no_arm() -> Any:
+            raise EvalError("no arm of CASE is true and there is no OTHER", loc)
 
+        arms = "".join(f"{{V{k}}} if {{C{k}}} else " for k in range(len(conds)))
+        last = "{O}" if other is not None else "§_none()"
         parts = conds + vals + ([other] if other is not None else [])
-        return derived(case, *parts)
+        return fused("case", f"({arms}{last})", operands, {"none": no_arm}, *parts)
 
     def let_scope(self, node: S.Let, scope: Scope, volatile: bool = False, init: bool = False
                   ) -> tuple[Scope, list[EvalFn], list[C]]:

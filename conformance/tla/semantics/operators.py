@@ -13,7 +13,6 @@ from conformance.tla import stdlib as L
 from conformance.tla import syntax as S
 from conformance.tla.astwalk import walk
 from conformance.tla.semantics.arguments import (
-    deferring,
     forcing,
     guarded_read,
     unassigned_read,
@@ -60,6 +59,7 @@ from conformance.tla.semantics.support import (
     _by_name_uses,
     _lazy_builder,
     _with_runtime,
+    deferring,
 )
 from conformance.tla.syntax import EvalError, Loc, TlaError, UnsupportedError
 from conformance.tla.values import (
@@ -309,8 +309,9 @@ class OperatorCompiler:
         if strict or cannot_fail:
             return c if fn is c.fn else replace(c, fn=fn, reads=None, elements=None)
         reads = sorted(c.vars) if check is None else ()  # ``check`` guards Init already
-        return replace(c, fn=deferring(fn, reads, self.var_names, node.loc), reads=None, value=_MISSING,
-                       boolean=False, elements=None, deferred=c.vars)
+        arg = c if fn is c.fn else C(fn)
+        return replace(c, fn=deferring(arg, reads, self.var_names, node.loc), reads=None,
+                       value=_MISSING, boolean=False, elements=None, deferred=c.vars)
 
     def def_body(self, entry: DefEntry) -> C:
         """The compiled body of a module-level definition (compiled once)."""

@@ -19,6 +19,7 @@ from conformance.tla.semantics.records import (
 from conformance.tla.semantics.scope import (
     Scope,
 )
+from conformance.tla.semantics.support import fused
 from conformance.tla.syntax import EvalError, Loc, TlaError, UnsupportedError
 
 
@@ -41,16 +42,16 @@ class PrimeCompiler(RecordCompiler):
         if len(idx) == 1 and isinstance(node.expr, S.Name):
             i = idx[0]
 
-            def primed_var(s: Any, t: Any, e: tuple) -> Any:
+            def unread(t: Any) -> Any:
                 if t is None:
                     raise EvalError("a primed variable where no next state exists", loc)
-                v = t[i]
-                if v is UNASSIGNED:
-                    raise EvalError(
-                        f"{names[i]}' is used before it is assigned in this action", loc)
-                return v
+                raise EvalError(f"{names[i]}' is used before it is assigned in this action", loc)
 
-            return C(primed_var, primed=True, envmin=inner.envmin, rec=inner.rec)
+            res = fused("primed_var",
+                        f"(§_v if t is not None and (§_v := t[{int(i)}]) is not §_U"
+                        " else §_unread(t))", {}, {"U": UNASSIGNED, "unread": unread})
+            res.primed, res.envmin, res.rec = True, inner.envmin, inner.rec
+            return res
 
         def primed(s: Any, t: Any, e: tuple) -> Any:
             if t is None:

@@ -24,12 +24,35 @@ from conformance.tla.semantics.memo import (
 from conformance.tla.semantics.scope import (
     Scope,
 )
+from conformance.tla.semantics.support import _generated
 from conformance.tla.syntax import EvalError, Loc, TlaError, UnsupportedError
 from conformance.tla.values import (
     ModelValue,
     format_value,
     sort_key,
 )
+
+# ``\A x \in S : P`` and ``\E``: the body's source evaluated with ``e`` rebound to the
+# environment with x
+_FORALL_SRC = """
+def forall(s, t, e):
+    outer = e
+    for v in dom(s, t, e):
+        e = (*outer, v)
+        if not {B}:
+            return False
+    return True
+"""
+
+_EXISTS_SRC = """
+def exists(s, t, e):
+    outer = e
+    for v in dom(s, t, e):
+        e = (*outer, v)
+        if {B}:
+            return True
+    return False
+"""
 
 
 class QuantifierCompiler(ControlCompiler):
@@ -146,30 +169,15 @@ class QuantifierCompiler(ControlCompiler):
     def _c_Quant(self, node: S.Quant, scope: Scope) -> C:
         inner, expand, domains = self.bounds(node.bounds, scope)
         body = self.expr(node.body, inner)
-        fb = self.boolean(body, node.body.loc, "\\A" if node.kind == "A" else "\\E")
         res = derived(lambda s, t, e: None, body, *domains)
         res.envmin = min([d.envmin for d in domains] + [body.below(scope.depth).envmin])
         if self._single_bound(node.bounds):
             df = self.domain_fn(domains[0], node.bounds[0].domain.loc)
-            if node.kind == "A":
-
-                def forall(s: Any, t: Any, e: tuple) -> bool:
-                    for v in df(s, t, e):  # noqa: SIM110 - faster than all()
-                        if not fb(s, t, (*e, v)):
-                            return False
-                    return True
-
-                res.fn = forall
-            else:
-
-                def exists(s: Any, t: Any, e: tuple) -> bool:
-                    for v in df(s, t, e):  # noqa: SIM110 - faster than any()
-                        if fb(s, t, (*e, v)):
-                            return True
-                    return False
-
-                res.fn = exists
+            check = self.checked(body, node.body.loc, "\\A" if node.kind == "A" else "\\E")
+            name, src = ("forall", _FORALL_SRC) if node.kind == "A" else ("exists", _EXISTS_SRC)
+            res.fn = _generated(name, src, {"B": check}, {"dom": df})
             return res
+        fb = self.boolean(body, node.body.loc, "\\A" if node.kind == "A" else "\\E")
         if node.kind == "A":
 
             def forall_n(s: Any, t: Any, e: tuple) -> bool:

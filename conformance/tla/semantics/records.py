@@ -18,8 +18,8 @@ from conformance.tla.semantics.scope import (
     Scope,
 )
 from conformance.tla.semantics.support import (
-    _FIELD_SRC,
-    _generated,
+    _FIELD_EXPR,
+    fused,
 )
 from conformance.tla.syntax import EvalError, TlaError
 from conformance.tla.values import (
@@ -42,9 +42,8 @@ class RecordCompiler(FunctionCompiler):
             # a dict display in generated code (fields read from the state or environment
             # and constants inline): no comprehension, no call per such field
             body = ", ".join(f"{n!r}: {{F{k}}}" for k, n in enumerate(names))
-            src = f"def rec(s, t, e):\n    return Fn({{{{{body}}}}})\n"
             ops = {f"F{k}": p for k, p in enumerate(parts)}
-            return derived(_generated("rec", src, ops, {}), *parts)
+            return fused("rec", f"Fn({{{{{body}}}}})", ops, {}, *parts)
         fs = [p.fn for p in parts]
         pairs = list(zip(names, fs, strict=True))
         return derived(lambda s, t, e: Fn({n: f(s, t, e) for n, f in pairs}), *parts)
@@ -73,20 +72,15 @@ class RecordCompiler(FunctionCompiler):
             except TlaError as err:
                 raise located(err, loc) from None
 
-        return derived(_generated("get", _FIELD_SRC, {"R": r}, {"slow": slow, "name": name}),
-                       r)
+        return fused("get", _FIELD_EXPR, {"R": r}, {"slow": slow, "name": name}, r)
 
     def _c_Tuple(self, node: S.Tuple, scope: Scope) -> C:
         parts = self.exprs(node.items, scope)
         fs = [p.fn for p in parts]
-        if 2 < len(fs) <= _GENERATED_MAX:
+        if 0 < len(fs) <= _GENERATED_MAX:
             body = "".join(f"{{F{k}}}, " for k in range(len(fs)))
             ops = {f"F{k}": p for k, p in enumerate(parts)}
-            return derived(_generated("tup", f"def tup(s, t, e):\n    return ({body})\n", ops, {}),
-                           *parts)
-        if len(fs) == 2:
-            f0, f1 = fs
-            return derived(lambda s, t, e: (f0(s, t, e), f1(s, t, e)), *parts)
+            return fused("tup", f"({body})", ops, {}, *parts)
         return derived(lambda s, t, e: tuple([f(s, t, e) for f in fs]), *parts)
 
     def _c_Lambda(self, node: S.Lambda, scope: Scope) -> C:

@@ -22,6 +22,7 @@ from conformance.tla.semantics.quantifiers import (
 from conformance.tla.semantics.scope import (
     Scope,
 )
+from conformance.tla.semantics.support import fused
 from conformance.tla.syntax import EvalError, TlaError
 from conformance.tla.values import built_set
 
@@ -33,9 +34,10 @@ class SetCompiler(QuantifierCompiler):
 
     def _c_SetEnum(self, node: S.SetEnum, scope: Scope) -> C:
         parts = self.exprs(node.items, scope)
-        fs = [p.fn for p in parts]
-        loc = node.loc
-        return derived(lambda s, t, e: built_set([f(s, t, e) for f in fs], loc), *parts)
+        items = "".join(f"{{F{k}}}, " for k in range(len(parts)))
+        return fused("setenum", f"§_built([{items}], §_loc)",
+                     {f"F{k}": p for k, p in enumerate(parts)},
+                     {"built": built_set, "loc": node.loc}, *parts)
 
     def _c_SetFilter(self, node: S.SetFilter, scope: Scope) -> C:
         b = node.bound

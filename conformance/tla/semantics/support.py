@@ -11,11 +11,13 @@ from typing import Any
 from conformance.tla import stdlib as L
 from conformance.tla import syntax as S
 from conformance.tla.astwalk import walk
-from conformance.tla.semantics.arguments import FailedArg, raise_failed
+from conformance.tla.semantics.arguments import FailedArg, assigned_check, raise_failed
 from conformance.tla.semantics.compiled import (
     _MISSING,
     C,
     EvalFn,
+    Inline,
+    derived,
 )
 from conformance.tla.semantics.scope import (
     Lazy,
@@ -64,8 +66,6 @@ _BUILTIN_METHODS: dict[str, str] = {
 }
 
 
-
-
 # Hot closures are generated from source so that operands that are plain reads of a
 # state variable or a bound variable are inlined (``s[3]``, ``e[1]``) instead of being
 # closure calls, and literals become names bound to their values.
@@ -90,42 +90,6 @@ def app(s, t, e):
             if p is False or (p is None and not f.pun_keys()):
                 return v
     return slow(f, x)
-"""
-
-_FIELD_SRC = """
-def get(s, t, e):
-    v = {R}
-    if type(v) is Fn:
-        try:
-            return v.map[name]
-        except KeyError:
-            pass
-    return slow(v)
-"""
-
-
-# Equality: Python's ``==`` first; values it finds unequal that are of one of the kinds
-# that compare without failing (two strings, integers or booleans) are unequal at once;
-# any other pair goes to ``differ`` (values.unequal_or_fail with the location), which
-# fails where TLC fails to compare them.
-_EQ_SRC = """
-def eq(s, t, e):
-    a = {A}
-    b = {B}
-    if a == b and (a is b or same(a, b)):
-        return not NEG
-    ta = type(a)
-    if ta is type(b) and (ta is str or ta is int or ta is bool):
-        return NEG
-    return differ(a, b) is not NEG
-"""
-
-_EQ_LITERAL_SRC = """
-def eq(s, t, e):
-    a = {A}
-    if type(a) is T:
-        return (a == {B}) is not NEG
-    return differ(a, {B}) is not NEG
 """
 
 _IN_SRC = """
@@ -164,14 +128,39 @@ def isin(s, t, e):
     return slow(f, x) is not NEG
 """
 
-_ARITH_SRC = """
-def arith(s, t, e):
-    x = {A}
-    y = {B}
-    if type(x) is int and type(y) is int:
-        return x OP y
-    return fail(x, y)
-"""
+
+# Fused expressions (``fused``): a parent's generated code embeds them whole. ``§_x``
+# names their own temporaries and helpers; each operand is evaluated where it stands.
+
+# Equality: Python's ``==`` first; values it finds unequal that are of one of the kinds
+# that compare without failing (two strings, integers or booleans) are unequal at once;
+# any other pair goes to ``differ`` (values.unequal_or_fail with the location), which
+# fails where TLC fails to compare them. NEG is written in as True (``/=``) or False.
+_EQ_EXPR = ("(not NEG if (§_a := {A}) == (§_b := {B}) and (§_a is §_b or §_same(§_a, §_b))"
+            " else NEG if (§_t := type(§_a)) is type(§_b)"
+            " and (§_t is str or §_t is int or §_t is bool)"
+            " else §_differ(§_a, §_b) is not NEG)")
+
+# ``a = c`` for a string or integer literal c (the types must match too); OP is == or !=
+_EQ_LITERAL_EXPR = ("(§_a OP {B} if type(§_a := {A}) is §_T"
+                    " else §_differ(§_a, {B}) is not NEG)")
+
+# integer arithmetic and comparison: both operands are evaluated first
+_ARITH_EXPR = ("(§_x OP §_y if type(§_x := {A}) is type(§_y := {B}) is int"
+               " else §_fail(§_x, §_y))")
+
+# ``r.name``
+_FIELD_EXPR = ("(§_m[§_name] if type(§_r := {R}) is Fn and §_name in (§_m := §_r.map)"
+               " else §_slow(§_r))")
+
+# a value that must be a boolean (``bad`` raises the error of another value)
+_BOOLEAN_EXPR = "(§_v if (§_v := {A}) is True or §_v is False else §_bad(§_v))"
+
+# ``~a``
+_NOT_EXPR = "(False if (§_v := {A}) is True else True if §_v is False else §_bad(§_v))"
+
+# ``IF c THEN a ELSE b`` (``c`` checked to be a boolean)
+_IF_EXPR = "({A} if {C} else {B})"
 
 
 # ``[f EXCEPT ![k] = v]`` (see functions._except1, which fills in KEY, NEW and INDEXED
@@ -206,8 +195,26 @@ def except1(s, t, e):
 """
 
 
+MARK = "§"  # the prefix of an inline expression's own names (see ``Inline``)
+_INLINE_SIZE = 1_200  # a fused expression's source longer than this is called instead
+_INLINE_DEPTH = 24  # nor are fused expressions nested deeper
+
+
+def _inlinable(c: C) -> Inline | None:
+    """``c``'s expression source when a parent's generated code is to embed it."""
+    inline = c.inline
+    if inline is not None and inline.fn is c.fn and len(inline.src) <= _INLINE_SIZE \
+            and inline.depth < _INLINE_DEPTH:
+        return inline
+    return None
+
+
 def _operand(c: C, key: str, namespace: dict[str, Any]) -> str:
     """Python source evaluating the compiled operand ``c`` inside a generated closure."""
+    inline = _inlinable(c)
+    if inline is not None:
+        namespace.update({k.replace(MARK, key): v for k, v in inline.names.items()})
+        return inline.src.replace(MARK, key)
     if c.reads is not None:
         kind, i = c.reads
         if kind == "guarded":  # a parameter whose argument may have failed (arguments.py)
@@ -235,6 +242,11 @@ def _generated(name: str, template: str, operands: Mapping[str, C], extra: Mappi
                ) -> EvalFn:
     namespace: dict[str, Any] = {"Fn": Fn, **extra}
     src = template.format(**{k: _operand(c, k, namespace) for k, c in operands.items()})
+    return _function(name, src, namespace)
+
+
+def _function(name: str, src: str, namespace: dict[str, Any]) -> EvalFn:
+    """The function ``name`` defined by ``src`` with the globals ``namespace``."""
     code = _CODE.get(src)
     if code is None:
         if len(_CODE) >= 1 << 14:
@@ -244,18 +256,78 @@ def _generated(name: str, template: str, operands: Mapping[str, C], extra: Mappi
     return namespace[name]
 
 
+def fused(name: str, template: str, operands: Mapping[str, C], extra: Mapping[str, Any],
+          *parts: C) -> C:
+    """A node built from ``parts`` whose closure returns the Python expression
+    ``template``, with the operands' sources in its ``{K}`` fields and the values of
+    ``extra`` bound to the names ``§_K`` it uses; a parent's generated code embeds
+    the expression (``Inline``) instead of calling the closure."""
+    names: dict[str, Any] = {f"{MARK}_{k}": v for k, v in extra.items()}
+    src = template.format(**{k: _operand(c, MARK + k, names) for k, c in operands.items()})
+    depth = 1 + max((inline.depth for c in operands.values()
+                     if (inline := _inlinable(c)) is not None), default=0)
+    body = f"def {name}(s, t, e):\n    return {src.replace(MARK, '')}\n"
+    fn = _function(name, body, {"Fn": Fn, **{k.replace(MARK, ""): v for k, v in names.items()}})
+    res = derived(fn, *parts)
+    res.inline = Inline(fn, src, names, depth)
+    return res
+
+
+def connective(op: str, items: Sequence[C], *parts: C) -> C:
+    """``items`` (booleans) joined by ``and`` or ``or``: evaluated left to right until one
+    decides; ``parts``: what the result depends on."""
+    operands = {f"X{k}": c for k, c in enumerate(items)}
+    src = "(" + f" {op} ".join(f"{{{k}}}" for k in operands) + ")"
+    return fused("conj" if op == "and" else "disj", src, operands, {}, *parts)
+
+
 def _applied(f: EvalFn, prefix: int, args: Sequence[C]) -> EvalFn:
     """``(s, t, e) -> f(s, t, e[:prefix] + (a(s, t, e) for each argument))``, generated
     so that arguments that are reads or literals are inlined (the commonest operator
     application: a bound variable passed on)."""
+    keys, env = _environment_src(prefix, args)
+    template = f"""
+def call(s, t, e):
+    return body(s, t, {env})
+"""
+    return _generated("call", template, keys, {"body": f})
+
+
+def _entered(prefix: int, args: Sequence[C]) -> EvalFn:
+    """``(s, t, e) -> e[:prefix] + (a(s, t, e) for each argument)``: the environment of an
+    operator's body, generated as ``_applied``'s."""
+    keys, env = _environment_src(prefix, args)
+    return _generated("enter", f"def enter(s, t, e):\n    return {env}\n", keys, {})
+
+
+def _environment_src(prefix: int, args: Sequence[C]) -> tuple[dict[str, C], str]:
+    """The operands and the template of the tuple ``e[:prefix] + (the arguments)``."""
     keys = {f"A{k}": c for k, c in enumerate(args)}
     items = "".join(f"{{{k}}}, " for k in keys)
     head = f"*e[:{int(prefix)}], " if prefix else ""
-    template = f"""
-def call(s, t, e):
-    return body(s, t, ({head}{items}))
+    return keys, f"({head}{items})"
+
+
+_DEFERRED_SRC = """
+def deferred(s, t, e):
+    try:
+        CHECK
+        return {A}
+    except TlaError as err:
+        return FailedArg(err)
 """
-    return _generated("call", template, keys, {"body": f})
+
+
+def deferring(c: C, reads: Sequence[int] = (), names: Sequence[str] = (),
+              loc: S.Loc | None = None) -> EvalFn:
+    """``c``'s closure, returning its error as a ``FailedArg`` instead of raising it.
+    ``reads``: the variables ``c`` (the argument at ``loc``) reads, which an initial
+    predicate (a state being built, a list) may not have assigned yet: that error waits
+    for the use as well."""
+    check = "if type(s) is list: assigned(s)" if reads else "pass"
+    return _generated("deferred", _DEFERRED_SRC.replace("CHECK", check), {"A": c}, {
+        "TlaError": S.TlaError, "FailedArg": FailedArg,
+        "assigned": assigned_check(reads, names, loc)})
 
 
 def _bound_slots(b: S.Bound) -> tuple[str, ...]:
