@@ -44,7 +44,7 @@ from conformance.tla.compiler import (
     located,
 )
 from conformance.tla.guard_dispatch import dispatcher, leading_test
-from conformance.tla.semantics.arguments import FailedArg, unassigned
+from conformance.tla.semantics.arguments import FailedArg, assigned_check
 from conformance.tla.semantics.support import _entered, _function, _operand, connective
 from conformance.tla.syntax import EvalError, Loc, TlaError, UnsupportedError
 from conformance.tla.values import Fn, Value, same_value
@@ -161,14 +161,11 @@ class ActionCompiler:
             raise EvalError("a primed variable in an initial predicate", loc)
         if not c.vars - c.deferred:
             return c
-        idx = tuple(sorted(c.vars - c.deferred))
+        assigned = assigned_check(sorted(c.vars - c.deferred), self.var_names, loc)
         f = c.fn
-        names = self.var_names
 
         def checked(s: Any, t: Any, e: tuple) -> Any:
-            for i in idx:
-                if s[i] is UNASSIGNED:
-                    raise unassigned(names[i], loc)
+            assigned(s)
             return f(s, t, e)
 
         return C(checked, c.vars, c.primed)

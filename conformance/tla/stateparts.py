@@ -76,6 +76,7 @@ class StatePart:
         by_id[ids] = (values, result)  # (keeps the objects alive: their ids are not reused)
         return result
 
+
 def _ids(values: tuple[Any, ...]) -> tuple[int, ...]:
     return tuple(map(id, values))
 
