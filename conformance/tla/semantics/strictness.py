@@ -141,7 +141,8 @@ class _Walk:
         local = lets.get(name)
         if local is not None:
             return self._let_call(local, args, tracked, lets)
-        callee = self.owner._callee(self.lookup(name))
+        entry = self.lookup(name)
+        callee = self.owner._callee(entry)
         if callee is not None:
             unit, lookup = callee
             if len(unit.params) != len(args):
@@ -149,7 +150,7 @@ class _Walk:
             strict = self.owner.params(unit, lookup)
             return self._union([a for p, a in zip(unit.params, args, strict=True)
                                 if p.name in strict], tracked, lets)
-        if self.lookup(name) is not None:
+        if entry is not None:
             return _NONE  # a parameter operator, a constant, a variable, an instance
         if name in _NOT_EVALUATED:
             return _NONE
