@@ -169,15 +169,6 @@ class StateIdentity:
                 fp = other
         return fp
 
-    def of_successors(self, parent: State) -> Callable[[State], int]:
-        """This identity for the successors of ``parent`` (the same fingerprints, computed
-        from those of the parent's values where a successor holds the very same objects)."""
-        if not self.exact:
-            return self
-        fpr = self.fpr
-        known = fpr.prefixes(parent)
-        return lambda state: fpr.state_after(state, known)
-
     def canonical_successors(self, parent: State) -> tuple[State, Callable[[State], tuple[int, State]]]:
         """``parent`` with its values replaced by the objects of the same values met before,
         and for its successors (computed from that state): a successor's fingerprint and
@@ -209,6 +200,9 @@ class Checks:
         # per constraint, its conjuncts, each remembering its value (see in_model)
         self._constraints = [(c, self._parts(c, StateTest)) for c in plan.constraints]
         self._action_constraints = [(c, model.action_function(c)) for c in plan.action_constraints]
+        # whether every CONSTRAINT conjunct is pure: a state stored once (so within them)
+        # is then within them whenever it is met again
+        self.constraints_pure = all(part.deps is not None for _, parts in self._constraints for part in parts)
         # the distinct subscripts (a name at the top level means one thing: evaluated once
         # per state when pure) and, per property, the index of its own
         self._subs: list[Callable[[State], Value]] = []

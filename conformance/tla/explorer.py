@@ -137,15 +137,19 @@ class Search:
         """``state`` with its values replaced by the objects of the same values met before
         (``StateIdentity.canonical_successors``), and its successors in fingerprint order,
         each counted as generated: (fingerprint, label, successor, allowed by the
-        ACTION_CONSTRAINTs, kept: allowed and within the CONSTRAINTs)."""
+        ACTION_CONSTRAINTs, kept: allowed and within the CONSTRAINTs). A successor stored
+        before (the same state: no VIEW, no SYMMETRY) is within the CONSTRAINTs when they are
+        pure: they are not evaluated again."""
         identity, checks = self.identity, self.checks
         state, canonical = identity.canonical_successors(state)
+        stored = self.seen if identity.exact and checks.constraints_pure else ()
         successors = []
         for label, succ in self.model.successors(state, self.plan.next, not identity.exact):
             self.generated += 1
             fp, succ = canonical(succ)
             allowed = checks.action_allowed(state, succ)
-            successors.append((fp, label, succ, allowed, allowed and checks.in_model(succ)))
+            kept = allowed and (fp in stored or checks.in_model(succ))
+            successors.append((fp, label, succ, allowed, kept))
         successors.sort(key=_BY_FINGERPRINT)
         return state, successors
 

@@ -285,3 +285,35 @@ def test_states_outside_the_model_are_checked_each_time_they_differ(tmp_path: Pa
     bad = parse_config("INIT Init\nNEXT Next\nINVARIANT Inv\nCONSTRAINT C3\n")
     r = check(Model.load(tmp_path / "Drop.tla"), bad, progress=False)
     assert r.verdict == "violation" and r.trace[-1].state[0] == 3
+
+
+def test_a_state_outside_the_model_with_a_stored_view_is_checked(tmp_path: Path) -> None:
+    # By hand: Init (0, 0); (1, 0) is stored; from it (1, 1) has the VIEW x = 1 of a stored
+    # state but fails CONSTRAINT y = 0: it is outside the model, so it is checked against
+    # Inv (y = 0) and violates it (TLC checks every generated state outside the model).
+    # A search that took a stored VIEW for a state within the CONSTRAINT would miss it.
+    (tmp_path / "ViewDrop.tla").write_text(
+        "---- MODULE ViewDrop ----\nVARIABLES x, y\nInit == x = 0 /\\ y = 0\n"
+        "Next == \\/ x' = 1 /\\ y' = 0\n        \\/ x = 1 /\\ x' = 1 /\\ y' = 1\n"
+        "View == x\nC == y = 0\nInv == y = 0\n====\n")
+    config = parse_config("INIT Init\nNEXT Next\nINVARIANT Inv\nCONSTRAINT C\nVIEW View\n")
+    r = check(Model.load(tmp_path / "ViewDrop.tla"), config, progress=False)
+    assert r.verdict == "violation" and r.property == "Inv"
+    assert [s.state for s in r.trace] == [(0, 0), (1, 0), (1, 1)]
+
+
+def test_a_step_to_a_stored_state_outside_the_action_constraint_is_not_kept(tmp_path: Path) -> None:
+    # By hand: x goes 0, 1, 2, then back to 0; ACTION_CONSTRAINT AC forbids 2 -> 0. That
+    # step leads to a stored state, yet it is outside the model: its successor is checked
+    # against the invariants and dropped, and [][x' >= x]_x is not checked on it (TLC checks
+    # properties on the steps it keeps). No error, 3 distinct states; without AC the step is
+    # kept and the property fails.
+    (tmp_path / "Back.tla").write_text(
+        "---- MODULE Back ----\nEXTENDS Naturals\nVARIABLE x\nInit == x = 0\n"
+        "Next == \\/ x < 2 /\\ x' = x + 1\n        \\/ x = 2 /\\ x' = 0\n"
+        "AC == ~(x = 2 /\\ x' = 0)\nMono == [][x' >= x]_x\n====\n")
+    cfg = "INIT Init\nNEXT Next\nPROPERTY Mono\n"
+    r = check(Model.load(tmp_path / "Back.tla"), parse_config(cfg + "ACTION_CONSTRAINT AC\n"), progress=False)
+    assert (r.verdict, r.distinct_states, r.states_generated) == ("ok", 3, 4)
+    r = check(Model.load(tmp_path / "Back.tla"), parse_config(cfg), progress=False)
+    assert (r.verdict, r.property) == ("violation", "Mono")
