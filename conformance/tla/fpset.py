@@ -10,9 +10,9 @@ share most of their sub-values, so a state costs little more than its changed pa
 from __future__ import annotations
 
 from array import array
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from hashlib import blake2b
-from itertools import compress, count
+from itertools import compress
 from operator import is_, is_not
 from typing import Any
 
@@ -31,8 +31,16 @@ _FP_TRUE = 0x8EBC6AF09C88C6E3
 _FP_FALSE = 0x589965CC75374CC3
 _ATOMS_LIMIT = 1 << 16  # integers, strings and model values whose fingerprints are kept
 
-# a state's values, their fingerprints, and the running state fingerprint before each
-StatePrefixes = tuple[Sequence[Any], list[int], list[int]]
+# a state's values, each value's share of the state fingerprint, and the sum of the shares
+StatePrefixes = tuple[Sequence[Any], list[int], int]
+_POSITIONS: list[int] = []  # a key per variable position, mixed into its value's share
+
+
+def _positions(n: int) -> list[int]:
+    """The keys of the first ``n`` positions (extended as states with more variables come)."""
+    while len(_POSITIONS) < n:
+        _POSITIONS.append(_mix((len(_POSITIONS) + 1) * _TAG_STATE & _MASK))
+    return _POSITIONS
 
 
 def _mix(x: int) -> int:
@@ -48,17 +56,14 @@ def _digest(text: str, tag: bytes) -> int:
     return int.from_bytes(blake2b(text.encode("utf-8"), digest_size=8, person=tag).digest(), "little")
 
 
-def _fold(h: int, fps: Iterable[int]) -> int:
-    """A state fingerprint's running value ``h`` carried over the values' fingerprints
-    ``fps`` (``_mix`` written out: once per successor state)."""
-    for fp in fps:
-        x = (h * _PRIME + fp) & _MASK
-        x ^= x >> 33
-        x = (x * _K1) & _MASK
-        x ^= x >> 33
-        x = (x * _K2) & _MASK
-        h = x ^ (x >> 33)
-    return h
+def _share(fp: int, key: int) -> int:
+    """A value's share of a state fingerprint: its fingerprint mixed with its position's key."""
+    return _mix(fp ^ key)
+
+
+def _finish(total: int, n: int) -> int:
+    """A state fingerprint from the sum of its ``n`` values' shares."""
+    return _mix(((total & _MASK) ^ _TAG_STATE) + n & _MASK)
 
 
 class Fingerprinter:
@@ -197,77 +202,67 @@ class Fingerprinter:
             raise TypeError(f"cannot fingerprint a {t.__name__}")
         return h
 
-    def state(self, values: Iterable[Any]) -> int:
-        """The fingerprint of a state given as the sequence of its variables' values."""
-        h = _TAG_STATE
+    def state(self, values: Sequence[Any]) -> int:
+        """The fingerprint of a state given as the sequence of its variables' values: the
+        sum of its values' shares (each its fingerprint mixed with its position's key), so
+        that a successor's is the parent's with the shares of its changed values replaced."""
+        keys = _positions(len(values))
         val = self.value
-        for x in values:
-            h = _mix((h * _PRIME + val(x)) & _MASK)
-        return h
+        return _finish(sum([_share(val(x), k) for x, k in zip(values, keys, strict=False)]), len(values))
 
     def prefixes(self, values: Sequence[Any], canonical: bool = False) -> StatePrefixes:
-        """What ``state_after`` needs of a state: its values, their fingerprints, and the
-        state fingerprint's running value before each of them (``state`` is the last).
-        ``canonical``: the values given are the tuple of their ``canonical`` objects (a state
-        read back from disk, say, then shares its values with the states seen before)."""
+        """What ``state_after`` needs of a state: its values, their shares of its
+        fingerprint, and the sum of the shares. ``canonical``: the values given are the tuple of
+        their ``canonical`` objects (a state read back from disk, say, then shares its values
+        with the states seen before)."""
         if canonical:
             pairs = list(map(self.canonical, values))
             values = tuple([c for c, _ in pairs])
-            parts = [fp for _, fp in pairs]
+            fps = [fp for _, fp in pairs]
         else:
-            val = self.value
-            parts = [val(x) for x in values]
-        running = [_TAG_STATE]
-        h = _TAG_STATE
-        for fp in parts:
-            h = _mix((h * _PRIME + fp) & _MASK)
-            running.append(h)
-        return values, parts, running
+            fps = list(map(self.value, values))
+        shares = [_share(fp, k) for fp, k in zip(fps, _positions(len(values)), strict=False)]
+        return values, shares, sum(shares)
 
     def state_after(self, values: Sequence[Any], known: StatePrefixes) -> int:
         """``state(values)``, computed from the ``prefixes`` of another state (a parent): its
-        running value up to the first value that is not the very object there, and its
-        fingerprints of the later values that are."""
-        other, parts, running = known
+        sum of shares, with the shares of the values that are not the very objects there
+        replaced."""
+        other, shares, total = known
         n = len(values)
-        if n == len(other):
-            k = next(compress(count(), map(is_not, values, other)), n)
-            if k == n:
-                return running[k]
-            same = list(map(is_, values, other))
-        else:
-            k = 0
-            for x, y in zip(values, other, strict=False):
-                if x is not y:
-                    break
-                k += 1
-            same = [i < len(other) and values[i] is other[i] for i in range(n)]
+        if n != len(other):
+            return self.state(values)
+        keys = _POSITIONS
         val = self.value
-        return _fold(running[k], [parts[i] if same[i] else val(values[i]) for i in range(k, n)])
+        for i in compress(range(n), map(is_not, values, other)):
+            total += _share(val(values[i]), keys[i]) - shares[i]
+        return _finish(total, n)
 
     def canonical_after(self, values: tuple[Any, ...], known: StatePrefixes) -> tuple[int, tuple[Any, ...]]:
         """``state_after(values, known)`` and ``values`` with each value that is not the very
         object of the parent's replaced by its ``canonical`` object (``values`` itself when
         none is): successors reached from different states then share their equal values."""
-        other, parts, running = known
+        other, shares, total = known
         n = len(values)
         if n != len(other):
-            return self.state_after(values, known), values
-        changed = list(compress(range(n), map(is_not, values, other)))
-        if not changed:
-            return running[n], values
+            return self.state(values), values
+        keys = _POSITIONS
         canon = self.canonical
-        fps = parts.copy()
         out: list[Any] | None = None
-        for i in changed:
+        for i in compress(range(n), map(is_not, values, other)):
             v = values[i]
-            c, fps[i] = canon(v)
+            c, fp = canon(v)
+            x = fp ^ keys[i]  # _share written out
+            x ^= x >> 33
+            x = (x * _K1) & _MASK
+            x ^= x >> 33
+            x = (x * _K2) & _MASK
+            total += (x ^ (x >> 33)) - shares[i]
             if c is not v:
                 if out is None:
                     out = list(values)
                 out[i] = c
-        k = changed[0]
-        return _fold(running[k], fps[k:]), values if out is None else tuple(out)
+        return _finish(total, n), values if out is None else tuple(out)
 
 
 class FingerprintSet:
