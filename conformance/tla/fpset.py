@@ -69,7 +69,7 @@ def _finish(total: int, n: int) -> int:
 class Fingerprinter:
     """Computes 64-bit fingerprints of values and states, with a bounded memo."""
 
-    def __init__(self, memo_limit: int = 1 << 15) -> None:
+    def __init__(self, memo_limit: int = 1 << 16) -> None:
         # by value: (the first object of that value, its fingerprint); by identity: (the
         # object, kept alive so that its id is not reused, its fingerprint, that first object)
         self._memo: dict[Any, tuple[Any, int]] = {}
