@@ -383,7 +383,7 @@ def _same_prefix(value: tuple[Any, ...], seen: tuple[Any, ...]) -> bool:
 class ValueTypeChecker:
     """Checks values against (alias-free) types, remembering values already accepted."""
 
-    def __init__(self, cache_limit: int = 2_000) -> None:
+    def __init__(self, cache_limit: int = 16_384) -> None:
         self._ok: dict[int, dict[Any, Any]] = {}  # per type, the values accepted
         self._seen: dict[int, dict[int, Any]] = {}  # per type, the objects accepted, by id
         self._keep: list[Type] = []  # keeps the cached types alive (their ids key the cache)

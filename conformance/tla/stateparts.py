@@ -25,7 +25,7 @@ class StatePart:
     __slots__ = ("_by_id", "_held", "_ids", "_key", "_limit", "deps", "fn")
 
     def __init__(self, fn: Callable[[Any], Value], deps: tuple[int, ...] | None,
-                 limit: int = 1 << 14) -> None:
+                 limit: int = 1 << 16) -> None:
         self.fn = fn
         self.deps = deps  # the indices of the variables it reads; None: unknown
         # the values of those variables (a tuple of them) with its value where it held
