@@ -169,6 +169,16 @@ def same_value(a: Any, b: Any) -> bool:
                     return False
         return True
     if ta is frozenset:
+        # equal sets built alike list equal elements in the same places (the very object, or
+        # an equal one built again): each element in its place the same value as the other
+        # set's is a one-to-one match, so the sets are the same value
+        for x, y in zip(a, b, strict=False):
+            if x is not y:
+                tx = type(x)
+                if tx is not type(y) or x != y or (tx is not int and tx is not str and not same_value(x, y)):
+                    break
+        else:
+            return True
         # the elements that are the very objects of the other set are the same values; each
         # other element of a equals one of b that is not in a (a set holds no two equal
         # elements), so only those are paired up

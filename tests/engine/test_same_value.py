@@ -110,6 +110,18 @@ def test_nested_puns_are_found() -> None:
     assert same_value(Fn({"k": 2, 1: "x"}), Fn({1: "x", "k": 2}))
 
 
+def test_sets_listing_their_elements_in_other_places() -> None:
+    # 1 and 9 share a slot of a small set: the one inserted second goes elsewhere, so these
+    # equal sets list their elements in other orders; elements in the same places then
+    # differ, and the elements are matched by value instead
+    a, b, pun = frozenset([1, 9]), frozenset([9, 1]), frozenset([9, True])
+    assert list(a) != list(b) and list(a) != list(pun) and a == b == pun
+    assert same_value(a, b) and same_value(b, a)
+    assert not same_value(a, pun) and not same_value(pun, a)
+    nested, twin = frozenset([(1,), (9,), Fn({"k": 1})]), frozenset([Fn({"k": True}), (9,), (1,)])
+    assert nested == twin and not same_value(nested, twin) and not same_value(twin, nested)
+
+
 def test_constants_that_differ_by_a_pun_stay_apart(tmp_path: Path) -> None:
     # By hand: x goes <<{0}, [a |-> 1]>> -> <<{FALSE}, [a |-> 1]>> -> <<{FALSE}, [a |-> TRUE]>>
     # (TLA+: {0} # {FALSE}). Folded constants are shared with an equal one folded before,
