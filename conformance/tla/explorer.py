@@ -23,6 +23,7 @@ from __future__ import annotations
 import time
 from operator import itemgetter
 
+from conformance.tla.actions import RawLabel, make_label
 from conformance.tla.cfg import ModelConfig
 from conformance.tla.checking import (
     EXIT_CODES,
@@ -54,8 +55,9 @@ __all__ = ["EXIT_CODES", "CheckResult", "StateCheck", "TraceStep", "check", "ite
 
 
 _BY_FINGERPRINT = itemgetter(0)
-# a successor: (fingerprint, label, state, allowed by the ACTION_CONSTRAINTs, kept)
-Successor = tuple[int, ActionLabel, State, bool, bool]
+# a successor: (fingerprint, raw label, state, allowed by the ACTION_CONSTRAINTs, kept); the
+# label is made (``make_label``) only for a step of a counterexample
+Successor = tuple[int, RawLabel, State, bool, bool]
 
 
 class Search:
@@ -97,7 +99,7 @@ class Search:
         self.queue.push((index, state))
 
     def _dropped_state(self, state: State, parent: int, parent_state: State | None,
-                       label: ActionLabel | None, fp: int | None = None) -> None:
+                       label: RawLabel | None, fp: int | None = None) -> None:
         """A state outside the model (CONSTRAINT or ACTION_CONSTRAINT): checked against the
         invariants, then forgotten. ``fp``: its fingerprint, when already computed."""
         exact = fp if self.identity.exact else None
@@ -108,7 +110,7 @@ class Search:
                 self.trace = [TraceStep("Init", (), None, state)]
             else:
                 self.trace = self._replay(self.seen.path_to(parent), parent_state)
-                self.trace.append(label_step(label, state))
+                self.trace.append(label_step(make_label(label), state))
             raise
 
     def limit_check(self) -> None:
@@ -144,7 +146,7 @@ class Search:
         state, canonical = identity.canonical_successors(state)
         stored = self.seen if identity.exact and checks.constraints_pure else ()
         successors = []
-        for label, succ in self.model.successors(state, self.plan.next, not identity.exact):
+        for label, succ in self.model.raw_successors(state, self.plan.next, not identity.exact):
             self.generated += 1
             fp, succ = canonical(succ)
             allowed = checks.action_allowed(state, succ)
@@ -195,11 +197,12 @@ class Search:
                 self.trace = self._replay(self.seen.path_to(index), state)
                 raise Stop("deadlock", None, "Deadlock reached.")
 
-    def _property_trace(self, index: int, state: State, label: ActionLabel, succ: State,
+    def _property_trace(self, index: int, state: State, raw: RawLabel, succ: State,
                         prop: str) -> list[TraceStep]:
         """The path to ``state`` followed by a step violating ``prop``. Under VIEW or
         SYMMETRY the replayed path may end in an equivalent state: then its own violating
         successor (same action) is used."""
+        label = make_label(raw)
         steps = self._replay(self.seen.path_to(index), state)
         end = steps[-1].state
         if end != state:

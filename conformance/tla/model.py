@@ -22,6 +22,7 @@ from conformance.tla.actions import (
     ActionCompiler,
     ActionLabel,
     LabelCache,
+    RawLabel,
     check_complete,
     make_label,
 )
@@ -368,16 +369,23 @@ class Model:
         """The labelled successors of ``state``; ``share``: with the parent's objects for the
         values an action rebuilt equal (``reuse_equal``; a caller that interns values does
         that itself)."""
+        labels = self._labels
+        for raw, succ in self.raw_successors(state, next, share):
+            yield labels(raw), succ
+
+    def raw_successors(self, state: State, next: str | S.Expr = "Next", share: bool = True
+                       ) -> Iterator[tuple[RawLabel, State]]:
+        """``successors`` with raw labels (``make_label`` gives the label): for a caller that
+        needs the labels of few of them."""
         split, top = self._split_step(next, self._actions, self._step_cache)
         if len(state) != len(self.variables):
             self._check_state(state)
         t = [UNASSIGNED] * len(self.variables)
         names = self.variables
-        labels = self._labels
         for raw in split(state, t, (), top):
             if UNASSIGNED in t:
                 check_complete(t, names, raw)
-            yield labels(raw), reuse_equal(tuple(t), state) if share else tuple(t)
+            yield raw, reuse_equal(tuple(t), state) if share else tuple(t)
 
     def successors_skipping_errors(self, state: State, next: str | S.Expr = "Next"
                                    ) -> tuple[list[tuple[ActionLabel, State]], list[TlaError]]:

@@ -25,8 +25,9 @@ from collections.abc import Iterator
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
+from conformance.tla.actions import RawLabel, make_label
 from conformance.tla.checking import Stop, label_step
-from conformance.tla.model import ActionLabel, State
+from conformance.tla.model import State
 from conformance.tla.statequeue import StateQueue
 from conformance.tla.syntax import Loc, TlaError
 
@@ -40,10 +41,10 @@ Item = tuple[int, State]
 # What a worker made of one state: ("ok", index, generated, new) | ("stop", index, generated,
 # new, verdict, prop, message, checked) | ("error", index, generated, new, message, loc,
 # checked). ``generated``: its successors generated; ``new``: the (fp, successor) pairs to
-# store, up to where it stopped; ``checked``: (fp, label, successor, kept) whose check stopped
+# store, up to where it stopped; ``checked``: (fp, raw label, successor, kept) whose check stopped
 # it or failed, else None.
 Outcome = tuple[Any, ...]
-Checked = tuple[int, ActionLabel, State, bool]
+Checked = tuple[int, RawLabel, State, bool]
 
 
 def fork_available() -> bool:
@@ -298,11 +299,11 @@ def _finish(search: Any, outcome: Outcome, level: int) -> None:
         message, loc = outcome[4], outcome[5]
         raise TlaError(message, loc if isinstance(loc, Loc) else None)
     if checked is not None:  # the check passed here (it is not deterministic): the worker's
-        replayed.append(label_step(checked[1], checked[2]))  # verdict stands
+        replayed.append(label_step(make_label(checked[1]), checked[2]))  # verdict stands
     verdict, prop, message = outcome[4], outcome[5], outcome[6]
     if verdict == "violation" and checked is None and prop is not None and \
             any(p.name == prop for p in search.plan.action_properties):
-        for label, succ in search.model.successors(state, search.plan.next):
+        for label, succ in search.model.raw_successors(state, search.plan.next):
             if search.checks.action_allowed(state, succ) and search.checks.violated_property(state, succ) == prop:
                 search.trace = search._property_trace(index, state, label, succ, prop)
                 break
