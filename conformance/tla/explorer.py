@@ -138,7 +138,7 @@ class Search:
     def successors_of(self, state: State) -> tuple[State, list[Successor]]:
         """``state`` with its values replaced by the objects of the same values met before
         (``StateIdentity.canonical_successors``), and its successors in fingerprint order,
-        each counted as generated: (fingerprint, label, successor, allowed by the
+        each counted as generated: (fingerprint, raw label, successor, allowed by the
         ACTION_CONSTRAINTs, kept: allowed and within the CONSTRAINTs). A successor stored
         before (the same state: no VIEW, no SYMMETRY) is within the CONSTRAINTs when they are
         pure: they are not evaluated again."""
