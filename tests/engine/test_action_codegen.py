@@ -1,0 +1,344 @@
+"""Generated action code (``action_codegen``): one generator function per action, whose
+nested loops replace the chain of step closures. Successors, their order, labels, errors
+(message and location), short-circuits and the reset of next-state slots are those the
+closures gave (recorded before the generation existed)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from conformance.tla.loader import ModuleLoader
+from conformance.tla.model import Model
+from conformance.tla.parser import parse_module_text
+from conformance.tla.syntax import TlaError
+from conformance.tla.values import make_fn
+
+SPEC = r"""
+CONSTANTS Procs
+VARIABLES x, y, m
+vars == <<x, y, m>>
+Init == x = 0 /\ y = 0 /\ m = {}
+Send(msg) == m' = m \cup {msg}
+Bump(p) == /\ x < 3
+           /\ x' = x + p
+           /\ y' \in {p, p + 10}
+           /\ y' # 11
+           /\ UNCHANGED m
+Pair(p, q) == /\ p # q
+              /\ x' = p /\ y' = q
+              /\ Send([type |-> "pair", v |-> p])
+Branchy(p) == /\ IF p = 1 THEN x' = 1 ELSE x' = 2
+              /\ CASE p = 1 -> y' = 5
+                   [] p = 2 -> y' \in {6, 7}
+                   [] OTHER -> UNCHANGED y
+              /\ UNCHANGED m
+Letty(p) == LET a == p * 2
+                b == a + 1
+            IN /\ x' = a
+               /\ \/ y' = b
+                  \/ y' = b + 1
+               /\ UNCHANGED m
+Lazy1(v) == /\ x' = 9 /\ y' = 9 /\ m' = m
+ByName(v) == /\ x = 0 /\ x' = 7 /\ y' = y /\ m' = m
+Handle(msg) == \/ /\ msg.type = "a"
+                  /\ x' = 100 /\ y' = msg.v /\ m' = m \ {msg}
+               \/ /\ msg.type = "b"
+                  /\ x' = 200 /\ y' = msg.v /\ m' = m \ {msg}
+               \/ /\ msg.type = "a"
+                  /\ x' = 300 /\ y' = msg.v /\ m' = m
+Twice == /\ \/ x' = 1
+            \/ x' = 2
+         /\ y' = x'
+         /\ \E k \in {x', x' + 1} : m' = {k}
+Multi == \E p, q \in Procs : /\ p < q
+                             /\ x' = p /\ y' = q /\ UNCHANGED m
+Never == /\ FALSE
+         /\ x' = 0 /\ y' = 0 /\ m' = m
+Guarded(p) == /\ p > 1
+              /\ x' = p
+              /\ \E k \in 1..p : /\ k > p - 2
+                                /\ y' = k
+              /\ UNCHANGED m
+Next == \/ \E p \in Procs : Bump(p)
+        \/ \E p, q \in Procs : Pair(p, q)
+        \/ \E p \in Procs : Branchy(p)
+        \/ \E p \in Procs : Letty(p)
+        \/ Lazy1(1 \div 0)
+        \/ \E msg \in m : Handle(msg)
+        \/ Twice
+        \/ Multi
+        \/ \E p \in Procs : Never
+        \/ \E p \in Procs : Guarded(p)
+        \/ ByName(x' + 1)
+"""
+
+STATES = [
+    (0, 0, frozenset()),
+    (2, 1, frozenset()),
+]
+
+
+def model(body: str, constants: dict[str, Any] | None = None) -> Model:
+    text = f"---- MODULE A ----\nEXTENDS Naturals, Sequences, FiniteSets\n{body}\n====\n"
+    return Model(parse_module_text(text, "A.tla"), ModuleLoader([]), constants or {})
+
+
+def canon(v: Any) -> str:
+    """``v`` shown independently of the iteration order of its sets."""
+    if isinstance(v, frozenset):
+        return "{" + ", ".join(sorted(canon(x) for x in v)) + "}"
+    if isinstance(v, tuple):
+        return "<<" + ", ".join(canon(x) for x in v) + ">>"
+    return repr(v)
+
+
+def shown(m: Model, state: Any, action: str = "Next") -> list[str]:
+    """The successors of ``state`` in order (label, parameters, location, state), or the
+    error that stops their enumeration."""
+    out: list[str] = []
+    try:
+        for lab, st in m.successors(state, action):
+            params = ",".join(f"{k}={v!r}" for k, v in lab.params)
+            out.append(f"{lab.name}({params})@{lab.loc.line}:{lab.loc.col} {canon(st)}")
+    except TlaError as err:
+        loc = f"{err.loc.line}:{err.loc.col}" if err.loc is not None else "-"
+        out.append(f"{type(err).__name__}: {err.message} @ {loc}")
+    return out
+
+
+ERRORS = r"""
+VARIABLES x, y, m
+Init == x = 0 /\ y = 0 /\ m = {}
+NoArm == /\ y' = 1
+         /\ CASE x = 5 -> x' = 2
+              [] x = 6 -> x' = 3
+         /\ m' = m
+LateFail == /\ x' \in {1, 2}
+            /\ y' = 10 \div (2 - x')
+            /\ m' = m
+BadDomain == \E k \in x : x' = k /\ y' = k /\ m' = m
+BadEnum == /\ x' = 1 /\ m' = m
+           /\ y' \in 1
+Skipped == /\ IF x = 0 THEN x' = 1 ELSE x' = 1 \div 0
+           /\ \/ y' = 2
+              \/ y' = 2 \div x
+           /\ x = 0 \/ m' = 1 \div 0
+           /\ m' = m
+Cmp == /\ x' = 1 /\ x' = "a" /\ y' = 0 /\ m' = m
+Partial == x' = 1 /\ m' = m
+LetFail == LET d == 1 \div x IN \/ x' = 1 /\ y' = 1 /\ m' = m
+                                \/ x' = d /\ y' = 2 /\ m' = m
+ForallAct == /\ \A k \in {1, 2} : x' = 1
+             /\ \A k \in {1} : y' \in {k, k + 1}
+             /\ m' = m
+"""
+
+ACTIONS = ["NoArm", "LateFail", "BadDomain", "BadEnum", "Skipped", "Cmp", "Partial", "LetFail",
+           "ForallAct"]
+
+
+# the successors of Next from STATES (and a state holding two messages), in order
+EXPECTED_NEXT = [
+    [
+        'Bump(p=1)@49:29 <<1, 1, {}>>',
+        'Bump(p=2)@49:29 <<2, 2, {}>>',
+        'Bump(p=2)@49:29 <<2, 12, {}>>',
+        'Bump(p=3)@49:29 <<3, 3, {}>>',
+        'Bump(p=3)@49:29 <<3, 13, {}>>',
+        'Pair(p=1,q=2)@50:32 <<1, 2, {[type |-> "pair", v |-> 1]}>>',
+        'Pair(p=1,q=3)@50:32 <<1, 3, {[type |-> "pair", v |-> 1]}>>',
+        'Pair(p=2,q=1)@50:32 <<2, 1, {[type |-> "pair", v |-> 2]}>>',
+        'Pair(p=2,q=3)@50:32 <<2, 3, {[type |-> "pair", v |-> 2]}>>',
+        'Pair(p=3,q=1)@50:32 <<3, 1, {[type |-> "pair", v |-> 3]}>>',
+        'Pair(p=3,q=2)@50:32 <<3, 2, {[type |-> "pair", v |-> 3]}>>',
+        'Branchy(p=1)@51:29 <<1, 5, {}>>',
+        'Branchy(p=2)@51:29 <<2, 6, {}>>',
+        'Branchy(p=2)@51:29 <<2, 7, {}>>',
+        'Branchy(p=3)@51:29 <<2, 0, {}>>',
+        'Letty(p=1)@52:29 <<2, 3, {}>>',
+        'Letty(p=1)@52:29 <<2, 4, {}>>',
+        'Letty(p=2)@52:29 <<4, 5, {}>>',
+        'Letty(p=2)@52:29 <<4, 6, {}>>',
+        'Letty(p=3)@52:29 <<6, 7, {}>>',
+        'Letty(p=3)@52:29 <<6, 8, {}>>',
+        'Lazy1()@53:12 <<9, 9, {}>>',
+        'Twice()@55:12 <<1, 1, {1}>>',
+        'Twice()@55:12 <<1, 1, {2}>>',
+        'Twice()@55:12 <<2, 2, {2}>>',
+        'Twice()@55:12 <<2, 2, {3}>>',
+        'Multi()@56:12 <<1, 2, {}>>',
+        'Multi()@56:12 <<1, 3, {}>>',
+        'Multi()@56:12 <<2, 3, {}>>',
+        'Guarded(p=2)@58:29 <<2, 1, {}>>',
+        'Guarded(p=2)@58:29 <<2, 2, {}>>',
+        'Guarded(p=3)@58:29 <<3, 2, {}>>',
+        'Guarded(p=3)@58:29 <<3, 3, {}>>',
+        'ByName()@59:12 <<7, 0, {}>>',
+    ],
+    [
+        'Bump(p=1)@49:29 <<3, 1, {}>>',
+        'Bump(p=2)@49:29 <<4, 2, {}>>',
+        'Bump(p=2)@49:29 <<4, 12, {}>>',
+        'Bump(p=3)@49:29 <<5, 3, {}>>',
+        'Bump(p=3)@49:29 <<5, 13, {}>>',
+        'Pair(p=1,q=2)@50:32 <<1, 2, {[type |-> "pair", v |-> 1]}>>',
+        'Pair(p=1,q=3)@50:32 <<1, 3, {[type |-> "pair", v |-> 1]}>>',
+        'Pair(p=2,q=1)@50:32 <<2, 1, {[type |-> "pair", v |-> 2]}>>',
+        'Pair(p=2,q=3)@50:32 <<2, 3, {[type |-> "pair", v |-> 2]}>>',
+        'Pair(p=3,q=1)@50:32 <<3, 1, {[type |-> "pair", v |-> 3]}>>',
+        'Pair(p=3,q=2)@50:32 <<3, 2, {[type |-> "pair", v |-> 3]}>>',
+        'Branchy(p=1)@51:29 <<1, 5, {}>>',
+        'Branchy(p=2)@51:29 <<2, 6, {}>>',
+        'Branchy(p=2)@51:29 <<2, 7, {}>>',
+        'Branchy(p=3)@51:29 <<2, 1, {}>>',
+        'Letty(p=1)@52:29 <<2, 3, {}>>',
+        'Letty(p=1)@52:29 <<2, 4, {}>>',
+        'Letty(p=2)@52:29 <<4, 5, {}>>',
+        'Letty(p=2)@52:29 <<4, 6, {}>>',
+        'Letty(p=3)@52:29 <<6, 7, {}>>',
+        'Letty(p=3)@52:29 <<6, 8, {}>>',
+        'Lazy1()@53:12 <<9, 9, {}>>',
+        'Twice()@55:12 <<1, 1, {1}>>',
+        'Twice()@55:12 <<1, 1, {2}>>',
+        'Twice()@55:12 <<2, 2, {2}>>',
+        'Twice()@55:12 <<2, 2, {3}>>',
+        'Multi()@56:12 <<1, 2, {}>>',
+        'Multi()@56:12 <<1, 3, {}>>',
+        'Multi()@56:12 <<2, 3, {}>>',
+        'Guarded(p=2)@58:29 <<2, 1, {}>>',
+        'Guarded(p=2)@58:29 <<2, 2, {}>>',
+        'Guarded(p=3)@58:29 <<3, 2, {}>>',
+        'Guarded(p=3)@58:29 <<3, 3, {}>>',
+    ],
+    [
+        'Bump(p=1)@49:29 <<2, 1, {[type |-> "a", v |-> 4], [type |-> "b", v |-> 5]}>>',
+        'Bump(p=2)@49:29 <<3, 2, {[type |-> "a", v |-> 4], [type |-> "b", v |-> 5]}>>',
+        'Bump(p=2)@49:29 <<3, 12, {[type |-> "a", v |-> 4], [type |-> "b", v |-> 5]}>>',
+        'Bump(p=3)@49:29 <<4, 3, {[type |-> "a", v |-> 4], [type |-> "b", v |-> 5]}>>',
+        'Bump(p=3)@49:29 <<4, 13, {[type |-> "a", v |-> 4], [type |-> "b", v |-> 5]}>>',
+        'Pair(p=1,q=2)@50:32 <<1, 2, {[type |-> "a", v |-> 4], [type |-> "b", v |-> 5], [type |-> "pair", v |-> 1]}>>',
+        'Pair(p=1,q=3)@50:32 <<1, 3, {[type |-> "a", v |-> 4], [type |-> "b", v |-> 5], [type |-> "pair", v |-> 1]}>>',
+        'Pair(p=2,q=1)@50:32 <<2, 1, {[type |-> "a", v |-> 4], [type |-> "b", v |-> 5], [type |-> "pair", v |-> 2]}>>',
+        'Pair(p=2,q=3)@50:32 <<2, 3, {[type |-> "a", v |-> 4], [type |-> "b", v |-> 5], [type |-> "pair", v |-> 2]}>>',
+        'Pair(p=3,q=1)@50:32 <<3, 1, {[type |-> "a", v |-> 4], [type |-> "b", v |-> 5], [type |-> "pair", v |-> 3]}>>',
+        'Pair(p=3,q=2)@50:32 <<3, 2, {[type |-> "a", v |-> 4], [type |-> "b", v |-> 5], [type |-> "pair", v |-> 3]}>>',
+        'Branchy(p=1)@51:29 <<1, 5, {[type |-> "a", v |-> 4], [type |-> "b", v |-> 5]}>>',
+        'Branchy(p=2)@51:29 <<2, 6, {[type |-> "a", v |-> 4], [type |-> "b", v |-> 5]}>>',
+        'Branchy(p=2)@51:29 <<2, 7, {[type |-> "a", v |-> 4], [type |-> "b", v |-> 5]}>>',
+        'Branchy(p=3)@51:29 <<2, 2, {[type |-> "a", v |-> 4], [type |-> "b", v |-> 5]}>>',
+        'Letty(p=1)@52:29 <<2, 3, {[type |-> "a", v |-> 4], [type |-> "b", v |-> 5]}>>',
+        'Letty(p=1)@52:29 <<2, 4, {[type |-> "a", v |-> 4], [type |-> "b", v |-> 5]}>>',
+        'Letty(p=2)@52:29 <<4, 5, {[type |-> "a", v |-> 4], [type |-> "b", v |-> 5]}>>',
+        'Letty(p=2)@52:29 <<4, 6, {[type |-> "a", v |-> 4], [type |-> "b", v |-> 5]}>>',
+        'Letty(p=3)@52:29 <<6, 7, {[type |-> "a", v |-> 4], [type |-> "b", v |-> 5]}>>',
+        'Letty(p=3)@52:29 <<6, 8, {[type |-> "a", v |-> 4], [type |-> "b", v |-> 5]}>>',
+        'Lazy1()@53:12 <<9, 9, {[type |-> "a", v |-> 4], [type |-> "b", v |-> 5]}>>',
+        'Handle(msg=[type |-> "a", v |-> 4])@54:27 <<100, 4, {[type |-> "b", v |-> 5]}>>',
+        'Handle(msg=[type |-> "a", v |-> 4])@54:27 <<300, 4, {[type |-> "a", v |-> 4], [type |-> "b", v |-> 5]}>>',
+        'Handle(msg=[type |-> "b", v |-> 5])@54:27 <<200, 5, {[type |-> "a", v |-> 4]}>>',
+        'Twice()@55:12 <<1, 1, {1}>>',
+        'Twice()@55:12 <<1, 1, {2}>>',
+        'Twice()@55:12 <<2, 2, {2}>>',
+        'Twice()@55:12 <<2, 2, {3}>>',
+        'Multi()@56:12 <<1, 2, {[type |-> "a", v |-> 4], [type |-> "b", v |-> 5]}>>',
+        'Multi()@56:12 <<1, 3, {[type |-> "a", v |-> 4], [type |-> "b", v |-> 5]}>>',
+        'Multi()@56:12 <<2, 3, {[type |-> "a", v |-> 4], [type |-> "b", v |-> 5]}>>',
+        'Guarded(p=2)@58:29 <<2, 1, {[type |-> "a", v |-> 4], [type |-> "b", v |-> 5]}>>',
+        'Guarded(p=2)@58:29 <<2, 2, {[type |-> "a", v |-> 4], [type |-> "b", v |-> 5]}>>',
+        'Guarded(p=3)@58:29 <<3, 2, {[type |-> "a", v |-> 4], [type |-> "b", v |-> 5]}>>',
+        'Guarded(p=3)@58:29 <<3, 3, {[type |-> "a", v |-> 4], [type |-> "b", v |-> 5]}>>',
+    ],
+]
+
+# per action of ERRORS and value of x (0 or 1): successors, then the error that stops them
+EXPECTED_ERRORS = {
+    ('NoArm', 0): [
+        'EvalError: no arm of CASE is true and there is no OTHER @ 7:13',
+    ],
+    ('NoArm', 1): [
+        'EvalError: no arm of CASE is true and there is no OTHER @ 7:13',
+    ],
+    ('LateFail', 0): [
+        'LateFail()@10:1 <<1, 10, {}>>',
+        'EvalError: division by zero in \\div @ 11:21',
+    ],
+    ('LateFail', 1): [
+        'LateFail()@10:1 <<1, 10, {}>>',
+        'EvalError: division by zero in \\div @ 11:21',
+    ],
+    ('BadDomain', 0): [
+        'EvalError: set must be a set, got the integer 0 @ 13:23',
+    ],
+    ('BadDomain', 1): [
+        'EvalError: set must be a set, got the integer 1 @ 13:23',
+    ],
+    ('BadEnum', 0): [
+        'EvalError: set must be a set, got the integer 1 @ 15:15',
+    ],
+    ('BadEnum', 1): [
+        'EvalError: set must be a set, got the integer 1 @ 15:15',
+    ],
+    ('Skipped', 0): [
+        'Skipped()@16:1 <<1, 2, {}>>',
+        'EvalError: division by zero in \\div @ 19:29',
+    ],
+    ('Skipped', 1): [
+        'EvalError: division by zero in \\div @ 16:46',
+    ],
+    ('Cmp', 0): [
+        'EvalError: attempted to check equality of the integer 1 with the string "a", which TLC cannot compare @ 21:21',
+    ],
+    ('Cmp', 1): [
+        'EvalError: attempted to check equality of the integer 1 with the string "a", which TLC cannot compare @ 21:21',
+    ],
+    ('Partial', 0): [
+        'EvalError: action Partial does not assign the variable(s) y @ 22:1',
+    ],
+    ('Partial', 1): [
+        'EvalError: action Partial does not assign the variable(s) y @ 22:1',
+    ],
+    ('LetFail', 0): [
+        'LetFail()@23:1 <<1, 1, {}>>',
+        'EvalError: division by zero in \\div @ 23:21',
+    ],
+    ('LetFail', 1): [
+        'LetFail()@23:1 <<1, 1, {}>>',
+        'LetFail()@23:1 <<1, 2, {}>>',
+    ],
+    ('ForallAct', 0): [
+        'ForallAct()@25:1 <<1, 1, {}>>',
+        'ForallAct()@25:1 <<1, 2, {}>>',
+    ],
+    ('ForallAct', 1): [
+        'ForallAct()@25:1 <<1, 1, {}>>',
+        'ForallAct()@25:1 <<1, 2, {}>>',
+    ],
+}
+
+
+def messages() -> frozenset:
+    return frozenset({make_fn({"type": "a", "v": 4}), make_fn({"type": "b", "v": 5})})
+
+
+@pytest.mark.parametrize("k", range(3))
+def test_successors_labels_and_order(k: int) -> None:
+    m = model(SPEC, {"Procs": frozenset({1, 2, 3})})
+    state = [*STATES, (1, 2, messages())][k]
+    assert shown(m, state) == EXPECTED_NEXT[k]
+
+
+@pytest.mark.parametrize(("action", "x"), list(EXPECTED_ERRORS))
+def test_errors_their_locations_and_short_circuits(action: str, x: int) -> None:
+    m = model(ERRORS)
+    assert shown(m, (x, 0, frozenset()), action) == EXPECTED_ERRORS[action, x]
+
+
+def test_the_next_state_is_reset_between_states() -> None:
+    """Every successor is built from a fully unassigned next state: a slot left assigned
+    by the previous one would turn the next assignment into a comparison."""
+    m = model(SPEC, {"Procs": frozenset({1, 2, 3})})
+    for k, state in enumerate([*STATES, (1, 2, messages())]):
+        assert shown(m, state) == EXPECTED_NEXT[k]
+        assert shown(m, state) == EXPECTED_NEXT[k]
