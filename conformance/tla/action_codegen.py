@@ -351,12 +351,10 @@ def _label(w: _Writer, uses: Sequence[Any], e: str, ind: int) -> tuple[str, list
     lab, p, n = w.fresh("l"), _pad(ind), len(pnames)
     if n == 0:
         vals = "()"
-    elif n == 1:
-        x = w.fresh("w")
-        vals = f"({w.bind(shown)}({x}) if isinstance({x} := {e}[-1], Lazy) else {x},)"
     else:
-        vals = (f"tuple([{w.bind(shown)}(w) if isinstance(w, Lazy) else w "
-                f"for w in {e}[len({e}) - {n}:]])")
+        xs = [w.fresh("w") for _ in range(n)]
+        vals = "(" + "".join(f"{w.bind(shown)}({x}) if isinstance({x} := {e}[{j - n}], Lazy) "
+                             f"else {x}, " for j, x in enumerate(xs)) + ")"
     return lab, [f"{p}{lab} = ({w.bind(name)}, {w.bind(pnames)}, {vals}, {w.bind(loc)})"]
 
 

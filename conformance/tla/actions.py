@@ -510,10 +510,7 @@ class ActionCompiler:
         finally:
             self._inlining.discard(id(unit))
 
-        def enter(s: Any, t: Any, e: tuple) -> tuple:
-            return (*e, *[f(s, t, e) for f in fs])
-
-        return enter, body, (target, tuple(p.name for p in unit.params)), inner
+        return _extended(fs), body, (target, tuple(p.name for p in unit.params)), inner
 
     def _body_step(self, key_obj: Any, body: S.Expr, scope: Scope) -> Step:
         key = id(key_obj)
@@ -874,6 +871,13 @@ def _located_eq(loc: Loc | None) -> Callable[[Any, Any], bool]:
             raise located(err, loc) from None
 
     return located_eq
+
+
+def _extended(fs: Sequence[EvalFn]) -> EvalFn:
+    """``(s, t, e) -> (*e, f(s, t, e) for each f in fs)``, generated (no loop)."""
+    items = "".join(f"f{k}(s, t, e), " for k in range(len(fs)))
+    return _function("enter", f"def enter(s, t, e):\n    return (*e, {items})\n",
+                     {f"f{k}": f for k, f in enumerate(fs)})
 
 
 def _block(ops: list[Op]) -> Callable[[Any, list, tuple], list[int] | None]:
