@@ -16,6 +16,8 @@ from conformance.tla.model import Model
 from conformance.tla.parser import parse_module_text
 from conformance.tla.syntax import TlaError
 from conformance.tla.values import make_fn
+from tests.engine.test_fused import model as expression_model
+from tests.engine.test_fused import outcome
 
 SPEC = r"""
 CONSTANTS Procs
@@ -464,3 +466,91 @@ def test_deeply_nested_actions_are_split_into_several_functions() -> None:
     for action in ("Deep", "Long", "Wide"):
         gen, closures = both(m, (0, 0), action)
         assert gen == closures and len(gen) > 1
+
+
+# function application (a fused ``f[x]``): values, or errors with their locations, as the
+# closures gave them
+APP_DEFS = r"""
+App(f, x) == f[x]
+AppEq(f, x, y) == f[x] = y
+App2(f) == f[1, 2]
+Nested(f, i, j) == f[i][j] + 1
+"""
+
+APP_CASES = [
+    ('App([a |-> 1], "a")',
+     '1'),
+    ('App([a |-> 1], "b")',
+     'EvalError: function application: "b" is not in the domain of [a |-> 1] @ 4:14'),
+    ('App(<<1, 2>>, 2)',
+     '2'),
+    ('App(<<1, 2>>, 3)',
+     'EvalError: function application: 3 is not in the domain 1..2 of <<1, 2>> @ 4:14'),
+    ('App(<<1, 2>>, 0)',
+     'EvalError: function application: 0 is not in the domain 1..2 of <<1, 2>> @ 4:14'),
+    ('App(<<>>, "a")',
+     'EvalError: function application: "a" is not in the domain 1..0 of <<>> @ 4:14'),
+    ('App(1, 1)',
+     'EvalError: cannot apply the integer 1 as a function @ 4:14'),
+    ('App("ab", 1)',
+     'EvalError: cannot apply the string "ab" as a function @ 4:14'),
+    ('App([x \\in {0, 1} |-> x], TRUE)',
+     'EvalError: function application: TRUE is not in the domain of (0 :> 0 @@ 1 :> 1), whose elements TLC cannot compare with it @ 4:14'),
+    ('App([x \\in {TRUE, FALSE} |-> 5], 1)',
+     'EvalError: function application: 1 is not in the domain of (FALSE :> 5 @@ TRUE :> 5), whose elements TLC cannot compare with it @ 4:14'),
+    ('App([x \\in {TRUE, FALSE} |-> 5], TRUE)',
+     '5'),
+    ('App([x \\in {0, 1} |-> 7], 1)',
+     '7'),
+    ('App([x \\in {<<1>>} |-> 3], <<1>>)',
+     '3'),
+    ('App(1 \\div 0, 2 \\div 0)',
+     'EvalError: division by zero in \\div @ 1:5'),
+    ('App([a |-> 1], 1 \\div 0)',
+     'EvalError: division by zero in \\div @ 1:16'),
+    ('App2([x, y \\in {1, 2} |-> x + y])',
+     '3'),
+    ('App2(<<1, 2>>)',
+     'EvalError: function application: <<1, 2>> is not in the domain 1..2 of <<1, 2>> @ 6:12'),
+    ('App([x \\in {1} |-> x], {1})',
+     'EvalError: function application: {1} is not in the domain 1..1 of <<1>> @ 4:14'),
+    ('AppEq([a |-> 1], "a", 1)',
+     'True'),
+    ('AppEq([a |-> 1], "a", "x")',
+     'EvalError: attempted to check equality of the integer 1 with the string "x", which TLC cannot compare @ 5:19'),
+    ('AppEq(<<5>>, 1, 5)',
+     'True'),
+    ('Nested(<<<<1, 2>>, <<3>>>>, 1, 2)',
+     '3'),
+    ('Nested(<<<<1, 2>>, <<3>>>>, 2, 2)',
+     'EvalError: function application: 2 is not in the domain 1..1 of <<3>> @ 7:20'),
+    ('Nested([i \\in {1} |-> [j \\in {"a"} |-> 4]], 1, "a")',
+     '5'),
+    ('App([i \\in 1..3 |-> i * i], 3)',
+     '9'),
+    ('App([i \\in 1..3 |-> i * i], -1)',
+     'EvalError: function application: -1 is not in the domain 1..3 of <<1, 4, 9>> @ 4:14'),
+    ('App([s \\in {"a"} |-> 1], "a")',
+     '1'),
+    ('App([x \\in {1, 2} |-> x + 1], 2)',
+     '3'),
+    ('App([x \\in {-1, 0} |-> x], -1)',
+     '-1'),
+    ('App([x \\in {0, 1} |-> 7], 0)',
+     '7'),
+    ('App([x \\in {TRUE} |-> 5], 1)',
+     'EvalError: function application: 1 is not in the domain of (TRUE :> 5), whose elements TLC cannot compare with it @ 4:14'),
+    ('App([x \\in {TRUE, 2} |-> 5], 2)',
+     '5'),
+    ('App([x \\in {"a", 1} |-> 5], "a")',
+     '5'),
+    ('App([x \\in {2, 3} |-> 5], 1)',
+     'EvalError: function application: 1 is not in the domain of (2 :> 5 @@ 3 :> 5) @ 4:14'),
+    ('App([x \\in {2, 3} |-> 5], TRUE)',
+     'EvalError: function application: TRUE is not in the domain of (2 :> 5 @@ 3 :> 5) @ 4:14'),
+]
+
+
+@pytest.mark.parametrize(("expr", "want"), APP_CASES)
+def test_function_application(expr: str, want: str) -> None:
+    assert outcome(expression_model(APP_DEFS), expr) == want
