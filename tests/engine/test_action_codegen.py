@@ -155,11 +155,15 @@ InMiddle == /\ \/ x' = 1
             /\ CASE x' = 1 -> m' = {}
                  [] x' = 2 -> m' = {x}
             /\ x' # 5
+Mix(p, q) == /\ x' = p
+             /\ y' = q' + p
+             /\ m' = m
+MixCall == Mix(3, x)
 """
 
 ACTIONS = ["NoArm", "LateFail", "BadDomain", "BadEnum", "Skipped", "Cmp", "Partial", "LetFail",
            "ForallAct", "NeverDom", "NeverDom2", "Sel", "BadSel",
-           "InMiddle"]
+           "InMiddle", "MixCall"]
 
 
 
@@ -377,6 +381,12 @@ EXPECTED_ERRORS = {
         'InMiddle()@40:1 <<2, 2, {1}>>',
         'InMiddle()@40:1 <<2, 3, {1}>>',
     ],
+    ('MixCall', 0): [
+        'Mix(p=3,q=0)@49:12 <<3, 6, {}>>',
+    ],
+    ('MixCall', 1): [
+        'Mix(p=3,q=1)@49:12 <<3, 6, {}>>',
+    ],
 }
 
 
@@ -475,6 +485,7 @@ App(f, x) == f[x]
 AppEq(f, x, y) == f[x] = y
 App2(f) == f[1, 2]
 Nested(f, i, j) == f[i][j] + 1
+Ord(a, b) == (IF a = 0 THEN 1 \div 0 ELSE <<7>>)[IF b = 0 THEN 2 \div 0 ELSE 1]
 """
 
 APP_CASES = [
@@ -548,6 +559,14 @@ APP_CASES = [
      'EvalError: function application: 1 is not in the domain of (2 :> 5 @@ 3 :> 5) @ 4:14'),
     ('App([x \\in {2, 3} |-> 5], TRUE)',
      'EvalError: function application: TRUE is not in the domain of (2 :> 5 @@ 3 :> 5) @ 4:14'),
+    ('Ord(0, 0)',
+     'EvalError: division by zero in \\div @ 8:29'),
+    ('Ord(1, 0)',
+     'EvalError: division by zero in \\div @ 8:64'),
+    ('Ord(0, 1)',
+     'EvalError: division by zero in \\div @ 8:29'),
+    ('Ord(1, 1)',
+     '7'),
 ]
 
 
