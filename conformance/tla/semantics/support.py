@@ -290,16 +290,13 @@ def connective(op: str, items: Sequence[C], *parts: C) -> C:
     return fused("conj" if op == "and" else "disj", src, operands, {}, *parts)
 
 
-def _applied(f: EvalFn, prefix: int, args: Sequence[C]) -> EvalFn:
-    """``(s, t, e) -> f(s, t, e[:prefix] + (a(s, t, e) for each argument))``, generated
-    so that arguments that are reads or literals are inlined (the commonest operator
-    application: a bound variable passed on)."""
+def _applied(f: EvalFn, prefix: int, args: Sequence[C]) -> C:
+    """``(s, t, e) -> f(s, t, e[:prefix] + (a(s, t, e) for each argument))``, fused: the
+    arguments' sources are embedded (the commonest operator application: a bound
+    variable passed on), and so is the call in a parent's generated code. Only its
+    ``fn`` and ``inline`` are meant to be used (not its dependencies)."""
     keys, env = _environment_src(prefix, args)
-    template = f"""
-def call(s, t, e):
-    return body(s, t, {env})
-"""
-    return _generated("call", template, keys, {"body": f})
+    return fused("call", f"§_body(s, t, {env})", keys, {"body": f})
 
 
 def _entered(prefix: int, args: Sequence[C]) -> EvalFn:
