@@ -10,11 +10,12 @@ environment and of the label) instead of being called, with the same calls of th
 expression closures in the same order: the successors, their order, their labels and
 errors are those of the closures. A child without a shape (a recursive operator's cell,
 a ``\\A``, an enumeration ``x' \\in S``) is called; so is a child nested too deep for one
-Python function, or a branching child whose continuation is long (its code would be
-written once per branch), each through its own generated function.
+Python function (``_MAX_BLOCKS``, ``_MAX_INDENT``), and a branching child (``\\/``, IF,
+CASE) followed by more than a ``yield`` (its continuation would be written once per
+branch), each through its own generated function.
 
-Branching nodes (``\\/``, IF, CASE) write their continuation once per branch, so they
-are written in place only where that continuation is a ``yield``.
+The split steps of the branch-error mode (``ActionCompiler.branch_errors``) have no
+shape: that mode keeps the closures.
 """
 
 from __future__ import annotations
