@@ -23,10 +23,11 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
 from operator import is_
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 from conformance.tla import stdlib as L
 from conformance.tla import syntax as S
+from conformance.tla.action_codegen import Codegen, shaped
 from conformance.tla.astwalk import walk
 from conformance.tla.compiler import (
     UNASSIGNED,
@@ -92,6 +93,9 @@ def _never(s: Any, t: list, e: tuple, lab: RawLabel) -> Iterator[RawLabel]:
     yield
 
 
+shaped(_never, "never")
+
+
 class ActionCompiler:
     """Compiles actions (or, with ``init=True``, initial predicates) into steps."""
 
@@ -114,6 +118,7 @@ class ActionCompiler:
         # explain(): the LET-defined CASE names seen on the way (name -> case, scope, environment)
         self._cases: dict[str, tuple[S.Case, Scope, tuple]] = {}
         self._inlining: set[int] = set()  # operators whose body is being substituted
+        self._codegen = Codegen()
 
     # classification -------------------------------------------------------------------
 
@@ -298,13 +303,14 @@ class ActionCompiler:
                     for b in select(e):
                         yield from b(s, t, e)
 
-                return disj_dispatched
+                return shaped(disj_dispatched, "select", [self._indices(node, scope, branches)],
+                              branches)
 
             def disj(s: Any, t: list, e: tuple) -> Iterator[None]:
                 for b in branches:
                     yield from b(s, t, e)
 
-            return disj
+            return shaped(disj, "disj", (), branches)
         if isinstance(node, S.Quant):
             return self._quant(node, scope)
         if isinstance(node, S.If):
@@ -317,7 +323,7 @@ class ActionCompiler:
                 else:
                     yield from else_(s, t, e)
 
-            return if_
+            return shaped(if_, "if", [cond], [then, else_])
         if isinstance(node, S.Case):
             arms = [(self._guard(a.cond, scope), self.step(a.value, scope)) for a in node.arms]
             other = self.step(node.other, scope) if node.other is not None else None
@@ -329,10 +335,11 @@ class ActionCompiler:
                         yield from body(s, t, e)
                         return
                 if other is None:
-                    raise EvalError("no arm of CASE is true and there is no OTHER", loc)
+                    _no_arm(loc)
                 yield from other(s, t, e)
 
-            return case
+            return shaped(case, "case", [*(g for g, _ in arms), partial(_no_arm, loc)],
+                          [*(b for _, b in arms), *([other] if other is not None else [])])
         if isinstance(node, S.Let):
             inner, builders, _ = self.c.let_scope(node, scope, volatile=True, init=self.init)
             body = self.step(node.body, inner)
@@ -342,7 +349,7 @@ class ActionCompiler:
                     e = (*e, b(s, t, e))
                 yield from body(s, t, e)
 
-            return let
+            return shaped(let, "let", builders, [body])
         call = self._call(node, scope)
         if call is not None:
             enter, body_step, _, _ = call
@@ -350,7 +357,7 @@ class ActionCompiler:
             def inline(s: Any, t: list, e: tuple) -> Iterator[None]:
                 yield from body_step(s, t, enter(s, t, e))
 
-            return inline
+            return shaped(inline, "inline", [enter], [body_step])
         return None
 
     def _dispatch(self, node: S.Or, scope: Scope, branches: Sequence[B]
@@ -358,6 +365,13 @@ class ActionCompiler:
         """Which of the disjuncts of ``node`` to try, chosen by their opening tests
         ``x.f = c`` (see ``guard_dispatch``); None when they do not share one."""
         return dispatcher([leading_test(self.c, x, scope) for x in node.items], branches)
+
+    def _indices(self, node: S.Or, scope: Scope, branches: Sequence[Any]
+                 ) -> Callable[[tuple], Sequence[int]]:
+        """``_dispatch`` of the dispatched ``node``, giving the indices of the branches."""
+        select = self._dispatch(node, scope, range(len(branches)))
+        assert select is not None
+        return select
 
     def _leading_guard(self, node: S.Expr, scope: Scope) -> tuple[EvalFn, Step] | None:
         """For a conjunction opening with guards: (those guards, a step of the rest), so that
@@ -398,14 +412,14 @@ class ActionCompiler:
                         if guard(s, t, e2):
                             yield from rest(s, t, e2)
 
-                return exists1_guarded
+                return shaped(exists1_guarded, "exists1_guarded", [dom, narrow, guard], [rest])
             body = self.step(node.body, inner)
 
             def exists1(s: Any, t: list, e: tuple) -> Iterator[None]:
                 for v in dom(s, t, e):
                     yield from body(s, t, (*e, v))
 
-            return exists1
+            return shaped(exists1, "exists1", [dom], [body])
         body = self.step(node.body, inner)
         if node.kind == "E":
 
@@ -413,7 +427,7 @@ class ActionCompiler:
                 for e2 in list(expand(s, t, e)):
                     yield from body(s, t, e2)
 
-            return exists
+            return shaped(exists, "exists", [expand], [body])
 
         def forall(s: Any, t: list, e: tuple) -> Iterator[None]:
             envs = list(expand(s, t, e))
@@ -496,10 +510,7 @@ class ActionCompiler:
         finally:
             self._inlining.discard(id(unit))
 
-        def enter(s: Any, t: Any, e: tuple) -> tuple:
-            return (*e, *[f(s, t, e) for f in fs])
-
-        return enter, body, (target, tuple(p.name for p in unit.params)), inner
+        return _extended(fs), body, (target, tuple(p.name for p in unit.params)), inner
 
     def _body_step(self, key_obj: Any, body: S.Expr, scope: Scope) -> Step:
         key = id(key_obj)
@@ -521,9 +532,14 @@ class ActionCompiler:
     # split level (labels) ---------------------------------------------------------------------
 
     def split(self, node: S.Expr, scope: Scope) -> SplitStep:
+        """The step of ``node`` that also tracks the action label, as one generated
+        function (``action_codegen``)."""
+        return self._codegen.generated(self._split(node, scope))
+
+    def _split(self, node: S.Expr, scope: Scope) -> SplitStep:
         """Steps that also track the action label."""
         if isinstance(node, S.Or):
-            branches = [self.split(x, scope) for x in node.items]
+            branches = [self._split(x, scope) for x in node.items]
             dispatched = self._dispatch(node, scope, branches)
             select = dispatched if dispatched is not None else (lambda e: branches)
             errors = self.branch_errors
@@ -546,17 +562,18 @@ class ActionCompiler:
                     for b in select(e):
                         yield from b(s, t, e, lab)
 
-                return disj_dispatched
+                return shaped(disj_dispatched, "sselect",
+                              [self._indices(node, scope, branches)], branches)
 
             def disj(s: Any, t: list, e: tuple, lab: RawLabel) -> Iterator[RawLabel]:
                 for b in branches:
                     yield from b(s, t, e, lab)
 
-            return disj
+            return shaped(disj, "sdisj", (), branches)
         if isinstance(node, S.Quant) and node.kind == "E" and self.may_assign(node, scope):
             inner, expand, doms = self.c.bounds(node.bounds, scope, ordered=True,
                                                 sort_dynamic=False)
-            body = self.split(node.body, inner)
+            body = self._split(node.body, inner)
             if self.c._single_bound(node.bounds):
                 dom = self.c.domain_fn(doms[0], node.bounds[0].domain.loc, ordered=True,
                                        sort_dynamic=False)
@@ -568,13 +585,13 @@ class ActionCompiler:
                         return
                         yield
 
-                    return domain_only1
+                    return shaped(domain_only1, "sdomain1", [dom])
 
                 def exists1(s: Any, t: list, e: tuple, lab: RawLabel) -> Iterator[RawLabel]:
                     for v in dom(s, t, e):
                         yield from body(s, t, (*e, v), lab)
 
-                return exists1
+                return shaped(exists1, "sexists1", [dom], [body])
 
             if body is _never:
 
@@ -583,23 +600,23 @@ class ActionCompiler:
                     return
                     yield
 
-                return domain_only
+                return shaped(domain_only, "sdomain", [expand])
 
             def exists(s: Any, t: list, e: tuple, lab: RawLabel) -> Iterator[RawLabel]:
                 for e2 in list(expand(s, t, e)):
                     yield from body(s, t, e2, lab)
 
-            return exists
+            return shaped(exists, "sexists", [expand], [body])
         if isinstance(node, S.Let):
             inner, builders, _ = self.c.let_scope(node, scope, volatile=True, init=self.init)
-            sbody = self.split(node.body, inner)
+            sbody = self._split(node.body, inner)
 
             def let(s: Any, t: list, e: tuple, lab: RawLabel) -> Iterator[RawLabel]:
                 for b in builders:
                     e = (*e, b(s, t, e))
                 yield from sbody(s, t, e, lab)
 
-            return let
+            return shaped(let, "slet", builders, [sbody])
         if isinstance(node, (S.Name, S.OpApp, S.InstanceOpApp)) and self.may_assign(node, scope):
             call = self._call(node, scope)
             if call is not None:
@@ -617,7 +634,7 @@ class ActionCompiler:
                         return _never
                     self._inlining.add(id(target.unit))
                     try:
-                        sb = self.split(target.unit.body, by_name)
+                        sb = self._split(target.unit.body, by_name)
                     finally:
                         self._inlining.discard(id(target.unit))
                 name, loc = node.name, node.loc
@@ -636,7 +653,8 @@ class ActionCompiler:
                     yield from sb(s, t, env, (name, pnames, vals, loc))
 
                 if split_guards is None:
-                    return labelled1 if n == 1 else labelled
+                    return shaped(labelled1 if n == 1 else labelled, "labelled",
+                                  [enter, name, pnames, loc, _shown], [sb])
                 guards, rest = split_guards
 
                 def guarded(s: Any, t: list, e: tuple, lab: RawLabel) -> Iterator[RawLabel]:
@@ -651,7 +669,8 @@ class ActionCompiler:
                     for _ in rest(s, t, env):
                         yield label
 
-                return guarded
+                return shaped(guarded, "guarded", [enter, guards, name, pnames, loc, _shown],
+                              [rest])
         comp = self._conj(node, scope)
         if comp.det is not None:
             block = _block(comp.det)
@@ -663,14 +682,14 @@ class ActionCompiler:
                     for j in done:
                         t[j] = UNASSIGNED
 
-            return leaf_det
+            return shaped(leaf_det, "leaf_det", [block])
         step = _as_step(comp)
 
         def leaf(s: Any, t: list, e: tuple, lab: RawLabel) -> Iterator[RawLabel]:
             for _ in step(s, t, e):
                 yield lab
 
-        return leaf
+        return shaped(leaf, "leaf", (), [step])
 
     def _opens_false(self, body: S.Expr, scope: Scope) -> bool:
         """Whether an action call whose body (the called operator's, in ``scope``) opens
@@ -704,7 +723,7 @@ class ActionCompiler:
             return cell[0](s, t, e, lab)
 
         self._split_cache[key] = (target, forward)
-        step = self.split(body, scope)
+        step = self._split(body, scope)
         cell.append(step)
         self._split_cache[key] = (target, step)
         return step
@@ -854,6 +873,13 @@ def _located_eq(loc: Loc | None) -> Callable[[Any, Any], bool]:
     return located_eq
 
 
+def _extended(fs: Sequence[EvalFn]) -> EvalFn:
+    """``(s, t, e) -> (*e, f(s, t, e) for each f in fs)``, generated (no loop)."""
+    items = "".join(f"f{k}(s, t, e), " for k in range(len(fs)))
+    return _function("enter", f"def enter(s, t, e):\n    return (*e, {items})\n",
+                     {f"f{k}": f for k, f in enumerate(fs)})
+
+
 def _block(ops: list[Op]) -> Callable[[Any, list, tuple], list[int] | None]:
     """Run guards and assignments in order; the indices assigned, or None if one failed."""
     if len(ops) == 1 and ops[0][0] == _GUARD:
@@ -925,7 +951,7 @@ def _as_step(c: _Compiled) -> Step:
             for j in done:
                 t[j] = UNASSIGNED
 
-    return det
+    return shaped(det, "det", [block])
 
 
 def _chain(parts: list[_Compiled], steps: list[Step]) -> Step:
@@ -944,14 +970,18 @@ def _chain(parts: list[_Compiled], steps: list[Step]) -> Step:
                 for j in done:
                     t[j] = UNASSIGNED
 
-        return run_det
+        return shaped(run_det, "run_det", [block], [rest])
     gen = steps[0]
 
     def run(s: Any, t: list, e: tuple) -> Iterator[None]:
         for _ in gen(s, t, e):
             yield from rest(s, t, e)
 
-    return run
+    return shaped(run, "chain", (), [gen, rest])
+
+
+def _no_arm(loc: Loc) -> NoReturn:
+    raise EvalError("no arm of CASE is true and there is no OTHER", loc)
 
 
 def _shown(v: Lazy) -> Any:

@@ -7,6 +7,7 @@ from typing import Any
 from conformance.tla import stdlib as L
 from conformance.tla import syntax as S
 from conformance.tla.semantics.compiled import (
+    _MISSING,
     C,
     EvalFn,
     derived,
@@ -22,13 +23,16 @@ from conformance.tla.semantics.sets import (
     SetCompiler,
 )
 from conformance.tla.semantics.support import (
-    _APP_SRC,
+    _APP_EXPR,
+    _APPLY_SRC,
     _EXCEPT1_SRC,
     _bound_slots,
+    _function,
     _generated,
     _key_builder,
     _tuple_of,
     _walk_expr,
+    fused,
 )
 from conformance.tla.syntax import EvalError, TlaError, UnsupportedError
 from conformance.tla.values import (
@@ -110,8 +114,9 @@ class FunctionCompiler(SetCompiler):
                 raise located(err, loc) from None
 
         arg = args[0] if len(args) == 1 else C(fa)
-        return derived(_generated("app", _APP_SRC, {"F": fn, "X": arg}, {"slow": slow}),
-                       fn, *args)
+        apply = _function("apply", _APPLY_SRC, {"Fn": Fn, "slow": slow})
+        return fused("app", _APP_EXPR, {"F": fn, "X": arg}, {"M": _MISSING, "app": apply},
+                     fn, *args)
 
     def _recursive_fn_app(self, node: S.FnApp, fa: EvalFn, args: list[C], scope: Scope
                           ) -> C | None:

@@ -406,7 +406,8 @@ class OperatorCompiler:
             res.fn = env_memoized(f, prefix, fs, bool(body.vars),
                                   r0[1] if r0 is not None and r0[0] == "slot" else None)
         else:
-            res.fn = _applied(f, prefix, cargs)
+            call = _applied(f, prefix, cargs)
+            res.fn, res.inline = call.fn, call.inline
         return res
 
     # parameters passed by name -------------------------------------------------------------

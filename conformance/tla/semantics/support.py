@@ -70,10 +70,19 @@ _BUILTIN_METHODS: dict[str, str] = {
 # state variable or a bound variable are inlined (``s[3]``, ``e[1]``) instead of being
 # closure calls, and literals become names bound to their values.
 
-_APP_SRC = """
-def app(s, t, e):
-    f = {F}
-    x = {X}
+# ``f[x]``: both operands are evaluated (``&`` evaluates its right side too); a function
+# (``Fn``) applied to a string or an integer in its domain gives the mapped value at once
+# when the key found cannot be a boolean found as 0 or 1 (``values.fn_apply``): the
+# integer is not 0 or 1, or no key of the function puns (``Fn._pun_keys``, once known);
+# anything else goes to ``app`` (``_APPLY_SRC``: sequences, other keys, errors)
+_APP_EXPR = ("(§_v if (type(§_f := {F}) is Fn) & ((§_k := type(§_x := {X})) is str or §_k is int)"
+             " and (§_v := §_f.map.get(§_x, §_M)) is not §_M"
+             " and (§_k is str or §_x > 1 or §_x < 0 or §_f._pun_keys is False)"
+             " else §_app(§_f, §_x))")
+
+# ``f[x]`` of the values ``f`` and ``x``
+_APPLY_SRC = """
+def apply(f, x):
     if type(f) is tuple:
         if type(x) is int and x > 0:
             try:
@@ -281,16 +290,13 @@ def connective(op: str, items: Sequence[C], *parts: C) -> C:
     return fused("conj" if op == "and" else "disj", src, operands, {}, *parts)
 
 
-def _applied(f: EvalFn, prefix: int, args: Sequence[C]) -> EvalFn:
-    """``(s, t, e) -> f(s, t, e[:prefix] + (a(s, t, e) for each argument))``, generated
-    so that arguments that are reads or literals are inlined (the commonest operator
-    application: a bound variable passed on)."""
+def _applied(f: EvalFn, prefix: int, args: Sequence[C]) -> C:
+    """``(s, t, e) -> f(s, t, e[:prefix] + (a(s, t, e) for each argument))``, fused: the
+    arguments' sources are embedded (the commonest operator application: a bound
+    variable passed on), and so is the call in a parent's generated code. Only its
+    ``fn`` and ``inline`` are meant to be used (not its dependencies)."""
     keys, env = _environment_src(prefix, args)
-    template = f"""
-def call(s, t, e):
-    return body(s, t, {env})
-"""
-    return _generated("call", template, keys, {"body": f})
+    return fused("call", f"§_body(s, t, {env})", keys, {"body": f})
 
 
 def _entered(prefix: int, args: Sequence[C]) -> EvalFn:
