@@ -198,20 +198,33 @@ def _w_chain(w: _Writer, sh: Shape, e: str, k: Cont, ind: int, loops: int) -> li
     return w.step(first, e, lambda i, n: w.step(rest, e, k, i, n), ind, loops)
 
 
-def _w_disj(w: _Writer, sh: Shape, e: str, k: Cont, ind: int, loops: int) -> list[str]:
+# the code of one branch of a disjunction at an indentation (a step's or a split step's)
+Branch = Callable[[Any, int], list[str]]
+
+
+def _each(subs: Sequence[Any], branch: Branch, ind: int) -> list[str]:
+    """A disjunction: each branch in turn."""
     out: list[str] = []
-    for b in sh.subs:
-        out += w.step(b, e, k, ind, loops)
+    for b in subs:
+        out += branch(b, ind)
     return out or [f"{_pad(ind)}pass"]
 
 
-def _w_select(w: _Writer, sh: Shape, e: str, k: Cont, ind: int, loops: int) -> list[str]:
+def _selected(w: _Writer, sh: Shape, e: str, branch: Branch, ind: int) -> list[str]:
     """A dispatched disjunction: ``uses[0](e)`` gives the indices of the branches to try."""
     c, p = w.fresh("c"), _pad(ind)
     out = [f"{p}{c} = {w.bind(sh.uses[0])}({e})"]
     for j, b in enumerate(sh.subs):
-        out += [f"{p}if {j} in {c}:", *w.step(b, e, k, ind + 1, loops)]
+        out += [f"{p}if {j} in {c}:", *branch(b, ind + 1)]
     return out
+
+
+def _w_disj(w: _Writer, sh: Shape, e: str, k: Cont, ind: int, loops: int) -> list[str]:
+    return _each(sh.subs, lambda b, i: w.step(b, e, k, i, loops), ind)
+
+
+def _w_select(w: _Writer, sh: Shape, e: str, k: Cont, ind: int, loops: int) -> list[str]:
+    return _selected(w, sh, e, lambda b, i: w.step(b, e, k, i, loops), ind)
 
 
 def _w_if(w: _Writer, sh: Shape, e: str, k: Cont, ind: int, loops: int) -> list[str]:
@@ -304,18 +317,11 @@ SplitWriter = Callable[[_Writer, Shape, str, str, int, int], list[str]]
 
 
 def _s_disj(w: _Writer, sh: Shape, e: str, lab: str, ind: int, loops: int) -> list[str]:
-    out: list[str] = []
-    for b in sh.subs:
-        out += w.split(b, e, lab, ind, loops)
-    return out or [f"{_pad(ind)}pass"]
+    return _each(sh.subs, lambda b, i: w.split(b, e, lab, i, loops), ind)
 
 
 def _s_select(w: _Writer, sh: Shape, e: str, lab: str, ind: int, loops: int) -> list[str]:
-    c, p = w.fresh("c"), _pad(ind)
-    out = [f"{p}{c} = {w.bind(sh.uses[0])}({e})"]
-    for j, b in enumerate(sh.subs):
-        out += [f"{p}if {j} in {c}:", *w.split(b, e, lab, ind + 1, loops)]
-    return out
+    return _selected(w, sh, e, lambda b, i: w.split(b, e, lab, i, loops), ind)
 
 
 def _s_exists1(w: _Writer, sh: Shape, e: str, lab: str, ind: int, loops: int) -> list[str]:
