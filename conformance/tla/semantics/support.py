@@ -74,10 +74,12 @@ _BUILTIN_METHODS: dict[str, str] = {
 # (``Fn``) applied to a string or an integer in its domain gives the mapped value at once
 # when the key found cannot be a boolean found as 0 or 1 (``values.fn_apply``): the
 # integer is not 0 or 1, or no key of the function puns (``Fn._pun_keys``, once known);
-# anything else goes to ``app`` (``_APPLY_SRC``: sequences, other keys, errors)
+# a sequence (a tuple) applied to an integer in 1..Len gives its element at once; anything
+# else goes to ``app`` (``_APPLY_SRC``: other keys, errors)
 _APP_EXPR = ("(§_v if (type(§_f := {F}) is Fn) & ((§_k := type(§_x := {X})) is str or §_k is int)"
              " and (§_v := §_f.map.get(§_x, §_M)) is not §_M"
              " and (§_k is str or §_x > 1 or §_x < 0 or §_f._pun_keys is False)"
+             " else §_f[§_x - 1] if §_k is int and type(§_f) is tuple and 0 < §_x <= len(§_f)"
              " else §_app(§_f, §_x))")
 
 # ``f[x]`` of the values ``f`` and ``x``
