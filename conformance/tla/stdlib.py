@@ -30,6 +30,7 @@ from conformance.tla.values import (
     fn_domain,
     fn_items,
     format_value,
+    found_maybe_other,
     make_fn,
     make_record,
     member_miss,
@@ -142,7 +143,7 @@ def in_finite(x: Any, s: frozenset) -> bool:
         found = x in s
     except TypeError:
         return False
-    if found and (x is True or x is False or ((x == 0 or x == 1) and type(x) is int)):
+    if found and found_maybe_other(x):
         found = exact_member(x, s)
     return found or member_miss(x, s)
 

@@ -167,6 +167,10 @@ def same_value(a: Any, b: Any) -> bool:
                     return False
                 if tx is not int and tx is not str and not same_value(x, y):
                     return False
+            if type(k) in BOXES:  # a key holding a pun: <<0>> and <<FALSE>> are one to Python
+                k2 = twin(k, bm)
+                if k2 is not k and not same_value(k, k2):
+                    return False
         return True
     if ta is frozenset:
         # equal sets built alike list equal elements in the same places (the very object, or
@@ -186,9 +190,9 @@ def same_value(a: Any, b: Any) -> bool:
         ia = set(map(id, a))
         if ia == ib:
             return True
-        twin = {y: y for y in b if id(y) not in ia}  # the element of b Python finds equal to x
+        twins = {y: y for y in b if id(y) not in ia}  # the element of b Python finds equal to x
         for x in a:  # noqa: SIM110 - a loop is faster here
-            if id(x) not in ib and not same_value(x, twin[x]):
+            if id(x) not in ib and not same_value(x, twins[x]):
                 return False
         return True
     return True
@@ -469,11 +473,62 @@ def plain_sets(a: frozenset, b: frozenset) -> bool:
     return ka is not ModelValue or not ModelValue.any_typed
 
 
-def exact_member(x: Any, s: Iterable[Any]) -> bool:
-    """Whether ``s`` holds ``x`` itself, for a boolean or an integer 0 or 1 Python finds in
-    ``s`` (``True in {1}`` holds in Python)."""
+BOXES = frozenset({tuple, Fn, frozenset})  # values that may hold a boolean standing for an integer
+# by the id of a set or of a function's map: (it, each element or key by itself)
+_TWINS: dict[int, tuple[Any, dict[Any, Any]]] = {}
+_TWINS_LIMIT = 4_096
+
+
+def twin(x: Any, s: frozenset | dict[Any, Any]) -> Any:
+    """The element of ``s`` (a set, or a function's map: its keys) that Python finds equal
+    to ``x``, which it holds. Each set's elements are looked up by value once (bounded
+    memo; a function's map is never changed)."""
+    hit = _TWINS.get(id(s))
+    if hit is None or hit[0] is not s:
+        if len(_TWINS) >= _TWINS_LIMIT:
+            _TWINS.clear()
+        hit = _TWINS[id(s)] = (s, {y: y for y in s})  # (keeps s alive: its id is not reused)
+    return hit[1][x]
+
+
+def _no_twin(s: frozenset, x: Any) -> None:
+    """Fails when ``s`` holds an element Python finds equal to ``x`` that is another TLA+
+    value (a boolean standing for an integer inside them): TLC compares the two to build
+    or test the set, and fails."""
+    try:
+        found = x in s
+    except TypeError:
+        return
+    if found and type(x) in BOXES:
+        other = twin(x, s)
+        if not same_value(other, x):
+            raise EvalError(f"attempted to compare {format_value(x)} with {format_value(other)}, "
+                            "which TLC cannot compare")
+
+
+def _no_twins(a: frozenset, b: frozenset) -> None:
+    """``_no_twin`` for each element of the smaller of two sets of tuples, functions or sets
+    against the larger."""
+    if _set_kind(a) in BOXES:
+        small, large = (a, b) if len(a) <= len(b) else (b, a)
+        for x in small:
+            _no_twin(large, x)
+
+
+def exact_member(x: Any, s: frozenset | dict[Any, Any]) -> bool:
+    """Whether ``s`` holds ``x`` itself, for an ``x`` Python finds in ``s``: a boolean or an
+    integer 0 or 1 (``True in {1}`` holds in Python), or a tuple, function or set whose
+    equal element in ``s`` may differ from it by such a pun inside (``[a |-> 0]`` in
+    ``{[a |-> FALSE]}``)."""
     tx = type(x)
+    if tx in BOXES:
+        return same_value(twin(x, s), x)
     return any(type(y) is tx and y == x for y in s)
+
+
+def found_maybe_other(x: Any) -> bool:
+    """Whether Python may find ``x`` in a set that does not hold it (``exact_member``)."""
+    return x is True or x is False or (type(x) is int and (x == 0 or x == 1)) or type(x) in BOXES
 
 
 def _holds(s: frozenset, x: Any) -> bool:
@@ -483,9 +538,7 @@ def _holds(s: frozenset, x: Any) -> bool:
             return False
     except TypeError:
         return False
-    if x is True or x is False or (type(x) is int and (x == 0 or x == 1)):
-        return exact_member(x, s)
-    return True
+    return not found_maybe_other(x) or exact_member(x, s)
 
 
 def _fails(x: Any, y: Any) -> bool:
@@ -551,11 +604,13 @@ def cup_check(a: frozenset, b: frozenset) -> None:
     """Fails where TLC fails to evaluate ``a \\cup b`` (rule C1 of ``unequal_or_fail``);
     ``a`` and ``b`` are not empty."""
     if plain_sets(a, b):
+        _no_twins(a, b)
         return
     if unsortable(b):
         raise _unsortable_error(b)
     for y in b:
         if not _holds(a, y):
+            _no_twin(a, y)
             member_miss(y, a, nested=False)
 
 
@@ -563,9 +618,11 @@ def cap_check(a: frozenset, b: frozenset) -> None:
     """Fails where TLC fails to evaluate ``a \\cap b`` or ``a \\ b`` (rule C2); ``a`` and
     ``b`` are not empty."""
     if plain_sets(a, b):
+        _no_twins(a, b)
         return
     for x in a:
         if not _holds(b, x):
+            _no_twin(b, x)
             member_miss(x, b, nested=False)
 
 
@@ -573,6 +630,7 @@ def subseteq_or_fail(a: frozenset, b: frozenset) -> bool:
     """``a \\subseteq b`` as TLC answers it (rule C3 of ``unequal_or_fail``)."""
     plain = plain_sets(a, b)
     if plain and a <= b:
+        _no_twins(a, b)
         return True
     if not plain and unsortable(a):
         raise _unsortable_error(a)
@@ -580,6 +638,7 @@ def subseteq_or_fail(a: frozenset, b: frozenset) -> bool:
     missing = False
     for x in a:
         if not _holds(b, x):
+            _no_twin(b, x)
             missing = True
             try:
                 member_miss(x, b)
@@ -674,8 +733,8 @@ def fn_apply(f: tuple | Fn, x: Any) -> Any:
         raise ApplyError(
             f"{format_value(x)} is not in the domain of {format_value(f)}"
         ) from None
-    if f.pun_keys() and (x is True or x is False or (type(x) is int and (x == 0 or x == 1))) \
-            and not exact_member(x, f.map):
+    if ((f.pun_keys() and (x is True or x is False or (type(x) is int and (x == 0 or x == 1))))
+            or type(x) in BOXES) and not exact_member(x, f.map):
         # found only as TRUE == 1: FcnRcdValue.select compares x with the domain, and fails
         raise ApplyError(f"{format_value(x)} is not in the domain of {format_value(f)}, "
                          "whose elements TLC cannot compare with it")

@@ -108,6 +108,10 @@ def test_nested_puns_are_found() -> None:
     assert not same_value(Fn({1: "x", "k": 2}), Fn({True: "x", "k": 2}))
     assert not same_value(Fn({"k": 2, 1: "x"}), Fn({True: "x", "k": 2}))
     assert same_value(Fn({"k": 2, 1: "x"}), Fn({1: "x", "k": 2}))
+    # a pun inside a key: [k \in {<<0>>} |-> 1] and [k \in {<<FALSE>>} |-> 1]
+    assert not same_value(Fn({(0,): 1}), Fn({(False,): 1}))
+    assert not same_value(Fn({"a": 2, frozenset({(1, "b")}): 1}), Fn({"a": 2, frozenset({(True, "b")}): 1}))
+    assert same_value(Fn({(0,): 1, (2,): 3}), Fn({(int("2"),): 3, (0,): 1}))
 
 
 def test_sets_listing_their_elements_in_other_places() -> None:

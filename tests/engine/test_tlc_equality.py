@@ -223,6 +223,16 @@ EXPR_CASES = [
     ("{x} \\subseteq {0, 1}", True, ERROR), ("{x} \\subseteq {FALSE, TRUE}", True, True),
     ('{1, x} \\cup {1, x}', "a", ERROR),  # C1: b is sorted, though every element is in a
     ('{<<x>>, <<2, 2>>} \\subseteq {<<"a">>}', 1, False),  # which missing element first: an order
+    # a pun inside a tuple, record or set: Python finds the element or key its twin is
+    # (<<0>> == <<FALSE>>); TLC compares the two and fails
+    ("[a |-> x] \\in {[a |-> FALSE]}", 0, ERROR), ("<<x>> \\in {<<FALSE>>}", 0, ERROR),
+    ("<<x>> \\in {<<0>>, <<2>>}", 0, True), ("[a |-> x] \\in {[a |-> TRUE]}", True, True),
+    ("{x} \\in {{FALSE}}", 0, ERROR), ("<<x>> \\in DOMAIN [k \\in {<<0>>} |-> 1]", False, ERROR),
+    ("[k \\in {<<FALSE>>} |-> 1][<<x>>]", 0, ERROR), ("[k \\in {<<FALSE>>, <<2>>} |-> 7][<<x>>]", False, 7),
+    ("{[a |-> x]} \\cup {[a |-> FALSE]}", 0, ERROR), ("{<<x>>} \\ {<<FALSE>>}", 0, ERROR),
+    ("{<<x>>} \\cap {<<FALSE>>}", 0, ERROR), ("{<<x>>} \\subseteq {<<FALSE>>}", 0, ERROR),
+    ("{<<x>>} \\cup {<<0>>, <<1>>}", 0, frozenset({(0,), (1,)})),
+    ("{[a |-> x]} \\subseteq {[a |-> 0], [a |-> 1]}", 0, True),
 ]
 
 

@@ -38,6 +38,7 @@ from conformance.tla.semantics.support import (
 )
 from conformance.tla.syntax import EvalError, Loc, TlaError
 from conformance.tla.values import (
+    BOXES,
     Fn,
     fn_domain,
     fn_items,
@@ -117,7 +118,7 @@ class BuiltinCompiler(OperatorCompiler):
                     raise located(err, loc) from None
 
             fn = _generated("isin", _IN_DOMAIN_SRC, {"A": a, "F": g},
-                            {"slow": dom_slow, "miss": dom_miss, "exact": L.exact_member,
+                            {"slow": dom_slow, "miss": dom_miss, "exact": L.exact_member, "BOXES": BOXES,
                              "NEG": negate})
             return derived(fn, a, g)
         if self._is_set_constructor(rhs, scope):
@@ -148,7 +149,8 @@ class BuiltinCompiler(OperatorCompiler):
                 raise located(err, loc) from None
 
         fn = _generated("isin", _IN_SRC, {"A": a, "B": b},
-                        {"slow": slow, "exact": L.exact_member, "miss": miss, "NEG": negate})
+                        {"slow": slow, "exact": L.exact_member, "miss": miss, "NEG": negate,
+                         "BOXES": BOXES})
         return derived(fn, a, b)
 
     def _is_set_constructor(self, node: S.Expr, scope: Scope) -> bool:

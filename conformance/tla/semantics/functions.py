@@ -36,6 +36,7 @@ from conformance.tla.semantics.support import (
 )
 from conformance.tla.syntax import EvalError, TlaError, UnsupportedError
 from conformance.tla.values import (
+    BOXES,
     Fn,
     make_fn,
 )
@@ -114,7 +115,7 @@ class FunctionCompiler(SetCompiler):
                 raise located(err, loc) from None
 
         arg = args[0] if len(args) == 1 else C(fa)
-        apply = _function("apply", _APPLY_SRC, {"Fn": Fn, "slow": slow})
+        apply = _function("apply", _APPLY_SRC, {"Fn": Fn, "BOXES": BOXES, "slow": slow})
         return fused("app", _APP_EXPR, {"F": fn, "X": arg}, {"M": _MISSING, "app": apply},
                      fn, *args)
 

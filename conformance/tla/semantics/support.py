@@ -91,7 +91,7 @@ def apply(f, x):
                 return f[x - 1]
             except IndexError:
                 pass
-    elif type(f) is Fn:
+    elif type(f) is Fn and type(x) not in BOXES:
         try:
             v = f.map[x]
         except (KeyError, TypeError):
@@ -112,7 +112,8 @@ def isin(s, t, e):
             found = x in st
         except TypeError:
             return NEG
-        if found and (x is True or x is False or type(x) is int and (x == 0 or x == 1)):
+        if found and (x is True or x is False or type(x) is int and (x == 0 or x == 1)
+                      or type(x) in BOXES):
             found = exact(x, st)
         if not found and st:
             found = miss(x, st)
@@ -133,7 +134,8 @@ def isin(s, t, e):
             found = x in f.map
         except TypeError:
             return NEG
-        if found and (x is True or x is False or type(x) is int and (x == 0 or x == 1)):
+        if found and (x is True or x is False or type(x) is int and (x == 0 or x == 1)
+                      or type(x) in BOXES):
             found = exact(x, f.map)
         return (found or miss(x, f.map)) is not NEG
     return slow(f, x) is not NEG
