@@ -491,28 +491,14 @@ def twin(x: Any, s: frozenset | dict[Any, Any]) -> Any:
     return hit[1][x]
 
 
-def _no_twin(s: frozenset, x: Any) -> None:
-    """Fails when ``s`` holds an element Python finds equal to ``x`` that is another TLA+
-    value (a boolean standing for an integer inside them): TLC compares the two to build
-    or test the set, and fails."""
-    try:
-        found = x in s
-    except TypeError:
-        return
-    if found and type(x) in BOXES:
-        other = twin(x, s)
-        if not same_value(other, x):
-            raise EvalError(f"attempted to compare {format_value(x)} with {format_value(other)}, "
-                            "which TLC cannot compare")
-
-
 def _no_twins(a: frozenset, b: frozenset) -> None:
-    """``_no_twin`` for each element of the smaller of two sets of tuples, functions or sets
-    against the larger."""
+    """Fails (``_holds``) when one of two sets of tuples, functions or sets holds an element
+    Python finds equal to one of the other's that is another TLA+ value: each element of the
+    smaller is looked up in the larger."""
     if _set_kind(a) in BOXES:
         small, large = (a, b) if len(a) <= len(b) else (b, a)
         for x in small:
-            _no_twin(large, x)
+            _holds(large, x)
 
 
 def exact_member(x: Any, s: frozenset | dict[Any, Any]) -> bool:
@@ -532,12 +518,20 @@ def found_maybe_other(x: Any) -> bool:
 
 
 def _holds(s: frozenset, x: Any) -> bool:
-    """``x`` is an element of ``s`` (TRUE is not 1)."""
+    """``x`` is an element of ``s`` (TRUE is not 1). Fails when ``s`` holds a tuple, function
+    or set Python finds equal to ``x`` that is another TLA+ value (a boolean standing for an
+    integer inside them): TLC compares the two to build or test the set, and fails."""
     try:
         if x not in s:
             return False
     except TypeError:
         return False
+    if type(x) in BOXES:
+        other = twin(x, s)
+        if not same_value(other, x):
+            raise EvalError(f"attempted to compare {format_value(x)} with {format_value(other)}, "
+                            "which TLC cannot compare")
+        return True
     return not found_maybe_other(x) or exact_member(x, s)
 
 
@@ -610,7 +604,6 @@ def cup_check(a: frozenset, b: frozenset) -> None:
         raise _unsortable_error(b)
     for y in b:
         if not _holds(a, y):
-            _no_twin(a, y)
             member_miss(y, a, nested=False)
 
 
@@ -622,7 +615,6 @@ def cap_check(a: frozenset, b: frozenset) -> None:
         return
     for x in a:
         if not _holds(b, x):
-            _no_twin(b, x)
             member_miss(x, b, nested=False)
 
 
@@ -638,7 +630,6 @@ def subseteq_or_fail(a: frozenset, b: frozenset) -> bool:
     missing = False
     for x in a:
         if not _holds(b, x):
-            _no_twin(b, x)
             missing = True
             try:
                 member_miss(x, b)
