@@ -211,7 +211,7 @@ class Fingerprinter:
         return _finish(sum([_share(val(x), k) for x, k in zip(values, keys, strict=False)]), len(values))
 
     def prefixes(self, values: Sequence[Any], canonical: bool = False) -> StatePrefixes:
-        """What ``state_after`` needs of a state: its values, their shares of its
+        """What ``canonical_after`` needs of a state: its values, their shares of its
         fingerprint, and the sum of the shares. ``canonical``: the values given are the tuple of
         their ``canonical`` objects (a state read back from disk, say, then shares its values
         with the states seen before)."""
@@ -224,24 +224,12 @@ class Fingerprinter:
         shares = [_share(fp, k) for fp, k in zip(fps, _positions(len(values)), strict=False)]
         return values, shares, sum(shares)
 
-    def state_after(self, values: Sequence[Any], known: StatePrefixes) -> int:
-        """``state(values)``, computed from the ``prefixes`` of another state (a parent): its
-        sum of shares, with the shares of the values that are not the very objects there
-        replaced."""
-        other, shares, total = known
-        n = len(values)
-        if n != len(other):
-            return self.state(values)
-        keys = _POSITIONS
-        val = self.value
-        for i in compress(range(n), map(is_not, values, other)):
-            total += _share(val(values[i]), keys[i]) - shares[i]
-        return _finish(total, n)
-
     def canonical_after(self, values: tuple[Any, ...], known: StatePrefixes) -> tuple[int, tuple[Any, ...]]:
-        """``state_after(values, known)`` and ``values`` with each value that is not the very
-        object of the parent's replaced by its ``canonical`` object (``values`` itself when
-        none is): successors reached from different states then share their equal values."""
+        """``state(values)``, computed from the ``prefixes`` of another state (a parent): its
+        sum of shares with the shares of the values that are not the very objects there
+        replaced; and ``values`` with each such value replaced by its ``canonical`` object
+        (``values`` itself when none is): successors reached from different states then share
+        their equal values."""
         other, shares, total = known
         n = len(values)
         if n != len(other):
