@@ -82,16 +82,12 @@ _APP_EXPR = ("(§_v if (type(§_f := {F}) is Fn) & ((§_k := type(§_x := {X})) 
              " else §_f[§_x - 1] if §_k is int and type(§_f) is tuple and 0 < §_x <= len(§_f)"
              " else §_app(§_f, §_x))")
 
-# ``f[x]`` of the values ``f`` and ``x``
+# ``f[x]`` of the values ``f`` and ``x`` that ``_APP_EXPR`` did not answer itself: a
+# function whose keys are not yet known not to pun, or a key of another kind; the rest
+# (a sequence outside 1..Len, errors) is ``slow``'s
 _APPLY_SRC = """
 def apply(f, x):
-    if type(f) is tuple:
-        if type(x) is int and x > 0:
-            try:
-                return f[x - 1]
-            except IndexError:
-                pass
-    elif type(f) is Fn and type(x) not in BOXES:
+    if type(f) is Fn and type(x) not in BOXES:
         try:
             v = f.map[x]
         except (KeyError, TypeError):
