@@ -175,10 +175,6 @@ class _Yield:
         return [f"{_pad(ind)}yield {self.lab}"]
 
 
-def _yielding(lab: str) -> Cont:
-    return _Yield(lab)
-
-
 # step writers ------------------------------------------------------------------------------
 
 StepWriter = Callable[[_Writer, Shape, str, Cont, int, int], list[str]]
@@ -380,15 +376,15 @@ def _s_guarded(w: _Writer, sh: Shape, e: str, lab: str, ind: int, loops: int) ->
     lab2, lines = _label(w, sh.uses[2:], e2, ind + 1)
     return [f"{p}{e2} = {w.bind(sh.uses[0])}(s, t, {e})",
             f"{p}if {w.bind(sh.uses[1])}(s, t, {e2}):",
-            *lines, *w.step(sh.subs[0], e2, _yielding(lab2), ind + 1, loops)]
+            *lines, *w.step(sh.subs[0], e2, _Yield(lab2), ind + 1, loops)]
 
 
 def _s_leaf_det(w: _Writer, sh: Shape, e: str, lab: str, ind: int, loops: int) -> list[str]:
-    return w.block(sh.uses[0], e, _yielding(lab), ind, loops)
+    return w.block(sh.uses[0], e, _Yield(lab), ind, loops)
 
 
 def _s_leaf(w: _Writer, sh: Shape, e: str, lab: str, ind: int, loops: int) -> list[str]:
-    return w.step(sh.subs[0], e, _yielding(lab), ind, loops)
+    return w.step(sh.subs[0], e, _Yield(lab), ind, loops)
 
 
 def _s_never(w: _Writer, sh: Shape, e: str, lab: str, ind: int, loops: int) -> list[str]:
