@@ -28,12 +28,6 @@ from weakref import WeakKeyDictionary
 from conformance.tla.compiler import UNASSIGNED, Lazy
 from conformance.tla.semantics.support import _function
 
-# the kinds of steps (they yield None) and of split steps (they yield labels)
-STEP_KINDS = frozenset({"det", "run_det", "chain", "disj", "select", "if", "case", "let",
-                        "inline", "exists1", "exists1_guarded", "exists"})
-SPLIT_KINDS = frozenset({"sdisj", "sselect", "sexists1", "sdomain1", "sexists", "sdomain",
-                         "slet", "labelled", "guarded", "leaf_det", "leaf", "never"})
-
 
 @dataclass(frozen=True, slots=True)
 class Shape:
@@ -51,14 +45,11 @@ F = Callable[..., Any]
 
 
 def shaped(fn: F, kind: str, uses: Sequence[Any] = (), subs: Sequence[Any] = ()) -> F:
-    """``fn``, registered as a node of ``kind`` (see ``Shape``)."""
-    assert kind in STEP_KINDS or kind in SPLIT_KINDS, kind
+    """``fn``, registered as a node of ``kind`` (see ``Shape``): a kind of step (they yield
+    None; ``_STEP_WRITERS``) or of split step (they yield labels; ``_SPLIT_WRITERS``)."""
+    assert kind in _STEP_WRITERS or kind in _SPLIT_WRITERS, kind
     _SHAPES[fn] = Shape(kind, tuple(uses), tuple(subs))
     return fn
-
-
-def shape_of(fn: F) -> Shape | None:
-    return _SHAPES.get(fn)
 
 
 _MAX_BLOCKS = 14  # nested loops in one function (Python allows 20)
@@ -84,7 +75,7 @@ class Codegen:
         hit = self._made.get(id(fn))
         if hit is not None and hit[0] is fn:
             return hit[1]
-        gen = _Writer(self).function(fn, shape.kind in SPLIT_KINDS)
+        gen = _Writer(self).function(fn, shape.kind in _SPLIT_WRITERS)
         self._made[id(fn)] = (fn, gen)
         return gen
 
@@ -397,4 +388,4 @@ _SPLIT_WRITERS: dict[str, SplitWriter] = {
     "guarded": _s_guarded, "leaf_det": _s_leaf_det, "leaf": _s_leaf, "never": _s_never,
 }
 
-__all__ = ["Codegen", "Shape", "shape_of", "shaped"]
+__all__ = ["Codegen", "Shape", "shaped"]
