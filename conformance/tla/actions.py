@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
 from operator import is_
-from typing import Any, NoReturn, TypeVar
+from typing import Any, NoReturn
 
 from conformance.tla import stdlib as L
 from conformance.tla import syntax as S
@@ -54,7 +54,6 @@ Step = Callable[[Any, list, tuple], Iterator[None]]
 # a label while enumerating: (name, parameter names, parameter values, loc); the
 # ActionLabel is built only for the successors actually produced
 RawLabel = tuple[str, tuple[str, ...], tuple, Loc]
-B = TypeVar("B")  # a branch of a disjunction: a Step or a SplitStep
 SplitStep = Callable[[Any, list, tuple, RawLabel], Iterator[RawLabel]]
 
 
@@ -296,15 +295,14 @@ class ActionCompiler:
         """Steps of the branching/binding constructs; None for a plain guard."""
         if isinstance(node, S.Or):
             branches = [self.step(x, scope) for x in node.items]
-            select = self._dispatch(node, scope, branches)
-            if select is not None:
+            indices = self._dispatch(node, scope, len(branches))
+            if indices is not None:
 
                 def disj_dispatched(s: Any, t: list, e: tuple) -> Iterator[None]:
-                    for b in select(e):
-                        yield from b(s, t, e)
+                    for j in indices(e):
+                        yield from branches[j](s, t, e)
 
-                return shaped(disj_dispatched, "select", [self._indices(node, scope, branches)],
-                              branches)
+                return shaped(disj_dispatched, "select", [indices], branches)
 
             def disj(s: Any, t: list, e: tuple) -> Iterator[None]:
                 for b in branches:
@@ -360,18 +358,10 @@ class ActionCompiler:
             return shaped(inline, "inline", [enter], [body_step])
         return None
 
-    def _dispatch(self, node: S.Or, scope: Scope, branches: Sequence[B]
-                  ) -> Callable[[tuple], Sequence[B]] | None:
-        """Which of the disjuncts of ``node`` to try, chosen by their opening tests
-        ``x.f = c`` (see ``guard_dispatch``); None when they do not share one."""
-        return dispatcher([leading_test(self.c, x, scope) for x in node.items], branches)
-
-    def _indices(self, node: S.Or, scope: Scope, branches: Sequence[Any]
-                 ) -> Callable[[tuple], Sequence[int]]:
-        """``_dispatch`` of the dispatched ``node``, giving the indices of the branches."""
-        select = self._dispatch(node, scope, range(len(branches)))
-        assert select is not None
-        return select
+    def _dispatch(self, node: S.Or, scope: Scope, n: int) -> Callable[[tuple], Sequence[int]] | None:
+        """Which of the ``n`` disjuncts of ``node`` to try (their indices), chosen by their
+        opening tests ``x.f = c`` (see ``guard_dispatch``); None when they do not share one."""
+        return dispatcher([leading_test(self.c, x, scope) for x in node.items], range(n))
 
     def _leading_guard(self, node: S.Expr, scope: Scope) -> tuple[EvalFn, Step] | None:
         """For a conjunction opening with guards: (those guards, a step of the rest), so that
@@ -540,8 +530,9 @@ class ActionCompiler:
         """Steps that also track the action label."""
         if isinstance(node, S.Or):
             branches = [self._split(x, scope) for x in node.items]
-            dispatched = self._dispatch(node, scope, branches)
-            select = dispatched if dispatched is not None else (lambda e: branches)
+            indices = self._dispatch(node, scope, len(branches))
+            select = (lambda e: branches) if indices is None else \
+                (lambda e: [branches[j] for j in indices(e)])
             errors = self.branch_errors
             if errors is not None:
                 def disj_skipping(s: Any, t: list, e: tuple, lab: RawLabel) -> Iterator[RawLabel]:
@@ -555,15 +546,14 @@ class ActionCompiler:
 
                 return disj_skipping
 
-            if dispatched is not None:
+            if indices is not None:
 
                 def disj_dispatched(s: Any, t: list, e: tuple, lab: RawLabel
                                     ) -> Iterator[RawLabel]:
-                    for b in select(e):
-                        yield from b(s, t, e, lab)
+                    for j in indices(e):
+                        yield from branches[j](s, t, e, lab)
 
-                return shaped(disj_dispatched, "sselect",
-                              [self._indices(node, scope, branches)], branches)
+                return shaped(disj_dispatched, "sselect", [indices], branches)
 
             def disj(s: Any, t: list, e: tuple, lab: RawLabel) -> Iterator[RawLabel]:
                 for b in branches:
