@@ -45,7 +45,7 @@ from conformance.tla.compiler import (
     located,
 )
 from conformance.tla.guard_dispatch import dispatcher, leading_test
-from conformance.tla.semantics.arguments import FailedArg, assigned_check
+from conformance.tla.semantics.arguments import FailedArg, assigned_check, unread_arg
 from conformance.tla.semantics.support import _entered, _function, _operand, connective
 from conformance.tla.syntax import EvalError, Loc, TlaError, UnsupportedError
 from conformance.tla.values import Fn, Value, same_value
@@ -475,8 +475,10 @@ class ActionCompiler:
         inner = self.c._def_scope(unit, dscope)
         body = self._body_step(target, unit.body, inner)
         strict = self.c.strict_params(unit, dscope)
+        unread = self.c.unread_params(unit, dscope)
         cargs = [
             self.c.op_arg(a, p.arity, scope) if p.arity
+            else unread_arg(p.name, name, a.loc) if p.name in unread
             else self.c.value_arg(a, scope, p.name in strict, partial(self._value, loc=a.loc))
             for a, p in zip(args, unit.params, strict=True)
         ]

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from conformance.tla.semantics.compiled import UNASSIGNED, EvalFn
+from conformance.tla.semantics.compiled import UNASSIGNED, C, EvalFn, const
 from conformance.tla.syntax import EvalError, Loc, TlaError
 
 
@@ -90,3 +90,12 @@ def forcing(f: Callable[..., Any], positions: Sequence[int]) -> Callable[..., An
         return f(*a)
 
     return forced
+
+
+def unread_arg(param: str, op: str, loc: Loc) -> C:
+    """The argument of ``op``'s parameter ``param``, which its body never reads
+    (``strictness.unread_params``): not evaluated. Its slot holds an error, raised by a
+    read that the analysis says cannot happen."""
+    return const(FailedArg(EvalError(
+        f"internal error: the argument of parameter {param} of {op}, which its body never "
+        f"reads, was read", loc)))

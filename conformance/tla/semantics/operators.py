@@ -16,6 +16,7 @@ from conformance.tla.semantics.arguments import (
     forcing,
     guarded_read,
     unassigned_read,
+    unread_arg,
 )
 from conformance.tla.semantics.compiled import (
     _MISSING,
@@ -51,7 +52,7 @@ from conformance.tla.semantics.scope import (
     Thunk,
     VarEntry,
 )
-from conformance.tla.semantics.strictness import Lookup, Strict, Strictness
+from conformance.tla.semantics.strictness import Lookup, Strict, Strictness, unread_params
 from conformance.tla.semantics.support import (
     _BUILTIN_METHODS,
     _applied,
@@ -103,6 +104,9 @@ class OperatorCompiler:
         # the parameters each operator's body always evaluates (the others' arguments
         # keep their errors until they are read)
         self.strictness = Strictness(self._callee_of)
+        # the parameters each operator's body never reads (keyed by id, the entry keeps
+        # the definition alive): their arguments are not evaluated
+        self._unread: dict[int, tuple[S.OpDef, Strict]] = {}
 
     # errors --------------------------------------------------------------------
 
@@ -276,6 +280,29 @@ class OperatorCompiler:
         and its calls agree on which parameters hold plain values."""
         return self.strictness.params(unit, lambda n: self.lookup(n, scope))
 
+    def unread_params(self, unit: S.OpDef, scope: Scope) -> Strict:
+        """The parameters of ``unit`` (defined in ``scope``) its body never reads, the
+        conditions that are constants of the model taken into account
+        (``strictness.unread_params``): the call passes ``UNREAD`` for them."""
+        hit = self._unread.get(id(unit))
+        if hit is not None and hit[0] is unit:
+            return hit[1]
+        inner = self._def_scope(unit, scope)
+
+        def known(cond: S.Expr) -> Any:
+            try:
+                c = self.expr(cond, inner)
+                if not c.constant:
+                    return None
+                value = c.value if c.value is not _MISSING else c.fn(None, None, ())
+            except TlaError:
+                return None
+            return value if type(value) is bool else None
+
+        result = unread_params(unit, known)
+        self._unread[id(unit)] = (unit, result)
+        return result
+
     def _callee_of(self, entry: Any) -> tuple[S.OpDef, Lookup] | None:
         """The operator a name table entry defines, and the lookup of its body's names."""
         if isinstance(entry, DefEntry) and isinstance(entry.unit, S.OpDef):
@@ -391,8 +418,10 @@ class OperatorCompiler:
             return derived(lambda s, t, e: f(s, t, e[:prefix]), body, envmin=0)
         assert isinstance(unit, S.OpDef)
         strict = self.strict_params(unit, dscope)
+        unread = self.unread_params(unit, dscope)
         cargs = [
             self.op_arg(a, p.arity, scope) if p.arity
+            else unread_arg(p.name, unit.name, a.loc) if p.name in unread
             else self.value_arg(a, scope, p.name in strict)
             for a, p in zip(args, params, strict=True)
         ]

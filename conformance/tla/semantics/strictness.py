@@ -17,6 +17,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from conformance.tla import syntax as S
+from conformance.tla.astwalk import children, walk
 
 # operators that may return without evaluating their later operands
 _SHORT_CIRCUIT = frozenset({"/\\", "\\/", "=>"})
@@ -177,3 +178,63 @@ class _Walk:
             if p.name in body and p.name in own:
                 out = out | self.strict(a, tracked, lets)
         return out
+
+
+def unread_params(unit: S.OpDef, known: Callable[[S.Expr], Any]) -> Strict:
+    """The zero-arity parameters of ``unit`` its body never reads: their names occur
+    nowhere in it outside the branches that a condition known before any evaluation rules
+    out (an ``IF`` whose condition is a constant, a ``CASE`` arm whose condition is a
+    constant FALSE), as ``IF TimedRules = {} THEN UNCHANGED timers ELSE ...`` with
+    ``TimedRules = {}`` reads no parameter of the ``ELSE``. Their arguments need not be
+    evaluated: TLC evaluates an argument only where the body reads it.
+
+    ``known(cond)`` is the value of a condition (a constant-level expression the body
+    binds no name of), or None. Any occurrence of a parameter's name counts as a read
+    (inside a LET, a LAMBDA, an argument of another call, under a binder of the same
+    name), and a body that may refer to its own parts by position or label (a name
+    with ``!``) reads every parameter: the analysis may miss an unread parameter but
+    never calls a read one unread."""
+    params = frozenset(p.name for p in unit.params if p.arity == 0)
+    if not params:
+        return _NONE
+    nodes = list(walk(unit.body))
+    bound: set[str] = set()
+    for n in nodes:
+        if isinstance(n, (S.Bound, S.UnboundedQuant, S.Choose, S.Lambda)):
+            bound.update(n.names if not isinstance(n, S.Lambda) else n.params)
+        elif isinstance(n, S.Let):
+            bound.update(d.name for d in n.defs if isinstance(d, (S.OpDef, S.FnDef)))
+        elif isinstance(n, S.OpDef):
+            bound.update(p.name for p in n.params)
+
+    def decided(cond: S.Expr) -> Any:
+        """The value of ``cond`` when it names nothing the body binds (a bound variable
+        or LET definition of the body would otherwise be looked up outside it)."""
+        if any(getattr(n, "name", None) in bound for n in walk(cond)):
+            return None
+        return known(cond)
+
+    read: set[str] = set()
+    stack: list[Any] = [unit.body]
+    while stack:
+        n = stack.pop()
+        name = getattr(n, "name", None)
+        if isinstance(name, str):
+            if "!" in name:
+                return _NONE
+            read.add(name)
+        if isinstance(n, S.If):
+            value = decided(n.cond)
+            stack.append(n.cond)
+            if value is not False:
+                stack.append(n.then)
+            if value is not True:
+                stack.append(n.else_)
+            continue
+        if isinstance(n, S.CaseArm):
+            stack.append(n.cond)
+            if decided(n.cond) is not False:
+                stack.append(n.value)
+            continue
+        stack.extend(children(n))
+    return params - read
