@@ -14,6 +14,7 @@ from conformance.tla.loader import ModuleLoader
 from conformance.tla.model import Model
 from conformance.tla.parser import parse_module_text
 from conformance.tla.syntax import TlaError
+from conformance.tla.values import Fn
 from tests.engine.test_eval import model
 
 BODY = r"""
@@ -190,7 +191,9 @@ def test_a_conjunction_of_comparisons_of_fields_is_one_generated_function() -> N
     fm = Model(parse_module_text(text, "F.tla"), ModuleLoader([]))
     state = (fm.eval_constant('[type |-> "X", dest |-> 2, epoch |-> 3]'), 2)
     assert fm.eval_state("Msg", state) is True
-    assert generated_calls(lambda: fm.eval_state("Msg", state)) == 1
+    # another state (Msg remembers its value per objects of m and i)
+    other = (Fn(dict(state[0].map)), 2)
+    assert generated_calls(lambda: fm.eval_state("Msg", other)) == 1
 
 
 ACTIONS = r"""

@@ -195,3 +195,31 @@ def test_let_operators_tell_false_from_zero_in_their_enclosing_bindings(tmp_path
     assert m.eval_state("Pick(x)", (False,)) is False
     assert m.eval_state("Pick(<<x>>)", (1,)) == (1,)
     assert m.eval_state("Pick(<<x>>)", (True,))[0] is True
+
+
+STATE_SPEC = """---- MODULE MemoState ----
+EXTENDS Naturals, FiniteSets
+VARIABLES a, b
+Both == Cardinality({k \\in a : k \\in b})
+OnlyA == Cardinality({k \\in a : k > 1})
+Init == /\\ a = {1, 2}
+        /\\ b = {2} /\\ OnlyA = 1
+Next == \\E k \\in 1..3 : a' = a \\cup {k} /\\ b' = b /\\ Both < 3
+====
+"""
+
+
+def test_zero_arity_definitions_reading_state_follow_each_variable(tmp_path: Path) -> None:
+    # Both reads a and b: states sharing a's object but not b's give other values
+    model = load_text(tmp_path, STATE_SPEC)
+    a = frozenset({1, 2, 3})
+    for b, want in [(frozenset({2}), 1), (frozenset({2, 3}), 2), (frozenset(), 0), (frozenset({2}), 1)]:
+        assert model.eval_action("Both", (a, b), (a, b)) == want
+    assert model.eval_action("Both", (frozenset({3}), frozenset({2})), (a, a)) == 0
+    for b in (frozenset(), frozenset({9})):  # OnlyA reads a only
+        assert model.eval_action("Both + OnlyA", (a, b), (a, b)) == 2
+    # an initial predicate reads the state it builds
+    assert list(model.init_states()) == [(frozenset({1, 2}), frozenset({2}))]
+    assert sorted(s for _, s in model.successors((frozenset({1, 2}), frozenset({2})))) == [
+        (frozenset({1, 2}), frozenset({2})), (frozenset({1, 2}), frozenset({2})),
+        (frozenset({1, 2, 3}), frozenset({2}))]

@@ -3,6 +3,7 @@ operators) or per enclosing bindings (LET operators)."""
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Any
 
 from conformance.tla import syntax as S
@@ -93,6 +94,46 @@ def memoized(f: EvalFn, arity: int) -> EvalFn:
         make_room(e)
         memo[key] = (e, v)
         return v
+
+    return call
+
+
+def state_memoized(f: EvalFn, reads: tuple[int, ...]) -> EvalFn:
+    """``f`` (a zero-arity definition reading the variables ``reads`` of the current state
+    and nothing else: no next state, no binding, pure) remembering its result per
+    combination of those variables' objects. The search makes the equal values of the
+    states it meets one object, so the states that share them share the result; an entry
+    keeps its objects alive, so their ids are not reused while it is stored. (In a state
+    being built by Init, a variable not assigned yet fails the evaluation: no entry.)"""
+    memo: dict[Any, tuple[Any, Any]] = {}
+    if len(reads) == 1:
+        (i,) = reads
+
+        def call1(s: Any, t: Any, e: tuple) -> Any:
+            v = s[i]
+            hit = memo.get(id(v))
+            if hit is not None:
+                return hit[1]
+            r = f(s, t, e)
+            if len(memo) >= MEMO_LIMIT:
+                memo.clear()
+            memo[id(v)] = (v, r)
+            return r
+
+        return call1
+    get = itemgetter(*reads)
+
+    def call(s: Any, t: Any, e: tuple) -> Any:
+        vs = get(s)
+        key = tuple(map(id, vs))
+        hit = memo.get(key)
+        if hit is not None:
+            return hit[1]
+        r = f(s, t, e)
+        if len(memo) >= MEMO_LIMIT:
+            memo.clear()
+        memo[key] = (vs, r)
+        return r
 
     return call
 
