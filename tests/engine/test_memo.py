@@ -10,6 +10,7 @@ import pytest
 from conformance.tla.compiler import memo_worthy, memoized
 from conformance.tla.model import Model
 from conformance.tla.parser import parse_expression
+from conformance.tla.syntax import TlaError
 from conformance.tla.values import make_record
 from tests.engine.spec_text import load_text
 
@@ -202,6 +203,9 @@ EXTENDS Naturals, FiniteSets
 VARIABLES a, b
 Both == Cardinality({k \\in a : k \\in b})
 OnlyA == Cardinality({k \\in a : k > 1})
+Above(n) == Cardinality({k \\in a : k > n})
+Pair(n, m) == Cardinality({k \\in b : k > n /\\ k # m})
+Mixed(n) == Cardinality({k \\in a : k > n /\\ k \\in b})
 Init == /\\ a = {1, 2}
         /\\ b = {2} /\\ OnlyA = 1
 Next == \\E k \\in 1..3 : a' = a \\cup {k} /\\ b' = b /\\ Both < 3
@@ -218,6 +222,17 @@ def test_zero_arity_definitions_reading_state_follow_each_variable(tmp_path: Pat
     assert model.eval_action("Both", (frozenset({3}), frozenset({2})), (a, a)) == 0
     for b in (frozenset(), frozenset({9})):  # OnlyA reads a only
         assert model.eval_action("Both + OnlyA", (a, b), (a, b)) == 2
+    # operators with parameters: per arguments too
+    for n, want in [(0, 3), (2, 1), (1, 2), (0, 3), (3, 0)]:
+        assert model.eval_action(f"Above({n})", (a, a), (a, a)) == want
+    assert [model.eval_action(f"Pair({n}, {m})", (a, a), (a, a)) for n, m in
+            [(0, 0), (0, 1), (1, 1), (0, 1), (1, 3)]] == [3, 2, 2, 2, 1]
+    for b, want in [(frozenset({2}), 1), (frozenset({2, 3}), 2), (frozenset({1}), 0)]:
+        assert model.eval_action("Mixed(1)", (a, b), (a, b)) == want
+    # TRUE is not 1: no result of Above(1) stands for Above(TRUE), which fails
+    assert model.eval_action("Above(1)", (a, a), (a, a)) == 2
+    with pytest.raises(TlaError):
+        model.eval_action("Above(TRUE)", (a, a), (a, a))
     # an initial predicate reads the state it builds
     assert list(model.init_states()) == [(frozenset({1, 2}), frozenset({2}))]
     assert sorted(s for _, s in model.successors((frozenset({1, 2}), frozenset({2})))) == [

@@ -98,41 +98,48 @@ def memoized(f: EvalFn, arity: int) -> EvalFn:
     return call
 
 
-def state_memoized(f: EvalFn, reads: tuple[int, ...]) -> EvalFn:
-    """``f`` (a zero-arity definition reading the variables ``reads`` of the current state
-    and nothing else: no next state, no binding, pure) remembering its result per
-    combination of those variables' objects. The search makes the equal values of the
-    states it meets one object, so the states that share them share the result; an entry
-    keeps its objects alive, so their ids are not reused while it is stored. (In a state
-    being built by Init, a variable not assigned yet fails the evaluation: no entry.)"""
-    memo: dict[Any, tuple[Any, Any]] = {}
-    if len(reads) == 1:
-        (i,) = reads
+def state_memoized(f: EvalFn, reads: tuple[int, ...], arity: int) -> EvalFn:
+    """``f`` (the body of a module-level definition of ``arity`` parameters that reads the
+    variables ``reads`` of the current state and nothing else: no next state, no other
+    binding, pure) remembering its result per arguments (as ``memoized``) and objects of
+    those variables. The search makes the equal values of the states it meets one object,
+    so the states that share them share the result; an entry keeps its objects alive, so
+    their ids are not reused while it is stored. (In a state being built by Init, a
+    variable not assigned yet fails the evaluation: no entry.)"""
+    memo: dict[Any, tuple[Any, Any, Any]] = {}
+    get = itemgetter(*reads) if len(reads) > 1 else None
+    i = reads[0]
+    kept = [0]  # elements of the containers among the arguments the memo keeps alive
 
-        def call1(s: Any, t: Any, e: tuple) -> Any:
-            v = s[i]
-            hit = memo.get(id(v))
+    if arity == 0:
+
+        def call0(s: Any, t: Any, e: tuple) -> Any:
+            vs = s[i] if get is None else get(s)
+            key = id(vs) if get is None else tuple(map(id, vs))
+            hit = memo.get(key)
             if hit is not None:
-                return hit[1]
+                return hit[2]
             r = f(s, t, e)
             if len(memo) >= MEMO_LIMIT:
                 memo.clear()
-            memo[id(v)] = (v, r)
+            memo[key] = (vs, e, r)
             return r
 
-        return call1
-    get = itemgetter(*reads)
+        return call0
 
     def call(s: Any, t: Any, e: tuple) -> Any:
-        vs = get(s)
-        key = tuple(map(id, vs))
+        vs = s[i] if get is None else get(s)
+        key = (id(vs) if get is None else tuple(map(id, vs)), *[_memo_part(a) for a in e])
         hit = memo.get(key)
-        if hit is not None:
-            return hit[1]
+        if hit is not None and _memo_same(hit[1], e):
+            return hit[2]
         r = f(s, t, e)
-        if len(memo) >= MEMO_LIMIT:
+        n = kept[0] + _elements(e)
+        if len(memo) >= MEMO_LIMIT or n > MEMO_ELEMENTS:
             memo.clear()
-        memo[key] = (vs, r)
+            n = _elements(e)
+        kept[0] = n
+        memo[key] = (vs, e, r)
         return r
 
     return call
@@ -213,6 +220,13 @@ def _mentions(node: S.Expr, name: str) -> bool:
     """Whether ``name`` occurs anywhere in ``node`` (conservatively: as any node's name)."""
     return any(getattr(n, "name", None) == name or name in getattr(n, "names", ())
                for n in walk(node))
+
+
+def loops(body: S.Expr) -> bool:
+    """Whether ``body`` iterates over a set (a quantifier, set builder, CHOOSE or function
+    construction): a body reading the state is remembered only then, since a lookup keyed
+    by the state's objects costs about as much as evaluating a few operators."""
+    return any(isinstance(node, _MEMO_BINDERS) for node in walk(body))
 
 
 def memo_worthy(body: S.Expr) -> bool:

@@ -30,6 +30,7 @@ from conformance.tla.semantics.compiled import (
 )
 from conformance.tla.semantics.memo import (
     env_memoized,
+    loops,
     memo_worthy,
     memoized,
     state_memoized,
@@ -410,10 +411,13 @@ class OperatorCompiler:
         if params and prefix == 0 and isinstance(unit, S.OpDef) \
                 and self._memo_eligible(unit, body):
             f = self._memo_of(unit, f)
-        if not params and prefix == 0 and body.vars and not body.env \
-                and isinstance(unit, S.OpDef) and self._memo_eligible(unit, body, True):
-            g = self._state_memo_of(unit, f, tuple(sorted(body.vars)))
-            return derived(lambda s, t, e: g(s, t, ()), body)
+        if prefix == 0 and body.vars and isinstance(unit, S.OpDef) and body.pure \
+                and not (body.primed or body.rec) and all(p.arity == 0 for p in params) \
+                and loops(unit.body):
+            f = self._state_memo_of(unit, f, tuple(sorted(body.vars)))
+            if not params:
+                g = f
+                return derived(lambda s, t, e: g(s, t, ()), body)
         if not params:
             # the body's binders expect an environment of exactly ``prefix`` slots
             if body.value is not _MISSING or (not body.env and prefix == scope.depth):
@@ -566,12 +570,12 @@ class OperatorCompiler:
         return hit[1]
 
     def _state_memo_of(self, unit: S.OpDef, f: EvalFn, reads: tuple[int, ...]) -> EvalFn:
-        """The body ``f`` of the zero-arity ``unit``, which reads the variables ``reads``
-        of the current state, remembering its results per objects of those variables
-        (``state_memoized``), shared by all its uses."""
+        """The body ``f`` of ``unit``, which reads the variables ``reads`` of the current
+        state, remembering its results per arguments and objects of those variables
+        (``state_memoized``), shared by all its calls."""
         hit = self._memos.get(id(f))
         if hit is None or hit[0] is not f:
-            hit = self._memos[id(f)] = (f, state_memoized(f, reads))
+            hit = self._memos[id(f)] = (f, state_memoized(f, reads, len(unit.params)))
         return hit[1]
 
     def _call_op_slot(self, target: OpSlot, args: Sequence[S.Expr], loc: Loc, scope: Scope) -> C:
