@@ -238,3 +238,35 @@ def test_zero_arity_definitions_reading_state_follow_each_variable(tmp_path: Pat
     assert sorted(s for _, s in model.successors((frozenset({1, 2}), frozenset({2})))) == [
         (frozenset({1, 2}), frozenset({2})), (frozenset({1, 2}), frozenset({2})),
         (frozenset({1, 2, 3}), frozenset({2}))]
+
+
+ELEMENT_SPEC = """---- MODULE MemoElement ----
+EXTENDS Naturals, FiniteSets
+VARIABLES a, b
+Typed(S) == \\A m \\in S : m.k \\in 1..3 /\\ m.v # "x" /\\ Cardinality({m.k, m.k + 1}) = 2
+Some(S) == \\E m \\in S : m.k \\in 2..3 /\\ m.v # "x" /\\ Cardinality({m.k, m.k + 1}) = 2
+Outer(S) == {\\A m \\in S : m.k + y > 2 /\\ m.v # "x" /\\ Cardinality({m.k}) = 1 : y \\in 0..2}
+State == \\A m \\in a : m.k < Cardinality(b) /\\ m.v # "x" /\\ Cardinality({m.k}) = 1
+Init == a = {} /\\ b = {}
+Next == UNCHANGED <<a, b>>
+====
+"""
+
+
+def test_quantifier_bodies_are_remembered_per_element_only_when_the_element_fixes_them(
+        tmp_path: Path) -> None:
+    model = load_text(tmp_path, ELEMENT_SPEC)
+    r1, r2, r4 = (make_record({"k": k, "v": "y"}) for k in (1, 2, 4))
+    empty = frozenset()
+    # the same element objects in other sets: the body's values per element are reused
+    for s, typed, some in [({r1, r2}, True, True), ({r1}, True, False), ({r2, r4}, False, True),
+                           ({r1, r4}, False, False), ({r2}, True, True), (set(), True, False)]:
+        state = (frozenset(s), empty)
+        assert model.eval_state("Typed(a)", state) is typed
+        assert model.eval_state("Some(a)", state) is some
+    # a body reading another binding (y) or the state (b) is evaluated for each
+    assert model.eval_state("Outer(a)", (frozenset({r1}), empty)) == frozenset({False, True})
+    assert model.eval_state("Outer(a)", (frozenset({r4}), empty)) == frozenset({True})
+    big, small = frozenset({1, 2, 3}), frozenset({1})
+    assert model.eval_state("State", (frozenset({r1, r2}), big)) is True
+    assert model.eval_state("State", (frozenset({r1, r2}), small)) is False

@@ -8,6 +8,7 @@ from typing import Any
 
 from conformance.tla import stdlib as L
 from conformance.tla import syntax as S
+from conformance.tla.astwalk import walk
 from conformance.tla.semantics.compiled import (
     NOENV,
     C,
@@ -54,6 +55,42 @@ def exists(s, t, e):
     return False
 """
 
+
+# the same, remembering the body's value per element (``_element_memo``): ``memo`` maps the
+# id of an element to (the element, kept alive so that its id is not reused; the value)
+_FORALL_MEMO_SRC = """
+def forall(s, t, e):
+    outer = e
+    for v in dom(s, t, e):
+        hit = memo.get(id(v))
+        if hit is None:
+            e = (*outer, v)
+            r = {B}
+            if len(memo) >= LIMIT:
+                memo.clear()
+            memo[id(v)] = (v, r)
+        else:
+            r = hit[1]
+        if not r:
+            return False
+    return True
+"""
+
+_EXISTS_MEMO_SRC = _FORALL_MEMO_SRC.replace("def forall", "def exists").replace(
+    "if not r:\n            return False\n    return True", "if r:\n            return True\n    return False")
+
+ELEMENT_MEMO_LIMIT = 4_096  # elements remembered per quantifier before its memo is emptied
+_ELEMENT_MEMO_WEIGHT = 8  # nodes of a body worth a lookup
+
+
+def _element_memo(body: C, node: S.Expr, depth: int) -> bool:
+    """Whether the body of a quantifier over one name (bound at slot ``depth``) has a value
+    fixed by that name's value alone, and is worth remembering per element: it reads no
+    other binding, no state, no next state, and is pure (``\\A m \\in messages : P(m)``
+    checked again in a state that added one message evaluates P for that message only)."""
+    return (not body.vars and not body.primed and body.pure and not body.rec
+            and (body.envmin == NOENV or body.envmin >= depth)
+            and sum(1 for _ in walk(node)) >= _ELEMENT_MEMO_WEIGHT)
 
 class QuantifierCompiler(ControlCompiler):
     """Quantifiers and bounds: domains of bound variables, \\A, \\E, CHOOSE."""
@@ -175,7 +212,11 @@ class QuantifierCompiler(ControlCompiler):
             df = self.domain_fn(domains[0], node.bounds[0].domain.loc)
             check = self.checked(body, node.body.loc, "\\A" if node.kind == "A" else "\\E")
             name, src = ("forall", _FORALL_SRC) if node.kind == "A" else ("exists", _EXISTS_SRC)
-            res.fn = _generated(name, src, {"B": check}, {"dom": df})
+            extra: dict[str, Any] = {"dom": df}
+            if _element_memo(body, node.body, scope.depth):
+                src = _FORALL_MEMO_SRC if node.kind == "A" else _EXISTS_MEMO_SRC
+                extra.update(memo={}, LIMIT=ELEMENT_MEMO_LIMIT)
+            res.fn = _generated(name, src, {"B": check}, extra)
             return res
         fb = self.boolean(body, node.body.loc, "\\A" if node.kind == "A" else "\\E")
         if node.kind == "A":
