@@ -17,7 +17,7 @@ from conformance.tla.cfg import ModelConfig
 from conformance.tla.fpset import Fingerprinter
 from conformance.tla.model import ActionLabel, Model, State
 from conformance.tla.plan import CheckPlan
-from conformance.tla.stateparts import StatePart, StateTest
+from conformance.tla.stateparts import StatePart, StateTest, StepPart
 from conformance.tla.syntax import Loc, TlaError
 from conformance.tla.values import (
     Fn,
@@ -217,11 +217,20 @@ class Checks:
                 self._subs.append(model.state_function(p.sub))
             else:
                 self._sub_index.append(named[name])
-        self._props = [(p.name, model.action_function(p.action)) for p in plan.action_properties]
+        self._props = [(p.name, self._step_part(p.action)) for p in plan.action_properties]
         self._passed_outside: set[int] = set()  # exact fingerprints of dropped states checked
         # per set of variables a step changed (their indices), the invariant conjuncts that
         # read one of them (or may read any), in order, with their invariants' names
         self._to_check: dict[tuple[int, ...], list[tuple[str, StatePart]]] = {}
+
+    def _step_part(self, action: S.Expr) -> Callable[[State, State], Value]:
+        """A property's action as a function of the step, remembering its values per the
+        objects of the variables it reads (``StepPart``) when the compiler knows them."""
+        fn = self.model.action_function(action)
+        reads = self.model.step_reads(action)
+        if reads is None:
+            return fn
+        return StepPart(fn, tuple(sorted(reads[0])), tuple(sorted(reads[1])))
 
     def _parts(self, inv: str | S.Expr, kind: type[StatePart] = StatePart) -> list[StatePart]:
         if isinstance(inv, str) and self.model.has_definition(inv):

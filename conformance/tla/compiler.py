@@ -32,6 +32,7 @@ from conformance.tla.semantics.compiled import (
     const,
     derived,
     located,
+    primed_reads,
 )
 from conformance.tla.semantics.contexts import ContextBuilder
 from conformance.tla.semantics.instances import InstanceCompiler
@@ -97,4 +98,5 @@ __all__ = [
     "make_record",
     "memo_worthy",
     "memoized",
+    "primed_reads",
 ]

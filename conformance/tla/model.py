@@ -35,6 +35,7 @@ from conformance.tla.compiler import (
     Ctx,
     DefEntry,
     Scope,
+    primed_reads,
 )
 from conformance.tla.conjuncts import named_conjuncts
 from conformance.tla.loader import ModuleLoader
@@ -247,6 +248,16 @@ class Model:
         same value."""
         c = self._compiled(what)
         return frozenset(range(len(self.variables))) if c.rec or c.primed else c.vars
+
+    def step_reads(self, what: str | S.Expr) -> tuple[frozenset[int], frozenset[int]] | None:
+        """The variables an action (or any expression) reads in the current state and in
+        the next, when the compiler knows them and the expression is pure: two steps whose
+        states agree on those gives it the same value. None otherwise."""
+        c = self._compiled(what)
+        primed = primed_reads(c)
+        if primed is None or c.rec or not c.pure or c.env:
+            return None
+        return c.vars, primed
 
     # evaluation -------------------------------------------------------------------------------
 

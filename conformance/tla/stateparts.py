@@ -88,3 +88,44 @@ class StateTest(StatePart):
 
     __slots__ = ()
     _KEEPS_FALSE = True
+
+
+class StepPart:
+    """An action-level formula (the ``A`` of a ``[][A]_v`` property) remembering its value
+    per objects of the variables it reads in the current state (``before``) and in the
+    next (``after``): steps that share those objects (the search makes equal values one
+    object) give it the same value. An entry keeps its objects alive, so their ids are
+    not reused while it is stored."""
+
+    __slots__ = ("_after", "_before", "_limit", "_memo", "fn")
+
+    def __init__(self, fn: Callable[[Any, Any], Value], before: tuple[int, ...],
+                 after: tuple[int, ...], limit: int = 1 << 14) -> None:
+        self.fn = fn
+        self._before = _tuple_getter(before)
+        self._after = _tuple_getter(after)
+        self._memo: dict[tuple[int, ...], tuple[tuple[Any, ...], Value]] = {}
+        self._limit = limit
+
+    def __call__(self, s: Any, t: Any) -> Value:
+        objects = self._before(s) + self._after(t)
+        key = tuple(map(id, objects))
+        memo = self._memo
+        hit = memo.get(key)
+        if hit is not None:
+            return hit[1]
+        value = self.fn(s, t)
+        if len(memo) >= self._limit:
+            memo.clear()
+        memo[key] = (objects, value)
+        return value
+
+
+def _tuple_getter(idx: tuple[int, ...]) -> Callable[[Any], tuple[Any, ...]]:
+    """``state -> tuple(state[i] for i in idx)``."""
+    if len(idx) > 1:
+        return itemgetter(*idx)
+    if idx:
+        i = idx[0]
+        return lambda state: (state[i],)
+    return lambda state: ()

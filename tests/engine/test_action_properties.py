@@ -59,3 +59,39 @@ def test_a_shared_subscript_is_evaluated_once_unless_impure() -> None:
         config = parse_config(f"INIT Init\nNEXT Next\nPROPERTY {props}\n", str(Path("Props.cfg")))
         checks = Checks(model, resolve_plan(model, config), None)
         assert len(checks.subscripts((0, 0))) == distinct, props
+
+
+STEP_SPEC = """---- MODULE StepProps ----
+EXTENDS Naturals, TLC
+VARIABLES x, y, z
+vars == <<x, y, z>>
+Init == x = <<0>> /\\ y = <<0>> /\\ z = 0
+Next == \\/ x' = <<x[1] + 1>> /\\ y' = <<y[1] + 1>> /\\ z' = z
+        \\/ x' = x /\\ y' = <<y[1] + 1>> /\\ z' = 1 - z
+Grows == [][x'[1] >= x[1] /\\ y'[1] > y[1]]_vars
+Within == [][y'[1] <= 3 \\/ x'[1] # x[1]]_vars
+Random == [][RandomElement({TRUE}) /\\ z' # 7]_vars
+====
+"""
+
+
+def test_a_property_is_remembered_per_objects_of_what_it_reads_in_both_states() -> None:
+    model = Model(parse_module_text(STEP_SPEC, "StepProps.tla"), ModuleLoader([]), {})
+    config = parse_config("INIT Init\nNEXT Next\nPROPERTY Grows Within Random\n",
+                          str(Path("StepProps.cfg")))
+    checks = Checks(model, resolve_plan(model, config), None)
+    one, two, three, four = ((k,) for k in range(1, 5))
+    # Grows and Within read x and y, in both states; Random is impure: not remembered
+    assert [type(a).__name__ for _, a in checks._props] == ["StepPart", "StepPart", "function"]
+    # the same x and y objects before, other y objects after: each step judged on its own
+    assert checks.violated_property((one, three, 0), (one, four, 1)) == "Within"
+    assert checks.violated_property((one, three, 0), (two, four, 0)) is None
+    assert checks.violated_property((two, three, 0), (two, four, 0)) == "Within"
+    assert checks.violated_property((one, three, 0), (one, four, 0)) == "Within"
+    assert checks.violated_property((one, two, 0), (one, three, 0)) is None
+    assert checks.violated_property((one, two, 0), (one, one, 0)) == "Grows"
+    # the search finds Within violated at y = 4 (x unchanged), in four steps
+    r = check(model, parse_config("INIT Init\nNEXT Next\nPROPERTY Grows Within\n"
+                                  "CHECK_DEADLOCK FALSE\n", str(Path("StepProps.cfg"))),
+              progress=False)
+    assert (r.verdict, r.property, len(r.trace)) == ("violation", "Within", 5)

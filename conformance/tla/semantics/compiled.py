@@ -79,6 +79,9 @@ class C:
     # their use (an initial predicate checks them there, not before evaluating this node)
     deferred: frozenset[int] = frozenset()
     inline: Inline | None = None  # the source of ``fn`` (only while ``fn`` is still its)
+    # the variables read primed, when known: a primed node with none listed may read any
+    # (``primed_reads``)
+    pvars: frozenset[int] = frozenset()
 
     @property
     def env(self) -> bool:
@@ -92,8 +95,15 @@ class C:
         """This node seen from outside binders starting at slot ``depth``."""
         if self.envmin >= depth and self.envmin != NOENV:
             return C(self.fn, self.vars, self.primed, NOENV, self.pure, self.rec,
-                     deferred=self.deferred)
+                     deferred=self.deferred, pvars=self.pvars)
         return self
+
+
+def primed_reads(c: C) -> frozenset[int] | None:
+    """The variables ``c`` reads in the next state, or None when that is not known."""
+    if not c.primed:
+        return frozenset()
+    return c.pvars or None
 
 
 def const(value: Any) -> C:
@@ -105,16 +115,19 @@ def derived(fn: EvalFn, *parts: C, envmin: int = NOENV, pure: bool = True) -> C:
     vs: frozenset[int] = frozenset()
     read: frozenset[int] = frozenset()  # the variables read outside such arguments
     primed, is_pure, rec = False, pure, False
+    pvars: frozenset[int] | None = frozenset()
     for p in parts:
         if p.vars:
             vs = vs | p.vars
             read = read | (p.vars - p.deferred if p.deferred else p.vars)
-        primed = primed or p.primed
+        if p.primed:
+            primed = True
+            pvars = None if pvars is None or not p.pvars else pvars | p.pvars
         if p.envmin < envmin:
             envmin = p.envmin
         is_pure = is_pure and p.pure
         rec = rec or p.rec
-    return C(fn, vs, primed, envmin, is_pure, rec, deferred=vs - read)
+    return C(fn, vs, primed, envmin, is_pure, rec, deferred=vs - read, pvars=pvars or frozenset())
 
 
 _CANON: dict[Any, Any] = {}  # folded constants (containers), each the first object found

@@ -51,6 +51,7 @@ class PrimeCompiler(RecordCompiler):
                         f"(§_v if t is not None and (§_v := t[{int(i)}]) is not §_U"
                         " else §_unread(t))", {}, {"U": UNASSIGNED, "unread": unread})
             res.primed, res.envmin, res.rec = True, inner.envmin, inner.rec
+            res.pvars = frozenset(idx)
             return res
 
         def primed(s: Any, t: Any, e: tuple) -> Any:
@@ -62,7 +63,8 @@ class PrimeCompiler(RecordCompiler):
                         f"{names[i]}' is used before it is assigned in this action", loc)
             return f(t, None, e)
 
-        return C(primed, primed=True, envmin=inner.envmin, pure=inner.pure, rec=inner.rec)
+        return C(primed, primed=True, envmin=inner.envmin, pure=inner.pure, rec=inner.rec,
+                 pvars=frozenset(idx))
 
     def _c_Unchanged(self, node: S.Unchanged, scope: Scope) -> C:
         return self._c_Prime_eq(node.expr, node.loc, scope)
