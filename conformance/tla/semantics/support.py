@@ -192,6 +192,8 @@ def except1(s, t, e):
         key = KEY
         m = f.map
         if key in m:
+            if INDEXED and type(key) is not str and punned(key, m, f.pun_keys()):
+                pun_key(key, f)
             old = m[key]
             new = NEW
             if new is old:
