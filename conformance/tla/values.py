@@ -596,7 +596,7 @@ def member_miss(x: Any, s: Collection[Any], nested: bool = True) -> bool:
     if kx is None or not s:
         return False
     if tx in BOXES and _found(x, s):  # T1: the search meets x's twin, and fails there
-        other = twin(x, s)
+        other = next(y for y in s if y == x)  # (an error's path)
         raise EvalError(f"attempted to compare {format_value(x)} with {format_value(other)}, "
                         "which TLC cannot compare")
     if kx == _MODEL:
