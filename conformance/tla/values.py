@@ -323,9 +323,10 @@ def unequal_or_fail(a: Any, b: Any) -> bool:
        element missing from b is looked up without failing). ``[f EXCEPT ![k] = v]`` with
        k found only as a pun fails, also where f's domain is an interval (TLC's FcnRcdValue
        over an IntervalValue leaves f as it is for a key that is not an integer: not told
-       apart here); a key not in the domain leaves f as it is (where TLC fails to compare
-       it with the domain: not judged). ``UNION`` of sets holding twins fails, as a set
-       constructor does (``built_set``).
+       apart here). A tuple, function or set key not in the domain is compared with every
+       argument (``except_miss``); a key of another kind leaves f as it is (where TLC fails
+       to compare it with the domain: not judged). ``UNION`` of sets holding twins fails,
+       as a set constructor does (``built_set``).
 
     Not judged (as before, where TLC may fail): an element Python finds in a set (``1 \\in
     {1, "a"}`` fails or not with the order of the elements: TRUE), infinite sets (``Nat``,
@@ -573,6 +574,16 @@ def found_as_pun(x: Any, m: dict[Any, Any], pun_keys: bool = True) -> bool:
     if pun_keys and (x is True or x is False or (type(x) is int and (x == 0 or x == 1))):
         return not exact_member(x, m)
     return False
+
+
+def except_miss(key: Any, m: dict[Any, Any]) -> None:
+    """``[f EXCEPT ![key] = v]`` for a tuple, function or set ``key`` not in the domain (the
+    keys of ``m``): TLC's FcnRcdValue.takeExcept compares the key with every argument in
+    turn (equals), and fails where one comparison fails (``tlc_equal``); else f is left as
+    it is. (Keys of other kinds are not judged: over an IntervalValue domain TLC takes only
+    an integer to compare.)"""
+    for d in m:
+        tlc_equal(key, d)
 
 
 def _fails(x: Any, y: Any) -> bool:

@@ -246,7 +246,11 @@ EXPR_CASES = [
     ("[[k \\in {<<FALSE>>} |-> 1] EXCEPT ![<<x>>] = 5, ![<<2>>] = 6]", 0, ERROR),
     ("[[k \\in {<<FALSE>>} |-> <<1>>] EXCEPT ![<<x>>][1] = 5]", 0, ERROR),
     ("[[b \\in {FALSE, TRUE} |-> 0] EXCEPT ![x] = 5]", 1, ERROR),
-    ("[[k \\in {<<2>>} |-> 1] EXCEPT ![<<x>>] = 5]", 0, Fn({(2,): 1})),  # not in the domain
+    # a key not in the domain is compared with every argument (E1 fails: FALSE against 2)
+    ("[[k \\in {<<2>>} |-> 1] EXCEPT ![<<x>>] = 5]", 0, Fn({(2,): 1})),
+    ("[[k \\in {<<2>>} |-> 1] EXCEPT ![<<x>>] = 5]", False, ERROR),
+    ("[[k \\in {<<1, 2>>} |-> 1] EXCEPT ![<<x, FALSE>>] = 5]", 0, Fn({(1, 2): 1})),  # 0 # 1 first
+    ("[[k \\in {<<1, 2>>, <<0, 2>>} |-> 1] EXCEPT ![<<x, FALSE>>] = 5]", 0, ERROR),
     # T1 in C3: a is enumerated in TLC's order, <<0, 0>> first: not in b, and its lookup
     # (0 against 1) does not fail: FALSE (was an error: the twin <<1, 0>> was met first)
     ("{<<0, x>>, <<1, x>>} \\subseteq {<<1, FALSE>>}", 0, False),

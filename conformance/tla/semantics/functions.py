@@ -38,6 +38,7 @@ from conformance.tla.syntax import EvalError, TlaError, UnsupportedError
 from conformance.tla.values import (
     BOXES,
     Fn,
+    except_miss,
     found_as_pun,
     make_fn,
 )
@@ -254,6 +255,12 @@ class FunctionCompiler(SetCompiler):
             raise EvalError(f"EXCEPT: attempted to compare {L.show(key)} with the domain of "
                             f"{L.show(f)}, which TLC cannot compare", loc)
 
+        def key_miss(key: Any, f: Fn) -> None:
+            try:
+                except_miss(key, f.map)
+            except TlaError as err:
+                raise located(err, loc) from None
+
         def update(s: Any, t: Any, e: tuple, f: Any, path: list, k: int, fv: EvalFn,
                    uses_at: bool) -> Any:
             name, idx = path[k]
@@ -264,6 +271,8 @@ class FunctionCompiler(SetCompiler):
                 old = f[key - 1]
             elif type(f) is Fn:
                 if key not in f.map:
+                    if type(key) in BOXES:
+                        key_miss(key, f)
                     return f
                 if type(key) is not str and found_as_pun(key, f.map, f.pun_keys()):
                     pun_key(key, f)
@@ -294,7 +303,8 @@ class FunctionCompiler(SetCompiler):
             # the common [f EXCEPT ![k] = v]: one update of one level
             (path1, _, at1) = updates[0]
             assert val is not None and (path1[0][1] is None or index_c is not None)
-            return derived(_except1(base, path1, index_c, val, at1, update, pun_key), *parts)
+            return derived(_except1(base, path1, index_c, val, at1, update, pun_key, key_miss),
+                           *parts)
         if all(len(path) == 1 for path, _, _ in updates):
             # [f EXCEPT ![a] = x, !.b = y, ...], every update one level deep: the function
             # is copied once, and each update sees the previous ones (through @)
@@ -320,6 +330,8 @@ class FunctionCompiler(SetCompiler):
                             m = dict(m)
                             copied = True
                         m[key] = new
+                    elif type(key) in BOXES:
+                        key_miss(key, f)
                 return Fn(m) if copied else f
 
             return derived(except_flat, *parts)
@@ -334,7 +346,7 @@ class FunctionCompiler(SetCompiler):
 
 
 def _except1(base: C, path: list[tuple[str | None, EvalFn | None]], index: C | None, value: C,
-             uses_at: bool, update: Any, pun_key: Any) -> EvalFn:
+             uses_at: bool, update: Any, pun_key: Any, key_miss: Any) -> EvalFn:
     """``[f EXCEPT ![k] = v]`` (or ``!.a``: ``path``'s one step), generated with its reads and
     literals inlined; ``update`` is the general case (``f`` neither a sequence nor a function)."""
     field = path[0][0]
@@ -350,4 +362,4 @@ def _except1(base: C, path: list[tuple[str | None, EvalFn | None]], index: C | N
         "INDEXED", "True" if index is not None else "False")
     return _generated("except1", src, operands, {
         "FIELD": field, "update": update, "path": path, "fv": value.fn, "uses_at": uses_at,
-        "punned": found_as_pun, "pun_key": pun_key})
+        "punned": found_as_pun, "pun_key": pun_key, "key_miss": key_miss, "BOXES": BOXES})

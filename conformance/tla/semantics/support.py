@@ -201,6 +201,8 @@ def except1(s, t, e):
             m2 = dict(m)
             m2[key] = new
             return Fn(m2)
+        if INDEXED and type(key) in BOXES:
+            key_miss(key, f)
         return f
     return update(s, t, e, f, path, 0, fv, uses_at)
 """
