@@ -304,7 +304,8 @@ def unequal_or_fail(a: Any, b: Any) -> bool:
        looked up in b alike; no set is sorted. C3 (``a \\subseteq b``,
        EnumerableValue.isSubsetEq): a is enumerated (S1), and its elements are looked up in
        b in a's sorted order until one is missing: it fails when every element missing
-       from b fails to be looked up (M1, M2). The left operand is taken for an enumerated
+       from b fails to be looked up (M1, M2); for a set of tuples, functions or sets, whose
+       order ``sort_key`` follows, when the first one missing does. The left operand is taken for an enumerated
        set (SetEnumValue, IntervalValue, which are ``Reducible``), as sets held as
        ``frozenset`` are throughout.
     A1 (FcnRcdValue.select; TupleValue.select): ``f[x]`` compares x with the domain; the
@@ -681,6 +682,15 @@ def subseteq_or_fail(a: frozenset, b: frozenset) -> bool:
         return True
     if not plain and unsortable(a):
         raise _unsortable_error(a)
+    kind = _set_kind(a)
+    if kind is tuple or kind is frozenset:
+        # TLC's order of tuples, functions and sets (``sort_key``) is known: the first
+        # element of a missing from b decides, its lookup failing (M1, T1) or not
+        for x in sorted_values(a):
+            if not _holds(b, x):
+                member_miss(x, b)
+                return False
+        return True
     failed: EvalError | None = None
     missing = False
     for x in a:

@@ -444,7 +444,8 @@ def _mod(a: int, b: int) -> V:
 # - S \cup T: with S not empty, T is sorted, and each element of T not in S is looked up
 #   in S (kinds only, not inside); S \cap T and S \ T look each element of S not in T up in T
 #   (kinds only); S \subseteq T: S is sorted, an error when every element missing from T
-#   fails to be looked up in it.
+#   fails to be looked up in it (when the first missing fails, for functions and sets,
+#   whose order is known).
 #
 # Twins: two values that differ only by booleans standing for integers somewhere inside
 # (``<<0>>`` and ``<<FALSE>>``: equal once every boolean is erased to 0 or 1):
@@ -567,6 +568,10 @@ def _subseteq(a: V, b: V) -> V:
     missing = xs - ys
     if not missing:
         return B(True)
+    if len({x[0] for x in xs}) == 1 and next(iter(xs))[0] in ("F", "S"):
+        # TLC's order of the elements known (``order``): the first missing one decides
+        _miss(min(missing, key=order), ys)
+        return B(False)
     for x in missing:
         try:
             _miss(x, ys)

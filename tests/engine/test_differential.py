@@ -712,13 +712,16 @@ class PunGen:
         """CHOOSE an element of a set of ``sh`` meeting a test that compares it with values
         of a variant (the least in TLC's order), or a literal when none does."""
         w, g = self.name(), self.name()
-        pred = self.about(w, sh, depth)
+        pred = self.about(w, sh, depth, safe=True)
         return (f"(LET {g} == {self.set_of(sh, depth)} IN IF \\E {w} \\in {g} : {pred} "
                 f"THEN CHOOSE {w} \\in {g} : {pred} ELSE {self.literal(sh)})")
 
-    def about(self, w: str, sh: Shape, depth: int) -> str:
-        """A test of the bound name ``w`` (of shape ``sh``) against values of a variant."""
-        other = self.variant(sh)
+    def about(self, w: str, sh: Shape, depth: int, safe: bool = False) -> str:
+        """A test of the bound name ``w`` (of shape ``sh``) against values of a variant;
+        ``safe``: of ``sh`` itself, a test that never fails (in the body of \\E, \\A and
+        CHOOSE, which TLC stops evaluating at the first element that decides, in its order
+        of the elements, where the engine takes them in another order)."""
+        other = sh if safe else self.variant(sh)
         return str(self.pick([
             lambda: f"({w} = {self.value(other, depth)})", lambda: f"({w} # {self.value(other, depth)})",
             lambda: f"({w} \\in {self.set_of(other, depth)})",
@@ -795,8 +798,8 @@ class PunGen:
             lambda: f"({self.set_of(sh, d)} \\subseteq {self.set_of(other, d)})",
             lambda: f"({self.set_of(sh, d)} = {self.set_of(other, d)})",
             lambda: f"({a} \\in DOMAIN {self.value(('fun', other, self.shape(1)), d)})",
-            lambda: f"(\\E {w} \\in {self.set_of(sh, d)} : {self.about(w, sh, d)})",
-            lambda: f"(\\A {w} \\in {self.set_of(sh, d)} : {self.about(w, sh, d)})",
+            lambda: f"(\\E {w} \\in {self.set_of(sh, d)} : {self.about(w, sh, d, safe=True)})",
+            lambda: f"(\\A {w} \\in {self.set_of(sh, d)} : {self.about(w, sh, d, safe=True)})",
             lambda: f"(Cardinality({self.set_of(sh, d)} \\ {self.set_of(other, d)}) > 0)",
             lambda: f"(<<{a}, 1>> = <<{b}, 2>>)", lambda: f"([a |-> {a}] # [a |-> {b}])",
             lambda: f"({{{a}}} = {{{b}}})",
