@@ -996,6 +996,35 @@ def ext_specs(draw: Any) -> tuple[str, str]:
     return spec_end(draw, g, lines, acts)
 
 
+@st.composite
+def pun_specs(draw: Any) -> tuple[str, str]:
+    """A spec whose variable y holds values of a shape and of a variant of it (``PunGen``),
+    twins often (``<<0>>`` in one state, ``<<FALSE>>`` in another: two states), assigned
+    under guards comparing values of the two shapes (which may fail in some states: the
+    invariant, on x only, never fails, so that the first failure found does not depend on
+    the order of the search)."""
+    g = PunGen(draw)
+    sh = g.shape(2)
+    other = g.variant(sh)
+    pairs = []
+    for _ in range(3):
+        a = g.abstract(sh)
+        pairs.append((g.render(sh, a), g.render(other, a)))
+    lines, acts = [f"Init == x \\in 0..1 /\\ y = {pairs[0][0]}"], []
+    for k in range(draw(st.integers(1, 3))):
+        guard = g.pick(["TRUE", "x < 2", lambda: g.test(1)])
+        (a1, b1), (a2, _) = g.pick(pairs), g.pick(pairs)
+        assign = g.pick([
+            f"y' = IF x = 0 THEN {a1} ELSE {b1}", f"y' = {b1}", f"y' \\in {{{a1}, {a2}}}",
+            "UNCHANGED y", f"y' = IF y = {a1} THEN {a2} ELSE {a1}",
+            lambda: f"y' = {g.value(g.pick([sh, other]), 1)}",
+        ])
+        lines.append(f"A{k} == ({guard}) /\\ x' = (x + {k + 1}) % 3 /\\ {assign}")
+        acts.append(f"A{k}")
+    lines += ["Next == " + " \\/ ".join(acts), "Inv == x \\in 0..3"]
+    return "\n".join(lines), "INIT Init\nNEXT Next\nINVARIANT Inv\nCHECK_DEADLOCK FALSE\n"
+
+
 def compare_spec(body: str, cfg_text: str) -> None:
     text = f"---- MODULE P ----\n{HEADER}\nVARIABLES x, y\n{body}\n====\n"
     module = parse_module_text(text, "P.tla")
@@ -1039,6 +1068,19 @@ def test_explorer_agrees_on_more_constructs(spec: tuple[str, str]) -> None:
 @LONG
 @given(ext_specs())
 def test_explorer_agrees_on_more_constructs_long(spec: tuple[str, str]) -> None:
+    compare_spec(*spec)
+
+
+@FAST_EXT_SPECS
+@given(pun_specs())
+def test_explorer_agrees_on_puns_inside_states(spec: tuple[str, str]) -> None:
+    compare_spec(*spec)
+
+
+@pytest.mark.slow
+@LONG
+@given(pun_specs())
+def test_explorer_agrees_on_puns_inside_states_long(spec: tuple[str, str]) -> None:
     compare_spec(*spec)
 
 
