@@ -583,13 +583,16 @@ class PunGen:
     Kept out, where TLC's answer is not the engine's to give or not known (see values.py,
     ``unequal_or_fail``: not judged): a set holding values of two shapes is never built
     inside an expression (TLC fails to sort ``{<<2>>, <<FALSE>>}`` when it enumerates, counts
-    or compares it; the engine does not look inside elements for that), except as the
-    final value of ``S \\cup T`` (a definition's value, not used further) -- and sets
-    holding twins, which both refuse (``{<<0>>, <<FALSE>>}``: the engine cannot hold both);
+    or compares it; the engine does not look inside elements for that), except in a
+    definition's final value (``S \\cup T``, ``{a, b}``, ``UNION {{a}, {b}}``,
+    ``Cardinality({a, b})``: not judged, unless a and b are twins, which both refuse: the
+    engine cannot hold both, ``{<<0>>, <<FALSE>>}``);
     EXCEPT is not applied to a function over bare integers, which may be a sequence (TLC's
     TupleValue leaves it as it is for a key that is not an integer, its FcnRcdValue over
-    an enumerated set fails) or have an interval for its domain; ``{1, TRUE}`` itself is
-    never built from literals (the two are twins: both fail).
+    an enumerated set fails) or have an interval for its domain, nor with a key of another
+    kind than the arguments that is not a tuple, function or set, or a twin of an argument
+    (``key_variant``); the bodies of \\E, \\A and CHOOSE compare values of one shape
+    (``about``).
     """
 
     def __init__(self, draw: Any) -> None:
@@ -743,10 +746,20 @@ class PunGen:
 
     def excepted(self, sh: Shape, depth: int) -> str:
         """``[f EXCEPT ![k] = v]``: the key of the arguments' shape or of a variant (in the
-        domain, a twin of an argument, or neither); several updates, @, a nested path."""
-        fn = self.value(sh, depth)
-        k1 = self.value(self.variant(sh[1]), depth)
-        k2 = self.value(self.variant(sh[1]), depth)
+        domain, a twin of an argument, or neither); several updates, @."""
+        ksh = sh[1]
+        if self.coin(2):  # a key drawn from an argument, of a variant: a twin, often
+            a = self.abstract(sh)
+            fn = self.render(sh, a)
+            key = self.pick(a)[0]
+            other = self.variant(ksh)
+            if len(ksh) == 1 and (key == 2 or other == ("s",)):
+                other = ksh  # no key of another kind than the domain's that is not a twin
+            k1 = self.render(other, key)
+        else:
+            fn = self.value(sh, depth)
+            k1 = self.value(self.key_variant(ksh), depth)
+        k2 = self.value(self.key_variant(ksh), depth)
         v1, v2 = self.value(sh[2], depth), self.value(sh[2], depth)
         return str(self.pick([
             f"[{fn} EXCEPT ![{k1}] = {v1}]",
@@ -754,6 +767,13 @@ class PunGen:
             f"[{fn} EXCEPT ![{k1}] = @]",
             lambda: f"[{fn} EXCEPT ![{k1}] = {v1}, ![{k2}] = @]",
         ]))
+
+    def key_variant(self, sh: Shape) -> Shape:
+        """A variant of ``sh`` for EXCEPT keys: a key that is not a tuple, function or set
+        keeps its kind (TLC compares it with the domain, and fails on one of another kind,
+        where the engine does not look: only a twin of an argument, which a bare 2 or a
+        string is not)."""
+        return sh if len(sh) == 1 else self.variant(sh)
 
     def set_of(self, sh: Shape, depth: int) -> str:
         """An expression whose value is a set of values of shape ``sh`` (only)."""
@@ -805,6 +825,36 @@ class PunGen:
             lambda: f"({{{a}}} = {{{b}}})",
         ]))
 
+    def twins(self, depth: int) -> str:
+        """The operators that compare, on values drawn from one abstract value in a shape
+        and in a variant of it (twins, often): a set built of both, =, \\in, \\subseteq,
+        the set operators, application, DOMAIN and EXCEPT with such keys."""
+        sh = self.shape(2)
+        other = self.variant(sh)
+        (a1, b1), (a2, b2) = (self.pair_in(sh, other) for _ in "12")
+        c = self.value(other, max(depth - 1, 0))
+        options = [
+            f"{{{a1}, {b1}}}", f"UNION {{{{{a1}}}, {{{b1}}}}}", f"Cardinality({{{a1}, {b1}}})",
+            f"({{{a1}, {a2}}} = {{{b1}, {b2}}})", f"({{{a1}, {a2}}} # {{{b1}, {b2}}})",
+            f"({a1} \\in {{{b1}}})", f"({a1} \\in {{{b1}, {c}}})", f"({a1} \\notin {{{c}, {b1}}})",
+            f"({{{a1}, {a2}}} \\subseteq {{{b1}, {c}}})", f"({{{a1}}} \\cup {{{b1}, {c}}})",
+            f"({{{a1}, {a2}}} \\cap {{{b1}}})", f"({{{a1}, {a2}}} \\ {{{b2}, {c}}})",
+            f"[k \\in {{{a1}, {a2}}} |-> 7][{b1}]", f"({b1} \\in DOMAIN [k \\in {{{a1}, {a2}}} |-> 7])",
+            f"(<<{a1}, {a2}>> = <<{b1}, {b2}>>)", f"([a |-> {a1}, b |-> {a2}] = [a |-> {b1}, b |-> {b2}])",
+            f"([k \\in {{{a1}}} |-> {a2}] = [k \\in {{{b1}}} |-> {b2}])",
+            f"(CHOOSE k \\in {{{a1}, {a2}}} : TRUE) = {b1}",
+        ]
+        if len(sh) > 1:  # keys of tuples, functions, sets (see key_variant)
+            options += [f"[[k \\in {{{a1}, {a2}}} |-> 7] EXCEPT ![{b1}] = 8]",
+                        f"[[k \\in {{{a1}}} |-> <<7>>] EXCEPT ![{b1}][1] = 8, ![{a1}] = @]"]
+        return str(self.pick(options))
+
+    def pair_in(self, sh: Shape, other: Shape) -> tuple[str, str]:
+        """Values of ``sh`` and ``other`` from one abstract value (or two, seldom)."""
+        a = self.abstract(sh)
+        b = self.abstract(sh) if self.draw(st.integers(0, 3)) == 3 else a
+        return self.render(sh, a), self.render(other, b)
+
     def top(self, depth: int) -> str:
         """A definition's body: a comparison, or a value built through the operators that
         compare (a set of two shapes only here, as a final value)."""
@@ -812,6 +862,7 @@ class PunGen:
         other = self.variant(sh)
         return str(self.pick([
             lambda: self.test(depth),
+            lambda: self.twins(depth), lambda: self.twins(depth),
             lambda: self.value(sh, depth),
             lambda: f"({self.set_of(sh, depth)} \\cup {self.set_of(other, depth)})",
             lambda: f"({self.set_of(sh, depth)} \\cap {self.set_of(other, depth)})",
