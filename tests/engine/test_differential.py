@@ -1063,7 +1063,8 @@ def pun_specs(draw: Any) -> tuple[str, str]:
         pairs.append((g.render(sh, a), g.render(other, a)))
     lines, acts = [f"Init == x \\in 0..1 /\\ y = {pairs[0][0]}"], []
     for k in range(draw(st.integers(1, 3))):
-        guard = g.pick(["TRUE", "x < 2", lambda: g.test(1)])
+        # a plain boolean (IF): see ``specs``
+        guard = g.pick(["TRUE", "x < 2", lambda: f"IF {g.test(1)} THEN TRUE ELSE FALSE"])
         (a1, b1), (a2, _) = g.pick(pairs), g.pick(pairs)
         assign = g.pick([
             f"y' = IF x = 0 THEN {a1} ELSE {b1}", f"y' = {b1}", f"y' \\in {{{a1}, {a2}}}",
