@@ -23,6 +23,7 @@ from conformance.tla.values import (
     Fn,
     ModelValue,
     Value,
+    built_set,
     cap_check,
     cup_check,
     exact_member,
@@ -221,8 +222,12 @@ def powerset(s: Any) -> AnySet:
 
 def big_union(s: Any) -> frozenset:
     out: set[Any] = set()
-    for x in enumerate_set(want_set(s, "argument of UNION")):
-        out |= enumerate_set(want_set(x, "element of UNION's argument"))
+    parts = [enumerate_set(want_set(x, "element of UNION's argument"))
+             for x in enumerate_set(want_set(s, "argument of UNION"))]
+    for x in parts:
+        out |= x
+    if len(out) < sum(map(len, parts)):  # sets meeting: not through a pun (built_set)
+        built_set([y for x in parts for y in x])
     return frozenset(out)
 
 

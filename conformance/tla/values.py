@@ -25,8 +25,8 @@ different states. Hence anything that identifies values across evaluations (stat
 fingerprints, memo tables) checks ``same_value`` on a hit, and equality fails, as TLC
 does, when Python equality holds only because of such a pun (``tlc_equal``; the rules of
 the comparisons TLC refuses are listed with it). Membership tells a boolean element from
-an integer one; a pun nested inside an element (``<<0>> \\in {<<FALSE>>}``, which TLC
-rejects) is not looked for.
+an integer one, and fails on a pun nested inside an element (``<<0>> \\in {<<FALSE>>}``,
+which TLC rejects: rule T1 of ``unequal_or_fail``).
 """
 
 from __future__ import annotations
@@ -304,11 +304,30 @@ def unequal_or_fail(a: Any, b: Any) -> bool:
        looked up in b alike; no set is sorted. C3 (``a \\subseteq b``,
        EnumerableValue.isSubsetEq): a is enumerated (S1), and its elements are looked up in
        b in a's sorted order until one is missing: it fails when every element missing
-       from b fails to be looked up (M1, M2). The left operand is taken for an enumerated
+       from b fails to be looked up (M1, M2); for a set of tuples, functions or sets, whose
+       order ``sort_key`` follows, when the first one missing does. The left operand is taken for an enumerated
        set (SetEnumValue, IntervalValue, which are ``Reducible``), as sets held as
        ``frozenset`` are throughout.
     A1 (FcnRcdValue.select; TupleValue.select): ``f[x]`` compares x with the domain; the
        engine fails where Python finds x only as TRUE standing for 1 or the reverse.
+    T0 (the equals above, for two values Python finds equal only through a pun inside: a
+       boolean standing for 0 or 1 somewhere): TLC compares them part by part, the parts
+       alike in the same order (sets and domains sorted alike, their elements differing
+       only by such puns), and the first parts that differ are a boolean and an integer:
+       two such sets, or functions over two such domains, fail (E3, E4 answer FALSE only
+       for sets and domains Python finds unequal).
+    T1 (M1-M2, C1-C3, A1, and EXCEPT: FcnRcdValue.takeExcept compares the key with each
+       argument by equals): looking a value up in a set or a domain holding its twin (a
+       value Python finds equal to it that is another TLA+ value) fails: each comparison
+       of the search that succeeds orders the value as its twin, so the search meets the
+       twin. In ``a \\subseteq b`` that lookup is one that fails (C3: FALSE when some other
+       element missing from b is looked up without failing). ``[f EXCEPT ![k] = v]`` with
+       k found only as a pun fails, also where f's domain is an interval (TLC's FcnRcdValue
+       over an IntervalValue leaves f as it is for a key that is not an integer: not told
+       apart here). A tuple, function or set key not in the domain is compared with every
+       argument (``except_miss``); a key of another kind leaves f as it is (where TLC fails
+       to compare it with the domain: not judged). ``UNION`` of sets holding twins fails,
+       as a set constructor does (``built_set``).
 
     Not judged (as before, where TLC may fail): an element Python finds in a set (``1 \\in
     {1, "a"}`` fails or not with the order of the elements: TRUE), infinite sets (``Nat``,
@@ -358,6 +377,8 @@ def unequal_or_fail(a: Any, b: Any) -> bool:
                 raise _unsortable_error(s)
         if len(a) != len(b):
             return False
+        if a == b:  # T0: equal to Python only through a pun inside
+            raise _incomparable(a, b)
         if len(a) == 1:
             return tlc_equal(next(iter(a)), next(iter(b)))
         if _kinds_clash(a, b):
@@ -370,6 +391,8 @@ def unequal_or_fail(a: Any, b: Any) -> bool:
     if len(ma) != len(mb):
         return False
     if ma.keys() != mb.keys() or not same_value(frozenset(ma), frozenset(mb)):
+        if ma.keys() == mb.keys():  # T0: domains equal to Python only through a pun inside
+            raise _incomparable(a, b)
         if _kinds_clash(ma, mb):
             raise _incomparable(a, b)
         return False
@@ -535,6 +558,35 @@ def _holds(s: frozenset, x: Any) -> bool:
     return not found_maybe_other(x) or exact_member(x, s)
 
 
+def _found(x: Any, s: Collection[Any]) -> bool:
+    """Whether Python finds ``x`` in ``s``."""
+    try:
+        return x in s
+    except TypeError:
+        return False
+
+
+def found_as_pun(x: Any, m: dict[Any, Any], pun_keys: bool = True) -> bool:
+    """Whether Python finds the key ``x`` in the function's map ``m`` only as another TLA+
+    value (TRUE as 1, ``<<0>>`` as ``<<FALSE>>``); ``x`` is in ``m`` to Python.
+    ``pun_keys``: whether a key of ``m`` may be a boolean or 0 or 1 (``Fn.pun_keys``)."""
+    if type(x) in BOXES:
+        return not same_value(twin(x, m), x)
+    if pun_keys and (x is True or x is False or (type(x) is int and (x == 0 or x == 1))):
+        return not exact_member(x, m)
+    return False
+
+
+def except_miss(key: Any, m: dict[Any, Any]) -> None:
+    """``[f EXCEPT ![key] = v]`` for a tuple, function or set ``key`` not in the domain (the
+    keys of ``m``): TLC's FcnRcdValue.takeExcept compares the key with every argument in
+    turn (equals), and fails where one comparison fails (``tlc_equal``); else f is left as
+    it is. (Keys of other kinds are not judged: over an IntervalValue domain TLC takes only
+    an integer to compare.)"""
+    for d in m:
+        tlc_equal(key, d)
+
+
 def _fails(x: Any, y: Any) -> bool:
     """Whether TLC fails to compare ``x`` with ``y`` in either order (``tlc_equal`` raises
     both ways)."""
@@ -555,6 +607,10 @@ def member_miss(x: Any, s: Collection[Any], nested: bool = True) -> bool:
     kx = _KINDS.get(tx)
     if kx is None or not s:
         return False
+    if tx in BOXES and _found(x, s):  # T1: the search meets x's twin, and fails there
+        other = next(y for y in s if y == x)  # (an error's path)
+        raise EvalError(f"attempted to compare {format_value(x)} with {format_value(other)}, "
+                        "which TLC cannot compare")
     if kx == _MODEL:
         if x.vtype is None:
             return False  # E2: never fails
@@ -626,10 +682,25 @@ def subseteq_or_fail(a: frozenset, b: frozenset) -> bool:
         return True
     if not plain and unsortable(a):
         raise _unsortable_error(a)
+    kind = _set_kind(a)
+    if kind is tuple or kind is frozenset:
+        # TLC's order of tuples, functions and sets (``sort_key``) is known: the first
+        # element of a missing from b decides, its lookup failing (M1, T1) or not
+        for x in sorted_values(a):
+            if not _holds(b, x):
+                member_miss(x, b)
+                return False
+        return True
     failed: EvalError | None = None
     missing = False
     for x in a:
-        if not _holds(b, x):
+        try:
+            held = _holds(b, x)
+        except EvalError as err:  # b holds x's twin: looking x up fails (T1)
+            failed = failed or err
+            missing = True
+            continue
+        if not held:
             missing = True
             try:
                 member_miss(x, b)

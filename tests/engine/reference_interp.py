@@ -265,7 +265,7 @@ class Interp:
         return min(vals, key=order)  # any fixed choice; TLC's is the least in its order
 
     def e_SetEnum(self, e: S.SetEnum, env: Env, p: bool) -> V:
-        return ("S", frozenset(self.ev(x, env, p) for x in e.items))
+        return _built([self.ev(x, env, p) for x in e.items])
 
     def e_SetFilter(self, e: S.SetFilter, env: Env, p: bool) -> V:
         b = e.bound
@@ -276,7 +276,7 @@ class Interp:
         return ("S", frozenset(out))
 
     def e_SetMap(self, e: S.SetMap, env: Env, p: bool) -> V:
-        return ("S", frozenset(self.ev(e.expr, inner, p) for inner in self.bindings(e.bounds, env, p)))
+        return _built([self.ev(e.expr, inner, p) for inner in self.bindings(e.bounds, env, p)])
 
     def e_FnConstruct(self, e: S.FnConstruct, env: Env, p: bool) -> V:
         names = [n for b in e.bounds for n in b.names]
@@ -309,7 +309,19 @@ class Interp:
             idx = [self.ev(x, env, p) for x in step.index]
             key = idx[0] if len(idx) == 1 else seq(idx)
         if key not in m:
-            return f  # EXCEPT outside the domain changes nothing
+            # outside the domain EXCEPT changes nothing (TLC's takeExcept), but compares the
+            # key with every argument first: a key it fails to compare with one fails (a
+            # twin of an argument does); a sequence (TupleValue) takes only an integer, and
+            # other keys than tuples, functions and sets are compared only with their twins
+            # (over an interval TLC compares only integers)
+            if _is_seq(m) and key[0] != "i":
+                return f
+            if key[0] in ("S", "F"):
+                for d in m:
+                    teq(key, d)
+            elif _twin_in(key, m):
+                raise RefError(f"EXCEPT: TLC cannot compare {key} with its twin in the domain")
+            return f
         if len(path) == 1:
             m[key] = self.ev(value, {**env, "@": m[key]}, p)
         else:
@@ -432,7 +444,49 @@ def _mod(a: int, b: int) -> V:
 # - S \cup T: with S not empty, T is sorted, and each element of T not in S is looked up
 #   in S (kinds only, not inside); S \cap T and S \ T look each element of S not in T up in T
 #   (kinds only); S \subseteq T: S is sorted, an error when every element missing from T
-#   fails to be looked up in it.
+#   fails to be looked up in it (when the first missing fails, for functions and sets,
+#   whose order is known).
+#
+# Twins: two values that differ only by booleans standing for integers somewhere inside
+# (``<<0>>`` and ``<<FALSE>>``: equal once every boolean is erased to 0 or 1):
+# - T0: comparing two twins is an error (TLC compares their parts alike, in one order, and
+#   the first parts that differ are a boolean and an integer), and so is comparing two
+#   functions over twin domains (TLC compares the domains first);
+# - T1: looking a value up in a set (or a domain) that holds a twin of it is an error (the
+#   search meets the twin), also in \cup, \cap, \, \subseteq (one failing lookup) and EXCEPT;
+# - T2: building a set (an enumeration, a map, UNION) holding two twins is an error (TLC
+#   fails to sort it; the engine's sets cannot hold both).
+
+
+def _erase(v: V) -> V:
+    """``v`` with each boolean, at any depth, the integer it stands for in Python (FALSE 0,
+    TRUE 1), a sequence kept apart from other functions: two values that differ but not
+    once erased are twins. (``[k \\in {TRUE} |-> 0]`` and ``<<FALSE>>`` are not: the engine
+    holds a sequence as a tuple, which Python finds unequal to any other function; TLC fails
+    to compare them, as rule E4 of values.py says, but not where they are found only inside
+    the sets or domains compared: those are unequal, as sets of other functions are.)"""
+    tag, x = v
+    if tag == "b":
+        return I(int(x))
+    if tag == "S":
+        return ("S", frozenset(_erase(y) for y in x))
+    if tag == "F":
+        return ("Q" if _is_seq(dict(x)) else "F", frozenset((_erase(k), _erase(y)) for k, y in x))
+    return v
+
+
+def _twin_in(x: V, elems: Any) -> bool:
+    """Whether ``elems`` (not holding ``x``) holds a twin of ``x``."""
+    ex = _erase(x)
+    return any(_erase(y) == ex for y in elems)
+
+
+def _built(items: list[V]) -> V:
+    """The set of ``items``: two twins among them fail (T2)."""
+    out = frozenset(items)
+    if len({_erase(v) for v in out}) < len(out):
+        raise RefError(f"TLC cannot sort a set holding twins: {out}")
+    return ("S", out)
 
 
 def _sort_kinds(elems: Any) -> tuple[set[str], bool]:
@@ -474,6 +528,8 @@ def _fails_both(x: V, y: V) -> bool:
 
 def _miss(x: V, elems: Any, nested: bool = True) -> None:
     """x, not in elems, looked up in them: RefError where TLC fails."""
+    if _twin_in(x, elems):
+        raise RefError(f"TLC meets the twin of {x} in {elems}, and cannot compare them")
     kx = _kind(x)
     if kx is None or not elems:
         return
@@ -512,6 +568,10 @@ def _subseteq(a: V, b: V) -> V:
     missing = xs - ys
     if not missing:
         return B(True)
+    if len({x[0] for x in xs}) == 1 and next(iter(xs))[0] in ("F", "S"):
+        # TLC's order of the elements known (``order``): the first missing one decides
+        _miss(min(missing, key=order), ys)
+        return B(False)
     for x in missing:
         try:
             _miss(x, ys)
@@ -544,6 +604,8 @@ def teq(a: V, b: V) -> bool:
     """``a = b`` as TLC answers it (RefError where TLC fails)."""
     if a == b:
         return True
+    if _erase(a) == _erase(b):
+        raise RefError(f"TLC cannot compare the twins {a} and {b}")
     if a[0] == "m" or b[0] == "m":
         types = [_mv_type(v) for v in (a, b) if v[0] == "m"]
         if None in types:
@@ -570,6 +632,8 @@ def teq(a: V, b: V) -> bool:
     if len(fa) != len(fb):
         return False
     if set(fa) != set(fb):
+        if _erase(("S", frozenset(fa))) == _erase(("S", frozenset(fb))):
+            raise RefError(f"TLC cannot compare the twin domains of {a} and {b}")  # T0
         if _clash(fa, fb):
             raise RefError(f"TLC cannot compare {a} with {b}")
         return False
@@ -660,7 +724,7 @@ _BUILTINS: dict[str, Any] = {
     "\\": lambda a, b: _cap(a, b, keep=False),
     "\\subseteq": _subseteq,
     "SUBSET": _subset,
-    "UNION": lambda s: ("S", frozenset(y for x in want(s, "S") for y in want(x, "S"))),
+    "UNION": lambda s: _built([y for x in want(s, "S") for y in want(x, "S")]),
     "DOMAIN": lambda f: ("S", frozenset(fmap(f))),
     "Cardinality": lambda s: I(len(want(s, "S"))),
     "Len": lambda s: I(len(as_seq(s))),

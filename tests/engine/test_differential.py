@@ -560,6 +560,327 @@ def mixed_modules(draw: Any) -> tuple[str, list[str]]:
     return "\n".join(f"{n} == {g.mixed(1, {})}" for n in names), names
 
 
+Shape = tuple[Any, ...]
+
+
+class PunGen:
+    """Draws TLA+ text over values that hold integers, booleans and strings in the same
+    places, nested (a tuple in a record in a set, a function whose arguments are tuples of
+    booleans ...), compared through every operator that compares values: ``=``, ``#``,
+    ``\\in``, ``\\notin``, ``\\cup``, ``\\cap``, ``\\``, ``\\subseteq``, application and
+    ``DOMAIN``, EXCEPT, set maps and filters, UNION, Cardinality, CHOOSE.
+
+    A *shape* is the kind of every part of a value: a leaf ``("i",)``, ``("b",)``,
+    ``("s",)`` (integer, boolean, string), a tuple ``("tup", parts)``, a record
+    ``("rec", ((field, part), ...))``, a set ``("set", element)`` or a function
+    ``("fun", argument, value)``. Every expression has one shape, and every set it builds
+    holds values of one shape, which TLC can sort. A comparison puts a value of a shape
+    beside one of a *variant* of it (some leaves of another kind: mostly an integer for a
+    boolean or the reverse, a string sometimes): both are drawn from one abstract value
+    (0 or 1 at each leaf, seldom 2), so that they are often *twins*, values Python finds
+    equal (``<<0>> == <<FALSE>>``) that TLC fails to compare.
+
+    Kept out, where TLC's answer is not the engine's to give or not known (see values.py,
+    ``unequal_or_fail``: not judged): a set holding values of two shapes is never built
+    inside an expression (TLC fails to sort ``{<<2>>, <<FALSE>>}`` when it enumerates, counts
+    or compares it; the engine does not look inside elements for that), except in a
+    definition's final value (``S \\cup T``, ``{a, b}``, ``UNION {{a}, {b}}``,
+    ``Cardinality({a, b})``: not judged, unless a and b are twins, which both refuse: the
+    engine cannot hold both, ``{<<0>>, <<FALSE>>}``);
+    EXCEPT is not applied to a function over bare integers, which may be a sequence (TLC's
+    TupleValue leaves it as it is for a key that is not an integer, its FcnRcdValue over
+    an enumerated set fails) or have an interval for its domain, nor with a key of another
+    kind than the arguments that is not a tuple, function or set, or a twin of an argument
+    (``key_variant``); the bodies of \\E, \\A and CHOOSE compare values of one shape
+    (``about``).
+    """
+
+    def __init__(self, draw: Any) -> None:
+        self.draw = draw
+        self.fresh = itertools.count()
+
+    def name(self) -> str:
+        return f"w{next(self.fresh)}"
+
+    def pick(self, options: list[Any]) -> Any:
+        got = options[self.draw(st.integers(0, len(options) - 1))]
+        return got() if callable(got) else got
+
+    def coin(self, n: int = 2) -> bool:
+        return bool(self.draw(st.integers(0, n - 1)) == 0)
+
+    # shapes ------------------------------------------------------------------------------
+
+    def shape(self, depth: int) -> Shape:
+        if depth <= 0 or self.coin(3):
+            return (self.pick(["i", "i", "b", "b", "s"]),)
+        d = depth - 1
+        return tuple(self.pick([
+            lambda: ("tup", tuple(self.shape(d) for _ in range(self.draw(st.integers(1, 2))))),
+            lambda: ("rec", tuple((f, self.shape(d)) for f in self.pick([("a",), ("a", "b")]))),
+            lambda: ("set", self.shape(d)),
+            lambda: ("fun", self.shape(d), self.shape(d)),
+        ]))
+
+    def variant(self, sh: Shape) -> Shape:
+        """``sh`` with some leaves of another kind (or ``sh`` itself)."""
+        if len(sh) == 1:
+            if self.coin(2):
+                return sh
+            return (self.pick({"i": ["b", "b", "b", "s"], "b": ["i", "i", "i", "s"],
+                               "s": ["i", "b"]}[sh[0]]),)
+        tag = sh[0]
+        if tag == "tup":
+            return ("tup", tuple(self.variant(x) for x in sh[1]))
+        if tag == "rec":
+            return ("rec", tuple((f, self.variant(x)) for f, x in sh[1]))
+        if tag == "set":
+            return ("set", self.variant(sh[1]))
+        return ("fun", self.variant(sh[1]), self.variant(sh[2]))
+
+    def abstract(self, sh: Shape) -> Any:
+        """An abstract value of ``sh``: 0 or 1 (seldom 2) at each leaf."""
+        tag = sh[0]
+        if len(sh) == 1:
+            return 2 if self.draw(st.integers(0, 7)) == 7 else self.draw(st.integers(0, 1))
+        if tag == "tup":
+            return [self.abstract(x) for x in sh[1]]
+        if tag == "rec":
+            return [self.abstract(x) for _, x in sh[1]]
+        if tag == "set":
+            return [self.abstract(sh[1]) for _ in range(self.draw(st.integers(0, 2)))]
+        return [(self.abstract(sh[1]), self.abstract(sh[2])) for _ in range(self.draw(st.integers(1, 2)))]
+
+    def render(self, sh: Shape, a: Any) -> str:
+        """The abstract value ``a`` written as a value of ``sh`` (sometimes through the state
+        variable x, so that it is not folded, or a leaf that depends on x)."""
+        tag = sh[0]
+        if tag == "i":
+            return str(self.pick([str(a), str(a), f"(x - x + {a})", "(x % 2)"]))
+        if tag == "b":
+            lit = "TRUE" if a % 2 else "FALSE"
+            return str(self.pick([lit, lit, f"(x = x /\\ {lit})", "(x > 0)"]))
+        if tag == "s":
+            return str(self.pick([f'"{"abc"[a]}"', '"a"']))
+        if tag == "tup":
+            return "<<" + ", ".join(self.render(x, y) for x, y in zip(sh[1], a, strict=True)) + ">>"
+        if tag == "rec":
+            return "[" + ", ".join(f"{f} |-> {self.render(x, y)}"
+                                   for (f, x), y in zip(sh[1], a, strict=True)) + "]"
+        if tag == "set":
+            return "{" + ", ".join(self.render(sh[1], y) for y in a) + "}"
+        w = self.name()
+        keys = [self.render(sh[1], k) for k, _ in a]
+        vals = [self.render(sh[2], v) for _, v in a]
+        if len(keys) == 1:
+            return f"[{w} \\in {{{keys[0]}}} |-> {vals[0]}]"
+        return f"[{w} \\in {{{keys[0]}, {keys[1]}}} |-> IF {w} = {keys[0]} THEN {vals[0]} ELSE {vals[1]}]"
+
+    def literal(self, sh: Shape) -> str:
+        return self.render(sh, self.abstract(sh))
+
+    def pair(self, sh: Shape) -> tuple[str, str]:
+        """A value of ``sh`` and one of a variant of it, from one abstract value (twins,
+        often) or from two."""
+        other = self.variant(sh)
+        a = self.abstract(sh)
+        b = self.abstract(sh) if self.draw(st.integers(0, 3)) == 3 else a
+        return self.render(sh, a), self.render(other, b)
+
+    # expressions of a shape ------------------------------------------------------------
+
+    def value(self, sh: Shape, depth: int) -> str:
+        """An expression of shape ``sh``."""
+        if sh[0] == "set":
+            return self.set_of(sh[1], depth)
+        if depth <= 0 or self.coin(2):
+            return self.literal(sh)
+        d = depth - 1
+        w, g = self.name(), self.name()
+        options: list[Any] = [
+            lambda: f"(IF {self.test(d)} THEN {self.value(sh, d)} ELSE {self.value(sh, d)})",
+            lambda: f"(LET {g} == {self.set_of(sh, d)} IN IF {g} = {{}} THEN {self.literal(sh)} "
+            f"ELSE CHOOSE {w} \\in {g} : TRUE)",
+            lambda: self.choice(sh, d),
+            lambda: self.applied(sh, d),
+        ]
+        if sh[0] == "rec":
+            f, fsh = self.pick(list(sh[1]))
+            options.append(lambda: f"[{self.value(sh, d)} EXCEPT !.{f} = {self.value(fsh, d)}]")
+        if sh[0] == "fun" and sh[1] != ("i",):
+            options.append(lambda: self.excepted(sh, d))
+        return str(self.pick(options))
+
+    def choice(self, sh: Shape, depth: int) -> str:
+        """CHOOSE an element of a set of ``sh`` meeting a test that compares it with values
+        of a variant (the least in TLC's order), or a literal when none does."""
+        w, g = self.name(), self.name()
+        pred = self.about(w, sh, depth, safe=True)
+        return (f"(LET {g} == {self.set_of(sh, depth)} IN IF \\E {w} \\in {g} : {pred} "
+                f"THEN CHOOSE {w} \\in {g} : {pred} ELSE {self.literal(sh)})")
+
+    def about(self, w: str, sh: Shape, depth: int, safe: bool = False) -> str:
+        """A test of the bound name ``w`` (of shape ``sh``) against values of a variant;
+        ``safe``: of ``sh`` itself, a test that never fails (in the body of \\E, \\A and
+        CHOOSE, which TLC stops evaluating at the first element that decides, in its order
+        of the elements, where the engine takes them in another order)."""
+        other = sh if safe else self.variant(sh)
+        return str(self.pick([
+            lambda: f"({w} = {self.value(other, depth)})", lambda: f"({w} # {self.value(other, depth)})",
+            lambda: f"({w} \\in {self.set_of(other, depth)})",
+            lambda: f"({w} \\notin {self.set_of(other, depth)})",
+            lambda: f"({{{w}}} \\subseteq {self.set_of(other, depth)})",
+        ]))
+
+    def applied(self, sh: Shape, depth: int) -> str:
+        """A function whose values are of ``sh`` applied to an argument, of the arguments'
+        shape or a variant (guarded by \\in DOMAIN or not: outside the domain both fail)."""
+        ksh = self.shape(1)
+        f, k = self.name(), self.name()
+        fn = self.value(("fun", ksh, sh), depth)
+        arg = self.value(self.variant(ksh), depth)
+        if self.coin(2):
+            return f"({fn})[{arg}]"
+        return (f"(LET {f} == {fn} IN LET {k} == {arg} IN IF {k} \\in DOMAIN {f} "
+                f"THEN {f}[{k}] ELSE {self.literal(sh)})")
+
+    def excepted(self, sh: Shape, depth: int) -> str:
+        """``[f EXCEPT ![k] = v]``: the key of the arguments' shape or of a variant (in the
+        domain, a twin of an argument, or neither); several updates, @."""
+        ksh = sh[1]
+        if self.coin(2):  # a key drawn from an argument, of a variant: a twin, often
+            a = self.abstract(sh)
+            fn = self.render(sh, a)
+            key = self.pick(a)[0]
+            other = self.variant(ksh)
+            if len(ksh) == 1 and (key == 2 or other == ("s",)):
+                other = ksh  # no key of another kind than the domain's that is not a twin
+            k1 = self.render(other, key)
+        else:
+            fn = self.value(sh, depth)
+            k1 = self.value(self.key_variant(ksh), depth)
+        k2 = self.value(self.key_variant(ksh), depth)
+        v1, v2 = self.value(sh[2], depth), self.value(sh[2], depth)
+        return str(self.pick([
+            f"[{fn} EXCEPT ![{k1}] = {v1}]",
+            f"[{fn} EXCEPT ![{k1}] = {v1}, ![{k2}] = {v2}]",
+            f"[{fn} EXCEPT ![{k1}] = @]",
+            lambda: f"[{fn} EXCEPT ![{k1}] = {v1}, ![{k2}] = @]",
+        ]))
+
+    def key_variant(self, sh: Shape) -> Shape:
+        """A variant of ``sh`` for EXCEPT keys: a key that is not a tuple, function or set
+        keeps its kind (TLC compares it with the domain, and fails on one of another kind,
+        where the engine does not look: only a twin of an argument, which a bare 2 or a
+        string is not)."""
+        return sh if len(sh) == 1 else self.variant(sh)
+
+    def set_of(self, sh: Shape, depth: int) -> str:
+        """An expression whose value is a set of values of shape ``sh`` (only)."""
+        if depth <= 0 or self.coin(3):
+            return self.literal(("set", sh))
+        d = depth - 1
+        other = self.variant(sh)
+        w, v = self.name(), self.name()
+        src = self.shape(1)
+        options: list[Any] = [
+            lambda: f"({self.set_of(sh, d)} \\cup {self.set_of(sh, d)})",
+            lambda: f"({self.set_of(sh, d)} \\cap {self.set_of(other, d)})",
+            lambda: f"({self.set_of(sh, d)} \\ {self.set_of(other, d)})",
+            lambda: f"{{{w} \\in {self.set_of(sh, d)} : {self.about(w, sh, d)}}}",
+            lambda: f"{{IF {self.about(w, src, d)} THEN {self.value(sh, d)} ELSE {self.value(sh, d)} : "
+            f"{w} \\in {self.set_of(src, d)}}}",
+            lambda: f"{{{self.value(sh, d)} : {w} \\in {self.set_of(src, d)}}}",
+            lambda: f"UNION {{{self.set_of(sh, d)}, {self.set_of(sh, d)}}}",
+            lambda: f"UNION {{{self.set_of(sh, d)} : {w} \\in {self.set_of(src, d)}}}",
+            lambda: f"DOMAIN {self.value(('fun', sh, self.shape(1)), d)}",
+            lambda: f"(IF {self.test(d)} THEN {self.set_of(sh, d)} ELSE {self.set_of(sh, d)})",
+        ]
+        if sh[0] == "tup" and len(sh[1]) == 1:
+            options.append(lambda: f"{{<<{v}>> : {v} \\in {self.set_of(sh[1][0], d)}}}")
+        return str(self.pick(options))
+
+    # the comparisons ---------------------------------------------------------------------
+
+    def test(self, depth: int) -> str:
+        """A boolean comparing values of a shape with values of a variant of it."""
+        sh = self.shape(2)
+        other = self.variant(sh)
+        w = self.name()
+        d = max(depth - 1, 0)
+        a, b = self.pair(sh)
+        if self.coin(2):  # through expressions, not only literals
+            a, b = self.value(sh, d), self.value(other, d)
+        return str(self.pick([
+            f"({a} = {b})", f"({a} # {b})",
+            lambda: f"({a} \\in {self.set_of(other, d)})", lambda: f"({a} \\notin {self.set_of(other, d)})",
+            lambda: f"({{{a}}} \\in {{{{{b}}}, {self.set_of(other, d)}}})",
+            lambda: f"({self.set_of(sh, d)} \\subseteq {self.set_of(other, d)})",
+            lambda: f"({self.set_of(sh, d)} = {self.set_of(other, d)})",
+            lambda: f"({a} \\in DOMAIN {self.value(('fun', other, self.shape(1)), d)})",
+            lambda: f"(\\E {w} \\in {self.set_of(sh, d)} : {self.about(w, sh, d, safe=True)})",
+            lambda: f"(\\A {w} \\in {self.set_of(sh, d)} : {self.about(w, sh, d, safe=True)})",
+            lambda: f"(Cardinality({self.set_of(sh, d)} \\ {self.set_of(other, d)}) > 0)",
+            lambda: f"(<<{a}, 1>> = <<{b}, 2>>)", lambda: f"([a |-> {a}] # [a |-> {b}])",
+            lambda: f"({{{a}}} = {{{b}}})",
+        ]))
+
+    def twins(self, depth: int) -> str:
+        """The operators that compare, on values drawn from one abstract value in a shape
+        and in a variant of it (twins, often): a set built of both, =, \\in, \\subseteq,
+        the set operators, application, DOMAIN and EXCEPT with such keys."""
+        sh = self.shape(2)
+        other = self.variant(sh)
+        (a1, b1), (a2, b2) = (self.pair_in(sh, other) for _ in "12")
+        c = self.value(other, max(depth - 1, 0))
+        options = [
+            f"{{{a1}, {b1}}}", f"UNION {{{{{a1}}}, {{{b1}}}}}", f"Cardinality({{{a1}, {b1}}})",
+            f"({{{a1}, {a2}}} = {{{b1}, {b2}}})", f"({{{a1}, {a2}}} # {{{b1}, {b2}}})",
+            f"({a1} \\in {{{b1}}})", f"({a1} \\in {{{b1}, {c}}})", f"({a1} \\notin {{{c}, {b1}}})",
+            f"({{{a1}, {a2}}} \\subseteq {{{b1}, {c}}})", f"({{{a1}}} \\cup {{{b1}, {c}}})",
+            f"({{{a1}, {a2}}} \\cap {{{b1}}})", f"({{{a1}, {a2}}} \\ {{{b2}, {c}}})",
+            f"[k \\in {{{a1}, {a2}}} |-> 7][{b1}]", f"({b1} \\in DOMAIN [k \\in {{{a1}, {a2}}} |-> 7])",
+            f"(<<{a1}, {a2}>> = <<{b1}, {b2}>>)", f"([a |-> {a1}, b |-> {a2}] = [a |-> {b1}, b |-> {b2}])",
+            f"([k \\in {{{a1}}} |-> {a2}] = [k \\in {{{b1}}} |-> {b2}])",
+            f"(CHOOSE k \\in {{{a1}, {a2}}} : TRUE) = {b1}",
+        ]
+        if len(sh) > 1:  # keys of tuples, functions, sets (see key_variant)
+            options += [f"[[k \\in {{{a1}, {a2}}} |-> 7] EXCEPT ![{b1}] = 8]",
+                        f"[[k \\in {{{a1}}} |-> <<7>>] EXCEPT ![{b1}][1] = 8, ![{a1}] = @]"]
+        return str(self.pick(options))
+
+    def pair_in(self, sh: Shape, other: Shape) -> tuple[str, str]:
+        """Values of ``sh`` and ``other`` from one abstract value (or two, seldom)."""
+        a = self.abstract(sh)
+        b = self.abstract(sh) if self.draw(st.integers(0, 3)) == 3 else a
+        return self.render(sh, a), self.render(other, b)
+
+    def top(self, depth: int) -> str:
+        """A definition's body: a comparison, or a value built through the operators that
+        compare (a set of two shapes only here, as a final value)."""
+        sh = self.shape(2)
+        other = self.variant(sh)
+        return str(self.pick([
+            lambda: self.test(depth),
+            lambda: self.twins(depth), lambda: self.twins(depth),
+            lambda: self.value(sh, depth),
+            lambda: f"({self.set_of(sh, depth)} \\cup {self.set_of(other, depth)})",
+            lambda: f"({self.set_of(sh, depth)} \\cap {self.set_of(other, depth)})",
+            lambda: f"({self.set_of(sh, depth)} \\ {self.set_of(other, depth)})",
+            lambda: f"Cardinality({self.set_of(sh, depth)})",
+            lambda: f"<<{self.value(sh, depth)}, {self.value(other, depth)}>>",
+        ]))
+
+
+@st.composite
+def pun_modules(draw: Any) -> tuple[str, list[str]]:
+    """Definitions over values holding integers, booleans and strings in the same places
+    (``PunGen``)."""
+    g = PunGen(draw)
+    names = [f"P{k}" for k in range(3)]
+    return "\n".join(f"{n} == {g.top(2)}" for n in names), names
+
+
 STATES = [(x, frozenset(y)) for x in (0, 1, 3) for y in ((), (1,), (0, 2, 3))]
 
 
@@ -621,6 +942,19 @@ def test_more_constructs_agree_with_the_reference(mod: tuple[str, list[str]]) ->
 @LONG
 @given(ext_modules())
 def test_more_constructs_agree_with_the_reference_long(mod: tuple[str, list[str]]) -> None:
+    compare_module(*mod)
+
+
+@FAST_EXT
+@given(pun_modules())
+def test_puns_inside_values_agree_with_the_reference(mod: tuple[str, list[str]]) -> None:
+    compare_module(*mod)
+
+
+@pytest.mark.slow
+@LONG
+@given(pun_modules())
+def test_puns_inside_values_agree_with_the_reference_long(mod: tuple[str, list[str]]) -> None:
     compare_module(*mod)
 
 
@@ -713,6 +1047,36 @@ def ext_specs(draw: Any) -> tuple[str, str]:
     return spec_end(draw, g, lines, acts)
 
 
+@st.composite
+def pun_specs(draw: Any) -> tuple[str, str]:
+    """A spec whose variable y holds values of a shape and of a variant of it (``PunGen``),
+    twins often (``<<0>>`` in one state, ``<<FALSE>>`` in another: two states), assigned
+    under guards comparing values of the two shapes (which may fail in some states: the
+    invariant, on x only, never fails, so that the first failure found does not depend on
+    the order of the search)."""
+    g = PunGen(draw)
+    sh = g.shape(2)
+    other = g.variant(sh)
+    pairs = []
+    for _ in range(3):
+        a = g.abstract(sh)
+        pairs.append((g.render(sh, a), g.render(other, a)))
+    lines, acts = [f"Init == x \\in 0..1 /\\ y = {pairs[0][0]}"], []
+    for k in range(draw(st.integers(1, 3))):
+        # a plain boolean (IF): see ``specs``
+        guard = g.pick(["TRUE", "x < 2", lambda: f"IF {g.test(1)} THEN TRUE ELSE FALSE"])
+        (a1, b1), (a2, _) = g.pick(pairs), g.pick(pairs)
+        assign = g.pick([
+            f"y' = IF x = 0 THEN {a1} ELSE {b1}", f"y' = {b1}", f"y' \\in {{{a1}, {a2}}}",
+            "UNCHANGED y", f"y' = IF y = {a1} THEN {a2} ELSE {a1}",
+            lambda: f"y' = {g.value(g.pick([sh, other]), 1)}",
+        ])
+        lines.append(f"A{k} == ({guard}) /\\ x' = (x + {k + 1}) % 3 /\\ {assign}")
+        acts.append(f"A{k}")
+    lines += ["Next == " + " \\/ ".join(acts), "Inv == x \\in 0..3"]
+    return "\n".join(lines), "INIT Init\nNEXT Next\nINVARIANT Inv\nCHECK_DEADLOCK FALSE\n"
+
+
 def compare_spec(body: str, cfg_text: str) -> None:
     text = f"---- MODULE P ----\n{HEADER}\nVARIABLES x, y\n{body}\n====\n"
     module = parse_module_text(text, "P.tla")
@@ -756,6 +1120,19 @@ def test_explorer_agrees_on_more_constructs(spec: tuple[str, str]) -> None:
 @LONG
 @given(ext_specs())
 def test_explorer_agrees_on_more_constructs_long(spec: tuple[str, str]) -> None:
+    compare_spec(*spec)
+
+
+@FAST_EXT_SPECS
+@given(pun_specs())
+def test_explorer_agrees_on_puns_inside_states(spec: tuple[str, str]) -> None:
+    compare_spec(*spec)
+
+
+@pytest.mark.slow
+@LONG
+@given(pun_specs())
+def test_explorer_agrees_on_puns_inside_states_long(spec: tuple[str, str]) -> None:
     compare_spec(*spec)
 
 

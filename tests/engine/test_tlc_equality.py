@@ -17,7 +17,10 @@ case naming the rule of ``values.py`` it rests on:
 - S1: SetEnumValue.normalize (ValueVec.sort) fails on a set holding two kinds of values;
 - C1-C3: SetEnumValue.cup / cap / diff and EnumerableValue.isSubsetEq test the elements of
   one set for membership in the other;
-- A1: FcnRcdValue.select compares the argument with the domain.
+- A1: FcnRcdValue.select compares the argument with the domain;
+- T0, T1: values equal to Python only through a pun inside (a boolean for 0 or 1) fail to
+  compare; a lookup (membership, the set operators, application, EXCEPT) meets the twin
+  of the value looked up, and fails.
 """
 
 from __future__ import annotations
@@ -222,7 +225,9 @@ EXPR_CASES = [
     ('{<<x>>} \\subseteq {<<"a">>}', 1, ERROR), ('{<<x>>} \\subseteq {<<"a">>, <<1, 2>>}', 1, False),
     ("{x} \\subseteq {0, 1}", True, ERROR), ("{x} \\subseteq {FALSE, TRUE}", True, True),
     ('{1, x} \\cup {1, x}', "a", ERROR),  # C1: b is sorted, though every element is in a
-    ('{<<x>>, <<2, 2>>} \\subseteq {<<"a">>}', 1, False),  # which missing element first: an order
+    # tuples in TLC's order, the shorter first: <<1>>'s lookup in {<<"a">>} fails first
+    ('{<<x>>, <<2, 2>>} \\subseteq {<<"a">>}', 1, ERROR),
+    ('{<<x>>, <<2, 2>>} \\subseteq {<<1, "a">>}', 1, False),  # <<1>> is missing, without failing
     # a pun inside a tuple, record or set: Python finds the element or key its twin is
     # (<<0>> == <<FALSE>>); TLC compares the two and fails
     ("[a |-> x] \\in {[a |-> FALSE]}", 0, ERROR), ("<<x>> \\in {<<FALSE>>}", 0, ERROR),
@@ -233,6 +238,34 @@ EXPR_CASES = [
     ("{<<x>>} \\cap {<<FALSE>>}", 0, ERROR), ("{<<x>>} \\subseteq {<<FALSE>>}", 0, ERROR),
     ("{<<x>>} \\cup {<<0>>, <<1>>}", 0, frozenset({(0,), (1,)})),
     ("{[a |-> x]} \\subseteq {[a |-> 0], [a |-> 1]}", 0, True),
+    # T1: the search for <<FALSE>> meets its twin <<0>> whatever else the set holds (were
+    # FALSE, as the element <<2, 3>> alone compares without failing)
+    ("<<FALSE>> \\in {<<x>>, <<2, 3>>}", 0, ERROR), ("<<FALSE>> \\notin {<<x>>, <<2, 3>>}", 0, ERROR),
+    ("<<FALSE>> \\in DOMAIN [k \\in {<<x>>, <<2, 3>>} |-> 1]", 0, ERROR),
+    # T1, EXCEPT: takeExcept compares the key with the domain (took the twin key: updated it)
+    ("[[k \\in {<<FALSE>>} |-> 1] EXCEPT ![<<x>>] = 5]", 0, ERROR),
+    ("[[k \\in {<<FALSE>>} |-> 1] EXCEPT ![<<x>>] = 5]", False, Fn({(False,): 5})),
+    ("[[k \\in {<<FALSE>>} |-> 1] EXCEPT ![<<x>>] = 5, ![<<2>>] = 6]", 0, ERROR),
+    ("[[k \\in {<<FALSE>>} |-> <<1>>] EXCEPT ![<<x>>][1] = 5]", 0, ERROR),
+    ("[[b \\in {FALSE, TRUE} |-> 0] EXCEPT ![x] = 5]", 1, ERROR),
+    # a key not in the domain is compared with every argument (E1 fails: FALSE against 2)
+    ("[[k \\in {<<2>>} |-> 1] EXCEPT ![<<x>>] = 5]", 0, Fn({(2,): 1})),
+    ("[[k \\in {<<2>>} |-> 1] EXCEPT ![<<x>>] = 5]", False, ERROR),
+    ("[[k \\in {<<1, 2>>} |-> 1] EXCEPT ![<<x, FALSE>>] = 5]", 0, Fn({(1, 2): 1})),  # 0 # 1 first
+    ("[[k \\in {<<1, 2>>, <<0, 2>>} |-> 1] EXCEPT ![<<x, FALSE>>] = 5]", 0, ERROR),
+    # T1 in C3: a is enumerated in TLC's order, <<0, 0>> first: not in b, and its lookup
+    # (0 against 1) does not fail: FALSE (was an error: the twin <<1, 0>> was met first)
+    ("{<<0, x>>, <<1, x>>} \\subseteq {<<1, FALSE>>}", 0, False),
+    ("{<<1, x>>} \\subseteq {<<1, FALSE>>}", 0, ERROR),
+    ("{<<1, x>>, <<2, x>>} \\subseteq {<<1, FALSE>>}", 0, ERROR),  # <<1, 0>> first: its twin
+    ("{{{x}}, {{2}, {x}}} \\subseteq {{{FALSE}}, {{}}}", 0, ERROR),  # sets by size: {{0}} first
+    # T0: sorted alike, the first pair that differs is <<0>> against <<FALSE>> (was FALSE)
+    ("{<<x>>, <<1>>} = {<<FALSE>>, <<TRUE>>}", 0, ERROR),
+    ("[k \\in {<<x>>, <<1>>} |-> 0] # [k \\in {<<FALSE>>, <<TRUE>>} |-> 0]", 0, ERROR),
+    ("{<<x>>, <<2>>} = {<<1>>, <<2>>}", 0, False),
+    # UNION of sets holding twins fails as a set constructor does (Python kept one of them)
+    ("UNION {{<<x>>, <<1>>}, {<<FALSE>>}}", 0, ERROR),
+    ("UNION {{<<x>>, <<1>>}, {<<0>>}}", 0, frozenset({(0,), (1,)})),
 ]
 
 

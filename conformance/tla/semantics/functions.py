@@ -38,6 +38,8 @@ from conformance.tla.syntax import EvalError, TlaError, UnsupportedError
 from conformance.tla.values import (
     BOXES,
     Fn,
+    except_miss,
+    found_as_pun,
     make_fn,
 )
 
@@ -247,6 +249,18 @@ class FunctionCompiler(SetCompiler):
         fbase = base.fn
         loc = node.loc
 
+        def pun_key(key: Any, f: Fn) -> None:
+            # TLC's takeExcept compares the key with each argument of the function in
+            # turn (equals), and fails on the one Python took it for (T1)
+            raise EvalError(f"EXCEPT: attempted to compare {L.show(key)} with the domain of "
+                            f"{L.show(f)}, which TLC cannot compare", loc)
+
+        def key_miss(key: Any, f: Fn) -> None:
+            try:
+                except_miss(key, f.map)
+            except TlaError as err:
+                raise located(err, loc) from None
+
         def update(s: Any, t: Any, e: tuple, f: Any, path: list, k: int, fv: EvalFn,
                    uses_at: bool) -> Any:
             name, idx = path[k]
@@ -257,7 +271,11 @@ class FunctionCompiler(SetCompiler):
                 old = f[key - 1]
             elif type(f) is Fn:
                 if key not in f.map:
+                    if type(key) in BOXES:
+                        key_miss(key, f)
                     return f
+                if type(key) is not str and found_as_pun(key, f.map, f.pun_keys()):
+                    pun_key(key, f)
                 old = f.map[key]
             else:
                 raise EvalError(f"EXCEPT applies to a function, got {L.show(f)}", loc)
@@ -285,7 +303,8 @@ class FunctionCompiler(SetCompiler):
             # the common [f EXCEPT ![k] = v]: one update of one level
             (path1, _, at1) = updates[0]
             assert val is not None and (path1[0][1] is None or index_c is not None)
-            return derived(_except1(base, path1, index_c, val, at1, update), *parts)
+            return derived(_except1(base, path1, index_c, val, at1, update, pun_key, key_miss),
+                           *parts)
         if all(len(path) == 1 for path, _, _ in updates):
             # [f EXCEPT ![a] = x, !.b = y, ...], every update one level deep: the function
             # is copied once, and each update sees the previous ones (through @)
@@ -302,6 +321,8 @@ class FunctionCompiler(SetCompiler):
                 for field, idx, fv, uses_at in flat:
                     key = field if idx is None else idx(s, t, e)
                     if key in m:
+                        if type(key) is not str and found_as_pun(key, m, f.pun_keys()):
+                            pun_key(key, f)
                         new = fv(s, t, (*e, m[key])) if uses_at else fv(s, t, e)
                         if new is m[key]:  # the very value it has: nothing to change
                             continue
@@ -309,6 +330,8 @@ class FunctionCompiler(SetCompiler):
                             m = dict(m)
                             copied = True
                         m[key] = new
+                    elif type(key) in BOXES:
+                        key_miss(key, f)
                 return Fn(m) if copied else f
 
             return derived(except_flat, *parts)
@@ -323,7 +346,7 @@ class FunctionCompiler(SetCompiler):
 
 
 def _except1(base: C, path: list[tuple[str | None, EvalFn | None]], index: C | None, value: C,
-             uses_at: bool, update: Any) -> EvalFn:
+             uses_at: bool, update: Any, pun_key: Any, key_miss: Any) -> EvalFn:
     """``[f EXCEPT ![k] = v]`` (or ``!.a``: ``path``'s one step), generated with its reads and
     literals inlined; ``update`` is the general case (``f`` neither a sequence nor a function)."""
     field = path[0][0]
@@ -338,4 +361,5 @@ def _except1(base: C, path: list[tuple[str | None, EvalFn | None]], index: C | N
     src = _EXCEPT1_SRC.replace("KEY", key).replace("NEW", new).replace(
         "INDEXED", "True" if index is not None else "False")
     return _generated("except1", src, operands, {
-        "FIELD": field, "update": update, "path": path, "fv": value.fn, "uses_at": uses_at})
+        "FIELD": field, "update": update, "path": path, "fv": value.fn, "uses_at": uses_at,
+        "punned": found_as_pun, "pun_key": pun_key, "key_miss": key_miss, "BOXES": BOXES})

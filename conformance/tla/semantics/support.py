@@ -192,6 +192,8 @@ def except1(s, t, e):
         key = KEY
         m = f.map
         if key in m:
+            if INDEXED and type(key) is not str and punned(key, m, f.pun_keys()):
+                pun_key(key, f)
             old = m[key]
             new = NEW
             if new is old:
@@ -199,6 +201,8 @@ def except1(s, t, e):
             m2 = dict(m)
             m2[key] = new
             return Fn(m2)
+        if INDEXED and type(key) in BOXES:
+            key_miss(key, f)
         return f
     return update(s, t, e, f, path, 0, fv, uses_at)
 """
