@@ -192,7 +192,8 @@ def except1(s, t, e):
         key = KEY
         m = f.map
         if key in m:
-            if INDEXED and type(key) is not str and punned(key, m, f.pun_keys()):
+            if INDEXED and (type(key) in BOXES or key is True or key is False or (
+                    type(key) is int and (key == 0 or key == 1))) and punned(key, m, f.pun_keys()):
                 pun_key(key, f)
             old = m[key]
             new = NEW
