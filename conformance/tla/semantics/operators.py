@@ -285,7 +285,7 @@ class OperatorCompiler:
     def unread_params(self, unit: S.OpDef, scope: Scope) -> Strict:
         """The parameters of ``unit`` (defined in ``scope``) its body never reads, the
         conditions that are constants of the model taken into account
-        (``strictness.unread_params``): the call passes ``UNREAD`` for them."""
+        (``strictness.unread_params``): a call passes ``unread_arg`` for them."""
         hit = self._unread.get(id(unit))
         if hit is not None and hit[0] is unit:
             return hit[1]

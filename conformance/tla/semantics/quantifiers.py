@@ -92,6 +92,7 @@ def _element_memo(body: C, node: S.Expr, depth: int) -> bool:
             and (body.envmin == NOENV or body.envmin >= depth)
             and sum(1 for _ in walk(node)) >= _ELEMENT_MEMO_WEIGHT)
 
+
 class QuantifierCompiler(ControlCompiler):
     """Quantifiers and bounds: domains of bound variables, \\A, \\E, CHOOSE."""
 

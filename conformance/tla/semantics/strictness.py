@@ -1,4 +1,4 @@
-"""Which parameters an operator's body always evaluates.
+"""Which parameters an operator's body always evaluates, and which it never reads.
 
 TLA+ (and TLC) evaluates an operator's argument only where the body uses it: with
 ``Pick(c, a, b) == IF c THEN a ELSE b``, ``Pick(TRUE, 0, Head(<<>>))`` is 0. The engine
