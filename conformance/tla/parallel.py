@@ -17,7 +17,10 @@ search runs on one process.
 
 from __future__ import annotations
 
+import copyreg
+import io
 import multiprocessing
+import pickle
 import signal
 import time
 import traceback
@@ -30,6 +33,7 @@ from conformance.tla.checking import Stop, label_step
 from conformance.tla.model import State
 from conformance.tla.statequeue import StateQueue
 from conformance.tla.syntax import Loc, TlaError
+from conformance.tla.values import Fn
 
 # The search being run; set in the main process right before forking the workers.
 _SEARCH: Any = None
@@ -45,6 +49,25 @@ Item = tuple[int, State]
 # it or failed, else None.
 Outcome = tuple[Any, ...]
 Checked = tuple[int, RawLabel, State, bool]
+
+
+class _Pickler(pickle.Pickler):
+    """Pickles functions with their hashes (``Fn.reduce_with_hash``): the processes of the
+    search are forked from one, so they share the hash seed of strings, and rebuilding a
+    set of records does not hash each of them again."""
+
+    dispatch_table = {**copyreg.dispatch_table, Fn: Fn.reduce_with_hash}
+
+
+def _send(conn: Connection, obj: Any) -> None:
+    """Send ``obj`` to a process of the search (forked from this one, or its parent)."""
+    buf = io.BytesIO()
+    _Pickler(buf, pickle.HIGHEST_PROTOCOL).dump(obj)
+    conn.send_bytes(buf.getbuffer())
+
+
+def _recv(conn: Connection) -> Any:
+    return pickle.loads(conn.recv_bytes())
 
 
 def fork_available() -> bool:
@@ -99,14 +122,14 @@ def _serve(conn: Connection) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the main process handles Ctrl-C
     while True:
         try:
-            chunk = conn.recv()
+            chunk = _recv(conn)
         except EOFError:
             return
         try:
             reply: tuple[str, Any] = ("ok", _expand_chunk(chunk))
         except Exception:  # a defect: the main process raises it with this traceback
             reply = ("crash", traceback.format_exc())
-        conn.send(reply)
+        _send(conn, reply)
 
 
 def _expand_chunk(items: list[Item]) -> list[Outcome]:
@@ -159,7 +182,7 @@ class _Workers:
                 if chunk is None:
                     break
                 conn = idle.pop()
-                conn.send(chunk)
+                _send(conn, chunk)
                 busy[conn] = sent
                 sent += 1
             while taken in done:
@@ -174,7 +197,7 @@ class _Workers:
 
     def _reply(self, conn: Connection) -> list[Outcome]:
         try:
-            kind, body = conn.recv()
+            kind, body = _recv(conn)
         except EOFError:
             proc = self.procs[self.conns.index(conn)]
             proc.join(5)

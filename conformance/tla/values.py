@@ -125,8 +125,20 @@ class Fn:
     def __reduce__(self) -> tuple[Any, tuple[dict[Any, Any]]]:
         return (Fn, (self.map,))
 
+    def reduce_with_hash(self) -> tuple[Any, tuple[dict[Any, Any], int | None]]:
+        """Pickling that keeps the hash computed, for a process that shares this one's
+        hash seed of strings (forked from the same process); ``__reduce__`` elsewhere."""
+        return (_fn_with_hash, (self.map, self._hash))
+
     def is_record(self) -> bool:
         return all(type(k) is str for k in self.map)
+
+
+def _fn_with_hash(mapping: dict[Any, Any], h: int | None) -> Fn:
+    """The function ``Fn.reduce_with_hash`` pickled."""
+    f = Fn(mapping)
+    f._hash = h
+    return f
 
 
 def same_value(a: Any, b: Any) -> bool:
