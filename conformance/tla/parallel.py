@@ -217,12 +217,26 @@ class _Workers:
             conn.close()
 
 
+def _compile_next(search: Any) -> None:
+    """Generate the successors of an initial state here, before the workers are forked:
+    they inherit the next-state relation compiled (each would compile it again). Nothing
+    is counted or checked; an error is left for the worker that meets it to report."""
+    try:
+        state = next(iter(search.model.init_states(search.plan.init)), None)
+        if state is not None:
+            for _ in search.model.raw_successors(state, search.plan.next):
+                pass
+    except TlaError:
+        pass
+
+
 def run_parallel(search: Any, workers: int, queue_memory: int) -> None:
     """Run ``search`` (an ``explorer.Search``) level by level on ``workers`` processes."""
     global _SEARCH
     seen = search.seen
     search.start()
     frontier = search.queue
+    _compile_next(search)
     _SEARCH = search
     pool = _Workers(workers)
     level = 1
