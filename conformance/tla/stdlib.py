@@ -221,14 +221,9 @@ def powerset(s: Any) -> AnySet:
 
 
 def big_union(s: Any) -> frozenset:
-    out: set[Any] = set()
-    parts = [enumerate_set(want_set(x, "element of UNION's argument"))
-             for x in enumerate_set(want_set(s, "argument of UNION"))]
-    for x in parts:
-        out |= x
-    if len(out) < sum(map(len, parts)):  # sets meeting: not through a pun (built_set)
-        built_set([y for x in parts for y in x])
-    return frozenset(out)
+    # a set built of all their elements: sets meeting through a pun fail (``built_set``)
+    return built_set([y for x in enumerate_set(want_set(s, "argument of UNION"))
+                      for y in enumerate_set(want_set(x, "element of UNION's argument"))])
 
 
 def times(*sets: Any) -> AnySet:

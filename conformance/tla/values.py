@@ -564,10 +564,15 @@ def _holds(s: frozenset, x: Any) -> bool:
     if type(x) in BOXES:
         other = twin(x, s)
         if not same_value(other, x):
-            raise EvalError(f"attempted to compare {format_value(x)} with {format_value(other)}, "
-                            "which TLC cannot compare")
+            raise _twin_met(x, other)
         return True
     return not found_maybe_other(x) or exact_member(x, s)
+
+
+def _twin_met(x: Any, other: Any) -> EvalError:
+    """The error of a lookup of ``x`` meeting its twin ``other`` (rule T1)."""
+    return EvalError(f"attempted to compare {format_value(x)} with {format_value(other)}, "
+                     "which TLC cannot compare")
 
 
 def _found(x: Any, s: Collection[Any]) -> bool:
@@ -578,14 +583,13 @@ def _found(x: Any, s: Collection[Any]) -> bool:
         return False
 
 
-def found_as_pun(x: Any, m: dict[Any, Any], pun_keys: bool = True) -> bool:
-    """Whether Python finds the key ``x`` in the function's map ``m`` only as another TLA+
-    value (TRUE as 1, ``<<0>>`` as ``<<FALSE>>``); ``x`` is in ``m`` to Python.
-    ``pun_keys``: whether a key of ``m`` may be a boolean or 0 or 1 (``Fn.pun_keys``)."""
+def found_as_pun(x: Any, f: Fn) -> bool:
+    """Whether Python finds the key ``x`` among the arguments of ``f`` only as another TLA+
+    value (TRUE as 1, ``<<0>>`` as ``<<FALSE>>``); ``x`` is in ``f.map`` to Python."""
     if type(x) in BOXES:
-        return not same_value(twin(x, m), x)
-    if pun_keys and (x is True or x is False or (type(x) is int and (x == 0 or x == 1))):
-        return not exact_member(x, m)
+        return not same_value(twin(x, f.map), x)
+    if (x is True or x is False or (type(x) is int and (x == 0 or x == 1))) and f.pun_keys():
+        return not exact_member(x, f.map)
     return False
 
 
@@ -620,9 +624,7 @@ def member_miss(x: Any, s: Collection[Any], nested: bool = True) -> bool:
     if kx is None or not s:
         return False
     if tx in BOXES and _found(x, s):  # T1: the search meets x's twin, and fails there
-        other = next(y for y in s if y == x)  # (an error's path)
-        raise EvalError(f"attempted to compare {format_value(x)} with {format_value(other)}, "
-                        "which TLC cannot compare")
+        raise _twin_met(x, next(y for y in s if y == x))  # (an error's path)
     if kx == _MODEL:
         if x.vtype is None:
             return False  # E2: never fails

@@ -274,7 +274,7 @@ class FunctionCompiler(SetCompiler):
                     if type(key) in BOXES:
                         key_miss(key, f)
                     return f
-                if type(key) is not str and found_as_pun(key, f.map, f.pun_keys()):
+                if type(key) is not str and found_as_pun(key, f):
                     pun_key(key, f)
                 old = f.map[key]
             else:
@@ -321,7 +321,7 @@ class FunctionCompiler(SetCompiler):
                 for field, idx, fv, uses_at in flat:
                     key = field if idx is None else idx(s, t, e)
                     if key in m:
-                        if type(key) is not str and found_as_pun(key, m, f.pun_keys()):
+                        if type(key) is not str and found_as_pun(key, f):
                             pun_key(key, f)
                         new = fv(s, t, (*e, m[key])) if uses_at else fv(s, t, e)
                         if new is m[key]:  # the very value it has: nothing to change

@@ -192,8 +192,9 @@ def except1(s, t, e):
         key = KEY
         m = f.map
         if key in m:
+            # (``found_maybe_other`` written out: most keys are other integers or names)
             if INDEXED and (type(key) in BOXES or key is True or key is False or (
-                    type(key) is int and (key == 0 or key == 1))) and punned(key, m, f.pun_keys()):
+                    type(key) is int and (key == 0 or key == 1))) and punned(key, f):
                 pun_key(key, f)
             old = m[key]
             new = NEW
