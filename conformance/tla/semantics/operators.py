@@ -411,16 +411,12 @@ class OperatorCompiler:
         if params and prefix == 0 and isinstance(unit, S.OpDef) \
                 and self._memo_eligible(unit, body):
             f = self._memo_of(unit, f)
-        if prefix == 0 and body.vars and isinstance(unit, S.OpDef) and body.pure \
-                and not (body.primed or body.rec) and all(p.arity == 0 for p in params) \
-                and loops(unit.body):
+        if prefix == 0 and body.vars and isinstance(unit, S.OpDef) \
+                and self._memo_eligible(unit, body, True, loops):
             f = self._state_memo_of(unit, f, tuple(sorted(body.vars)))
-            if not params:
-                g = f
-                return derived(lambda s, t, e: g(s, t, ()), body)
         if not params:
             # the body's binders expect an environment of exactly ``prefix`` slots
-            if body.value is not _MISSING or (not body.env and prefix == scope.depth):
+            if body.value is not _MISSING or (f is body.fn and not body.env and prefix == scope.depth):
                 return body
             if prefix == 0:
                 return derived(lambda s, t, e: f(s, t, ()), body)
@@ -558,9 +554,12 @@ class OperatorCompiler:
         res.boolean = body.boolean
         return res
 
-    def _memo_eligible(self, unit: S.OpDef, body: C, state_ok: bool = False) -> bool:
+    def _memo_eligible(self, unit: S.OpDef, body: C, state_ok: bool = False,
+                       worth: Callable[[S.Expr], bool] = memo_worthy) -> bool:
+        """Whether calls of ``unit`` may share results (its body pure, reading no next
+        state, and no state unless ``state_ok``) and ``worth`` a lookup."""
         return (body.pure and (state_ok or not body.vars) and not body.primed and not body.rec
-                and all(p.arity == 0 for p in unit.params) and memo_worthy(unit.body))
+                and all(p.arity == 0 for p in unit.params) and worth(unit.body))
 
     def _memo_of(self, unit: S.OpDef, f: EvalFn) -> EvalFn:
         """The memoised body ``f`` of ``unit``, shared by all its call sites."""

@@ -197,9 +197,8 @@ def unread_params(unit: S.OpDef, known: Callable[[S.Expr], Any]) -> Strict:
     params = frozenset(p.name for p in unit.params if p.arity == 0)
     if not params:
         return _NONE
-    nodes = list(walk(unit.body))
     bound: set[str] = set()
-    for n in nodes:
+    for n in walk(unit.body):
         if isinstance(n, (S.Bound, S.UnboundedQuant, S.Choose, S.Lambda)):
             bound.update(n.names if not isinstance(n, S.Lambda) else n.params)
         elif isinstance(n, S.Let):
