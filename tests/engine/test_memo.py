@@ -13,6 +13,7 @@ from conformance.tla.parser import parse_expression
 from conformance.tla.syntax import TlaError
 from conformance.tla.values import make_record
 from tests.engine.spec_text import load_text
+from tests.engine.test_fused import generated_calls
 
 SPEC = """---- MODULE Memo ----
 EXTENDS Naturals, FiniteSets, Sequences
@@ -270,3 +271,12 @@ def test_quantifier_bodies_are_remembered_per_element_only_when_the_element_fixe
     big, small = frozenset({1, 2, 3}), frozenset({1})
     assert model.eval_state("State", (frozenset({r1, r2}), big)) is True
     assert model.eval_state("State", (frozenset({r1, r2}), small)) is False
+
+
+def test_a_zero_arity_definition_reading_state_is_evaluated_once_per_objects(tmp_path: Path) -> None:
+    model = load_text(tmp_path, STATE_SPEC)
+    state = (frozenset({1, 2, 3}), frozenset({2}))
+    assert model.eval_state("Both", state) == 1
+    assert generated_calls(lambda: model.eval_state("Both", state)) == 0
+    copy = (frozenset({1, 2, 3}), frozenset({2}))  # equal values, other objects: evaluated
+    assert generated_calls(lambda: model.eval_state("Both", copy)) > 0
