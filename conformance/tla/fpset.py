@@ -132,13 +132,41 @@ class Fingerprinter:
             ids[id(v)] = (v, hit[1], hit[0])
             return hit
         h = self._container(v, t)
+        c = self._with_canonical_items(v, t)
         if len(memo) >= self._memo_limit:
             memo.clear()
-        if len(ids) >= self._memo_limit:
+        if len(ids) >= self._memo_limit - 1:
             ids.clear()
-        memo[v] = (v, h)
-        ids[id(v)] = (v, h, v)
-        return v, h
+        memo[c] = (c, h)
+        ids[id(v)] = (v, h, c)
+        if c is not v:
+            ids[id(c)] = (c, h, c)
+        return c, h
+
+    def _with_canonical_items(self, v: Any, t: type) -> Any:
+        """``v`` with each item that is a container (a function's value; a set's element)
+        replaced by its ``canonical`` object, ``v`` itself when each already is one: values
+        stored share their parts, so that a value built again from stored parts is compared
+        with the stored one by identity, item by item."""
+        canon = self.canonical
+        items = v.map.values() if t is Fn else v
+        out = []
+        changed = False
+        for x in items:
+            tx = type(x)
+            if tx is tuple or tx is frozenset or tx is Fn:
+                c = canon(x)[0]
+                if c is not x:
+                    changed = True
+                    x = c
+            out.append(x)
+        if not changed:
+            return v
+        if t is tuple:
+            return tuple(out)
+        if t is frozenset:
+            return frozenset(out)
+        return Fn(dict(zip(v.map, out, strict=True)))
 
     def _container(self, v: Any, t: type) -> int:
         """The fingerprint of a tuple, set or function, computed from its items'."""

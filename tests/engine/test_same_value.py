@@ -77,15 +77,40 @@ def test_same_value_is_tla_equality(a: Any, data: st.DataObject) -> None:
     fpr = Fingerprinter()
     assert (fpr.value(a) == fpr.value(b)) is expected
     assert (fpr.value(b) == Fingerprinter().value(b))
-    # interning: b's canonical object is a (met first) exactly when they are the same value
+    # interning: b's canonical object is a's (met first) exactly when they are the same value,
+    # and each is its value, its parts those met first
     interned = Fingerprinter()
-    interned.canonical(a)
+    ca, _ = interned.canonical(a)
+    assert _tagged(ca) == _tagged(a)
     c, fp = interned.canonical(b)
     assert _tagged(c) == _tagged(b) and fp == Fingerprinter().value(b)
     if type(a) in (tuple, frozenset, Fn):
-        assert (c is a) is expected
+        assert (c is ca) is expected
     else:  # atoms are their own canonical objects
         assert c is b
+
+
+@settings(max_examples=300)
+@given(_values, st.data())
+def test_canonical_values_share_their_parts(a: Any, data: st.DataObject) -> None:
+    # a value met after an equal part of it: its canonical object holds that part's object
+    # (the one met first) where the two are the same value (and is b's value: each part too)
+    b = _variant(a, data)
+    if a != b or type(b) not in (tuple, frozenset, Fn):
+        return
+    interned = Fingerprinter()
+    parts = list(b.map.values()) if type(b) is Fn else list(b)
+    copies = [_variant(x, data) for x in parts]
+    firsts = [interned.canonical(x)[0] for x in copies]
+    c, _ = interned.canonical(b)
+    assert _tagged(c) == _tagged(b)
+    held = list(c.map.values()) if type(c) is Fn else list(c)
+    everything = parts + copies
+    if any(x == y and _tagged(x) != _tagged(y) for x in everything for y in everything):
+        return  # twins share one slot of the memo by value: the one stored last is found
+    for x, first in zip(parts, firsts, strict=True):
+        if type(x) in (tuple, frozenset, Fn) and x == first and _tagged(x) == _tagged(first):
+            assert any(y is first for y in held), (x, first)
 
 
 @settings(max_examples=300)
