@@ -273,6 +273,7 @@ EXPR_CASES = [
     ("[[i \\in 2..4 |-> 1] EXCEPT ![x] = 2]", 7, Fn({2: 1, 3: 1, 4: 1})),
     ("[[i \\in 0..2 |-> 1] EXCEPT ![x] = 2]", True, ERROR),  # Python finds TRUE as 1 (T1)
     ("[[i \\in 2..4 |-> 1] EXCEPT ![3] = 2, ![x] = 5]", "a", ERROR),
+    ("[[i \\in 2..4 |-> x] EXCEPT !.a = 2]", 0, ERROR), ("[<<x, 2>> EXCEPT ![1, 2] = 0]", 0, ERROR),
     # RecordValue.select refuses a non-string; a missing field leaves the record as it is
     ("[[a |-> 1] EXCEPT ![x] = 3]", 1, ERROR), ("[[a |-> 1] EXCEPT ![x] = 3]", "b", Fn({"a": 1})),
     ("[[a |-> 1] EXCEPT !.b = x]", 0, Fn({"a": 1})), ("[[a |-> 1] EXCEPT ![x] = 3]", a_x, ERROR),
