@@ -328,29 +328,56 @@ def unequal_or_fail(a: Any, b: Any) -> bool:
        only by such puns), and the first parts that differ are a boolean and an integer:
        two such sets, or functions over two such domains, fail (E3, E4 answer FALSE only
        for sets and domains Python finds unequal).
-    T1 (M1-M2, C1-C3, A1, and EXCEPT: FcnRcdValue.takeExcept compares the key with each
-       argument by equals): looking a value up in a set or a domain holding its twin (a
+    T1 (M1-M2, C1-C3, A1, X1): looking a value up in a set or a domain holding its twin (a
        value Python finds equal to it that is another TLA+ value) fails: each comparison
        of the search that succeeds orders the value as its twin, so the search meets the
        twin. In ``a \\subseteq b`` that lookup is one that fails (C3: FALSE when some other
        element missing from b is looked up without failing). ``[f EXCEPT ![k] = v]`` with
-       k found only as a pun fails, also where f's domain is an interval (TLC's FcnRcdValue
-       over an IntervalValue leaves f as it is for a key that is not an integer: not told
-       apart here). A tuple, function or set key not in the domain is compared with every
-       argument (``except_miss``); a key of another kind leaves f as it is (where TLC fails
-       to compare it with the domain: not judged). ``UNION`` of sets holding twins fails,
-       as a set constructor does (``built_set``).
+       k found only as a pun fails (X1: the lookup of k meets its twin, or, TRUE in a
+       domain of integers, TupleValue.select and FcnRcdValue.select over an IntervalValue
+       refuse a boolean, IntValue.equals against one fails). ``UNION`` of sets holding
+       twins fails, as a set constructor does (``built_set``).
+    X1 (Tool's EXCEPT, OPCODE_exc: ``[f EXCEPT ![k] = v]`` looks the whole path up first,
+       Value.select calling Applicable.select at each step, and leaves f as it is, with a
+       warning, when a step is not in the domain; only then takeExcept updates it, finding
+       the key again): each step's key k is looked up in the domain of the function at
+       hand, where Python finds k only as a pun failing (T1), and where Python does not
+       find k at all (``except_miss``): TupleValue.select and FcnRcdValue.select over an
+       IntervalValue fail on a key that is not an integer, RecordValue.select on one that
+       is not a string, and a FcnRcdValue over an enumerated domain compares k with each
+       argument (selectLinearSearch: domain[i].equals(k)), or, normalised and of at least
+       32 arguments, with some of them (selectBinarySearch: compareTo). The engine holds
+       all of them alike (a tuple, or an ``Fn`` over integers or strings), so it fails
+       where each of them fails: a key missing from a sequence fails when it is not an
+       integer (against 1..n, E1-E4), a key missing from another function when comparing
+       it with one of the arguments fails (E1-E4) and, in a domain of at least 32
+       arguments, when comparing it with every argument fails. So a key of another kind
+       than a domain all of one kind fails (``[<<1, 2>> EXCEPT !["a"] = 3]``, ``[[a |-> 1]
+       EXCEPT ![1] = 3]``, ``[[i \\in {"a", "b"} |-> 1] EXCEPT ![3] = 2]``, TRUE or a
+       record for the key of a sequence), and an integer outside 1..n leaves a sequence as
+       it is.
 
     Not judged (as before, where TLC may fail): an element Python finds in a set (``1 \\in
     {1, "a"}`` fails or not with the order of the elements: TRUE), infinite sets (``Nat``,
     ``STRING`` ...); a set that cannot be sorted because of values inside its elements
     (``{<<1>>, <<"a">>}``); sets held by the engine only as a pun (``{TRUE, 1}`` is one
     element to Python) other than those a set constructor builds (``built_set`` fails on
-    them); the inner comparisons of ``\\cup``, ``\\cap``, ``\\``
-    (``{<<1>>} \\ {<<"a">>}``, for the cost of comparing every element); enumerating,
+    them); the inner comparisons of ``\\cup``, ``\\cap``, ``\\`` (``{<<1>>} \\ {<<"a">>}``:
+    SetEnumValue.cup / cap / diff look each element missing from the other set up in it,
+    M1 nested; comparing it with one element of the other set to show that the lookup does
+    not fail costs about 3 microseconds for a record of 20 fields, 8% of the CPU time of
+    the small KRaft model's check, whose every message sent is such an element); enumerating,
     counting or fingerprinting a set TLC cannot sort (S1; ``\\A x \\in {1, "a"} : TRUE``,
     a state holding ``{1, "a"}``), and comparing two such sets that Python finds equal
-    (left to the checking of states and to the cost of the common case); a record compared
+    (left to the checking of states and to the cost of the common case); EXCEPT with a
+    key Python finds in a domain that also holds arguments of other kinds (the linear
+    search compares it with the arguments before it, in an order not kept here), with a
+    key that is an untyped model value (TupleValue, IntervalValue and RecordValue .select
+    fail on it, a FcnRcdValue over an enumerated domain finds it unequal to every
+    argument: f is left as it is), a key of ``<<>>`` that is not an integer (TupleValue.select
+    fails, the empty FcnRcdValue compares nothing: left as it is), or a key missing from a
+    domain of at least 32 arguments some of which fail to compare with it and others not
+    (which of them the binary search meets follows TLC's order: left as it is); a record compared
     with a tuple of another size (RecordValue.equals fails, the tuple not being a record;
     a function over strings, FcnRcdValue.equals, converts the tuple and finds it unequal:
     both are ``Fn`` here, FALSE).
@@ -585,7 +612,9 @@ def _found(x: Any, s: Collection[Any]) -> bool:
 
 def found_as_pun(x: Any, f: Fn) -> bool:
     """Whether Python finds the key ``x`` among the arguments of ``f`` only as another TLA+
-    value (TRUE as 1, ``<<0>>`` as ``<<FALSE>>``); ``x`` is in ``f.map`` to Python."""
+    value (TRUE as 1, ``<<0>>`` as ``<<FALSE>>``); ``x`` is in ``f.map`` to Python. TLC's
+    lookup of such a key fails (``f[x]``: A1; ``[f EXCEPT ![x] = v]``: X1, T1 of
+    ``unequal_or_fail``); a key Python does not find at all is ``except_miss``'s."""
     if type(x) in BOXES:
         return not same_value(twin(x, f.map), x)
     if (x is True or x is False or (type(x) is int and (x == 0 or x == 1))) and f.pun_keys():
@@ -593,14 +622,47 @@ def found_as_pun(x: Any, f: Fn) -> bool:
     return False
 
 
-def except_miss(key: Any, m: dict[Any, Any]) -> None:
-    """``[f EXCEPT ![key] = v]`` for a tuple, function or set ``key`` not in the domain (the
-    keys of ``m``): TLC's FcnRcdValue.takeExcept compares the key with every argument in
-    turn (equals), and fails where one comparison fails (``tlc_equal``); else f is left as
-    it is. (Keys of other kinds are not judged: over an IntervalValue domain TLC takes only
-    an integer to compare.)"""
+_LINEAR_SEARCH_BELOW = 32  # FcnRcdValue.selectBinarySearch: a normalised domain this large is bisected
+
+
+def except_miss(key: Any, f: tuple | Fn) -> None:
+    """One step of ``[f EXCEPT ![key] = v]`` for a ``key`` Python does not find among the
+    arguments of ``f``, a tuple (a sequence: ``key`` an integer outside 1..Len(f), or not an
+    integer) or an ``Fn``: TLC leaves f as it is, having failed where its lookup of the key
+    fails (rule X1 of ``unequal_or_fail``): a key of a non-empty sequence that is not an
+    integer fails (TupleValue.select; against the integers of its domain, E1-E4, where the
+    sequence is a FcnRcdValue); a key of another function fails when it fails to compare
+    with some argument (selectLinearSearch: ``domain[i].equals(key)`` for every argument
+    in turn; ``tlc_equal``), and, in a domain of at least 32 arguments (a binary search by
+    compareTo, meeting only some), when it fails to compare with every argument. An
+    untyped model value never fails here (E2), nor does a key of ``<<>>``: not judged."""
+    if not isinstance(f, Fn):  # a sequence
+        if f and type(key) is not int:
+            try:
+                tlc_equal(key, 1)  # every index an integer: each comparison fails alike
+            except EvalError:
+                raise EvalError(f"attempted to look up the {type_name(key)} {format_value(key)} "
+                                f"in the domain 1..{len(f)} of {format_value(f)}, whose "
+                                "indices TLC cannot compare with it") from None
+        return
+    m = f.map
+    tk = type(key)
+    if (tk is int or tk is str or tk is bool) and all(type(d) is tk for d in m):
+        return  # the common miss: arguments of the key's kind, unequal to it
+    if len(m) < _LINEAR_SEARCH_BELOW:
+        for d in m:
+            tlc_equal(d, key)
+        return
+    failed: EvalError | None = None
     for d in m:
-        tlc_equal(key, d)
+        try:
+            tlc_equal(d, key)
+        except EvalError as err:
+            failed = failed or err
+            continue
+        return  # compared without failing: the binary search may meet only such arguments
+    if failed is not None:
+        raise failed
 
 
 def _fails(x: Any, y: Any) -> bool:

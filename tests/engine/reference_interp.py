@@ -309,18 +309,27 @@ class Interp:
             idx = [self.ev(x, env, p) for x in step.index]
             key = idx[0] if len(idx) == 1 else seq(idx)
         if key not in m:
-            # outside the domain EXCEPT changes nothing (TLC's takeExcept), but compares the
-            # key with every argument first: a key it fails to compare with one fails (a
-            # twin of an argument does); a sequence (TupleValue) takes only an integer, and
-            # other keys than tuples, functions and sets are compared only with their twins
-            # (over an interval TLC compares only integers)
-            if _is_seq(m) and key[0] != "i":
-                return f
-            if key[0] in ("S", "F"):
-                for d in m:
-                    teq(key, d)
-            elif _twin_in(key, m):
+            # outside the domain EXCEPT changes nothing: TLC looks the path up first
+            # (Value.select) and stops at a missing step, having compared the key with the
+            # domain: a twin of an argument fails (T1); a sequence's lookup fails on a key
+            # that is not an integer (TupleValue.select; over 1..n as a FcnRcdValue, the
+            # integers fail against it alike); another function's lookup compares the key
+            # with every argument (selectLinearSearch), and fails where one comparison fails,
+            # or, 32 arguments or more, bisected (compareTo), where every one fails. Not
+            # judged (nothing fails): an untyped model value key, the keys of <<>>.
+            if _twin_in(key, m):
                 raise RefError(f"EXCEPT: TLC cannot compare {key} with its twin in the domain")
+            if key[0] == "m" and _mv_type(key) is None:
+                return f
+            failing = []
+            for d in m:
+                try:
+                    teq(d, key)
+                    failing.append(False)
+                except RefError:
+                    failing.append(True)
+            if (len(m) < 32 and any(failing)) or (failing and all(failing)):
+                raise RefError(f"EXCEPT: TLC cannot compare {key} with the domain of {f}")
             return f
         if len(path) == 1:
             m[key] = self.ev(value, {**env, "@": m[key]}, p)

@@ -587,12 +587,10 @@ class PunGen:
     definition's final value (``S \\cup T``, ``{a, b}``, ``UNION {{a}, {b}}``,
     ``Cardinality({a, b})``: not judged, unless a and b are twins, which both refuse: the
     engine cannot hold both, ``{<<0>>, <<FALSE>>}``);
-    EXCEPT is not applied to a function over bare integers, which may be a sequence (TLC's
-    TupleValue leaves it as it is for a key that is not an integer, its FcnRcdValue over
-    an enumerated set fails) or have an interval for its domain, nor with a key of another
-    kind than the arguments that is not a tuple, function or set, or a twin of an argument
-    (``key_variant``); the bodies of \\E, \\A and CHOOSE compare values of one shape
-    (``about``).
+    the bodies of \\E, \\A and CHOOSE compare values of one shape (``about``).
+    EXCEPT takes keys of the arguments' shape or of a variant of it, over any domain
+    (sequences too): TLC looks the key up in the domain first and fails where that lookup
+    fails (rule X1 of ``unequal_or_fail``).
     """
 
     def __init__(self, draw: Any) -> None:
@@ -707,7 +705,7 @@ class PunGen:
         if sh[0] == "rec":
             f, fsh = self.pick(list(sh[1]))
             options.append(lambda: f"[{self.value(sh, d)} EXCEPT !.{f} = {self.value(fsh, d)}]")
-        if sh[0] == "fun" and sh[1] != ("i",):
+        if sh[0] == "fun":
             options.append(lambda: self.excepted(sh, d))
         return str(self.pick(options))
 
@@ -752,14 +750,11 @@ class PunGen:
             a = self.abstract(sh)
             fn = self.render(sh, a)
             key = self.pick(a)[0]
-            other = self.variant(ksh)
-            if len(ksh) == 1 and (key == 2 or other == ("s",)):
-                other = ksh  # no key of another kind than the domain's that is not a twin
-            k1 = self.render(other, key)
+            k1 = self.render(self.variant(ksh), key)
         else:
             fn = self.value(sh, depth)
-            k1 = self.value(self.key_variant(ksh), depth)
-        k2 = self.value(self.key_variant(ksh), depth)
+            k1 = self.value(self.variant(ksh), depth)
+        k2 = self.value(self.variant(ksh), depth)
         v1, v2 = self.value(sh[2], depth), self.value(sh[2], depth)
         return str(self.pick([
             f"[{fn} EXCEPT ![{k1}] = {v1}]",
@@ -767,13 +762,6 @@ class PunGen:
             f"[{fn} EXCEPT ![{k1}] = @]",
             lambda: f"[{fn} EXCEPT ![{k1}] = {v1}, ![{k2}] = @]",
         ]))
-
-    def key_variant(self, sh: Shape) -> Shape:
-        """A variant of ``sh`` for EXCEPT keys: a key that is not a tuple, function or set
-        keeps its kind (TLC compares it with the domain, and fails on one of another kind,
-        where the engine does not look: only a twin of an argument, which a bare 2 or a
-        string is not)."""
-        return sh if len(sh) == 1 else self.variant(sh)
 
     def set_of(self, sh: Shape, depth: int) -> str:
         """An expression whose value is a set of values of shape ``sh`` (only)."""
@@ -844,9 +832,8 @@ class PunGen:
             f"([k \\in {{{a1}}} |-> {a2}] = [k \\in {{{b1}}} |-> {b2}])",
             f"(CHOOSE k \\in {{{a1}, {a2}}} : TRUE) = {b1}",
         ]
-        if len(sh) > 1:  # keys of tuples, functions, sets (see key_variant)
-            options += [f"[[k \\in {{{a1}, {a2}}} |-> 7] EXCEPT ![{b1}] = 8]",
-                        f"[[k \\in {{{a1}}} |-> <<7>>] EXCEPT ![{b1}][1] = 8, ![{a1}] = @]"]
+        options += [f"[[k \\in {{{a1}, {a2}}} |-> 7] EXCEPT ![{b1}] = 8]",
+                    f"[[k \\in {{{a1}}} |-> <<7>>] EXCEPT ![{b1}][1] = 8, ![{a1}] = @]"]
         return str(self.pick(options))
 
     def pair_in(self, sh: Shape, other: Shape) -> tuple[str, str]:
@@ -869,7 +856,20 @@ class PunGen:
             lambda: f"({self.set_of(sh, depth)} \\ {self.set_of(other, depth)})",
             lambda: f"Cardinality({self.set_of(sh, depth)})",
             lambda: f"<<{self.value(sh, depth)}, {self.value(other, depth)}>>",
+            lambda: self.excepted(("fun", self.shape(1), self.shape(1)), depth),
+            lambda: self.seq_excepted(depth),
         ]))
+
+    def seq_excepted(self, depth: int) -> str:
+        """``[s EXCEPT ![k] = v]`` for a sequence s (a tuple, or a function over 1..n) and a
+        key k that is an integer (in 1..Len(s) or not), or a boolean or string in its place."""
+        vsh = self.shape(1)
+        items = [self.value(vsh, depth) for _ in range(self.draw(st.integers(1, 2)))]
+        w = self.name()
+        seq = self.pick([f"<<{', '.join(items)}>>",
+                         f"[{w} \\in 1..{len(items)} |-> <<{', '.join(items)}>>[{w}]]"])
+        k = self.render(self.variant(("i",)), self.abstract(("i",)))
+        return f"[{seq} EXCEPT ![{k}] = {self.value(vsh, depth)}]"
 
 
 @st.composite

@@ -18,6 +18,8 @@ case naming the rule of ``values.py`` it rests on:
 - C1-C3: SetEnumValue.cup / cap / diff and EnumerableValue.isSubsetEq test the elements of
   one set for membership in the other;
 - A1: FcnRcdValue.select compares the argument with the domain;
+- X1: EXCEPT looks each key of its path up first (Value.select: TupleValue, RecordValue,
+  FcnRcdValue .select), and fails where that lookup fails;
 - T0, T1: values equal to Python only through a pun inside (a boolean for 0 or 1) fail to
   compare; a lookup (membership, the set operators, application, EXCEPT) meets the twin
   of the value looked up, and fails.
@@ -242,17 +244,55 @@ EXPR_CASES = [
     # FALSE, as the element <<2, 3>> alone compares without failing)
     ("<<FALSE>> \\in {<<x>>, <<2, 3>>}", 0, ERROR), ("<<FALSE>> \\notin {<<x>>, <<2, 3>>}", 0, ERROR),
     ("<<FALSE>> \\in DOMAIN [k \\in {<<x>>, <<2, 3>>} |-> 1]", 0, ERROR),
-    # T1, EXCEPT: takeExcept compares the key with the domain (took the twin key: updated it)
+    # T1, X1: EXCEPT looks the key up in the domain first (Value.select), and meets its twin
+    # (the twin key was updated before)
     ("[[k \\in {<<FALSE>>} |-> 1] EXCEPT ![<<x>>] = 5]", 0, ERROR),
     ("[[k \\in {<<FALSE>>} |-> 1] EXCEPT ![<<x>>] = 5]", False, Fn({(False,): 5})),
     ("[[k \\in {<<FALSE>>} |-> 1] EXCEPT ![<<x>>] = 5, ![<<2>>] = 6]", 0, ERROR),
     ("[[k \\in {<<FALSE>>} |-> <<1>>] EXCEPT ![<<x>>][1] = 5]", 0, ERROR),
     ("[[b \\in {FALSE, TRUE} |-> 0] EXCEPT ![x] = 5]", 1, ERROR),
-    # a key not in the domain is compared with every argument (E1 fails: FALSE against 2)
+    # a key not in the domain is compared with every argument (FcnRcdValue.selectLinearSearch;
+    # E1 fails: FALSE against 2)
     ("[[k \\in {<<2>>} |-> 1] EXCEPT ![<<x>>] = 5]", 0, Fn({(2,): 1})),
     ("[[k \\in {<<2>>} |-> 1] EXCEPT ![<<x>>] = 5]", False, ERROR),
     ("[[k \\in {<<1, 2>>} |-> 1] EXCEPT ![<<x, FALSE>>] = 5]", 0, Fn({(1, 2): 1})),  # 0 # 1 first
     ("[[k \\in {<<1, 2>>, <<0, 2>>} |-> 1] EXCEPT ![<<x, FALSE>>] = 5]", 0, ERROR),
+    # X1: EXCEPT looks the key up in the domain first (Tool, OPCODE_exc: Value.select), and
+    # leaves f as it is where it is missing; TupleValue.select refuses a non-integer index
+    ('[<<1, 2>> EXCEPT ![x] = 3]', "a", ERROR), ("[<<1, 2>> EXCEPT ![x] = 3]", True, ERROR),
+    ("[<<1, 2>> EXCEPT ![x] = 3]", 5, (1, 2)), ("[<<1, 2>> EXCEPT ![x] = 3]", 2, (1, 3)),
+    ("[<<1, 2>> EXCEPT !.a = 3]", 0, ERROR), ("[<<1, 2>> EXCEPT ![<<x>>] = 3]", 1, ERROR),
+    ("[<<1, 2>> EXCEPT ![x] = 3]", a_x, ERROR),  # ModelValue.equals: typed
+    ("[[i \\in 1..40 |-> 0] EXCEPT ![x] = 1][1]", "a", ERROR),
+    # not judged: <<>> (TupleValue.select fails, the empty FcnRcdValue compares nothing), an
+    # untyped model value (TupleValue.select fails, IntValue.equals finds it unequal)
+    ("[<<>> EXCEPT ![x] = 3]", "a", ()), ("[<<1, 2>> EXCEPT ![x] = 3]", m, (1, 2)),
+    # FcnRcdValue.select over an IntervalValue refuses a non-integer (IntValue.equals fails
+    # against it where the domain is enumerated)
+    ("[[i \\in 2..4 |-> 1] EXCEPT ![x] = 2]", "a", ERROR), ("[[i \\in 2..4 |-> 1] EXCEPT ![x] = 2]", True, ERROR),
+    ("[[i \\in 2..4 |-> 1] EXCEPT ![x] = 2]", 7, Fn({2: 1, 3: 1, 4: 1})),
+    ("[[i \\in 0..2 |-> 1] EXCEPT ![x] = 2]", True, ERROR),  # Python finds TRUE as 1 (T1)
+    ("[[i \\in 2..4 |-> 1] EXCEPT ![3] = 2, ![x] = 5]", "a", ERROR),
+    ("[[i \\in 2..4 |-> x] EXCEPT !.a = 2]", 0, ERROR), ("[<<x, 2>> EXCEPT ![1, 2] = 0]", 0, ERROR),
+    # RecordValue.select refuses a non-string; a missing field leaves the record as it is
+    ("[[a |-> 1] EXCEPT ![x] = 3]", 1, ERROR), ("[[a |-> 1] EXCEPT ![x] = 3]", "b", Fn({"a": 1})),
+    ("[[a |-> 1] EXCEPT !.b = x]", 0, Fn({"a": 1})), ("[[a |-> 1] EXCEPT ![x] = 3]", a_x, ERROR),
+    # FcnRcdValue.selectLinearSearch: domain[i].equals(key) for every argument (E1, E4)
+    ('[[i \\in {"a", "b"} |-> 1] EXCEPT ![x] = 2]', 3, ERROR),
+    ('[[i \\in {"a", "b"} |-> 1] EXCEPT ![x] = 2]', "c", Fn({"a": 1, "b": 1})),
+    ("[[i \\in {<<1>>, <<2>>} |-> 1] EXCEPT ![x] = 2]", 3, ERROR),
+    ("[[i \\in {x} |-> 1] EXCEPT ![3] = 2]", m, Fn({m: 1})),  # E2: unequal, no failure
+    ('[[i \\in {<<1, "a">>, <<2, "a">>} |-> 0] EXCEPT ![<<1, x>>] = 1]', 2, ERROR),  # "a" against 2
+    # 32 arguments or more: selectBinarySearch (compareTo) meets only some of them: it fails
+    # where every comparison fails, else not judged
+    ('[[k \\in {<<i, "a">> : i \\in 1..40} |-> 0] EXCEPT ![<<1, x>>] = 1][<<1, "a">>]', 2, 0),
+    ('[[k \\in {<<i, "a">> : i \\in 1..40} |-> 0] EXCEPT ![<<1, x>>] = 1][<<1, "a">>]', "b", 0),
+    ('[[k \\in {<<i>> : i \\in 1..40} |-> 0] EXCEPT ![<<x>>] = 1][<<1>>]', "b", ERROR),
+    ("[[i \\in 2..40 |-> 0] EXCEPT ![x] = 1][2]", "a", ERROR),
+    # each step of the path is looked up in turn: a missing step stops the lookup
+    ("[<<<<1>>, 2>> EXCEPT ![1][x] = 2]", "a", ERROR), ("[<<<<1>>, 2>> EXCEPT ![3][x] = 2]", "a", ((1,), 2)),
+    ("[[a |-> <<1>>] EXCEPT ![x][1] = 2]", 1, ERROR), ("[[a |-> [b |-> 1]] EXCEPT !.a[x] = 2]", 1, ERROR),
+    ("[[a |-> [b |-> 1]] EXCEPT !.a[x] = 2]", "c", Fn({"a": Fn({"b": 1})})),
     # T1 in C3: a is enumerated in TLC's order, <<0, 0>> first: not in b, and its lookup
     # (0 against 1) does not fail: FALSE (was an error: the twin <<1, 0>> was met first)
     ("{<<0, x>>, <<1, x>>} \\subseteq {<<1, FALSE>>}", 0, False),

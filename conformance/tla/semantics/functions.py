@@ -250,14 +250,15 @@ class FunctionCompiler(SetCompiler):
         loc = node.loc
 
         def pun_key(key: Any, f: Fn) -> None:
-            # TLC's takeExcept compares the key with each argument of the function in
-            # turn (equals), and fails on the one Python took it for (T1)
+            # TLC looks the key up in the domain first (Value.select), and fails on the
+            # argument Python took it for (X1, T1 of values.unequal_or_fail)
             raise EvalError(f"EXCEPT: attempted to compare {L.show(key)} with the domain of "
                             f"{L.show(f)}, which TLC cannot compare", loc)
 
-        def key_miss(key: Any, f: Fn) -> None:
+        def key_miss(key: Any, f: tuple | Fn) -> None:
+            # a key Python does not find: f is left as it is, where TLC's lookup does not fail
             try:
-                except_miss(key, f.map)
+                except_miss(key, f)
             except TlaError as err:
                 raise located(err, loc) from None
 
@@ -267,12 +268,12 @@ class FunctionCompiler(SetCompiler):
             key = name if name is not None else idx(s, t, e)
             if type(f) is tuple:
                 if type(key) is not int or not 1 <= key <= len(f):
+                    key_miss(key, f)
                     return f
                 old = f[key - 1]
             elif type(f) is Fn:
                 if key not in f.map:
-                    if type(key) in BOXES:
-                        key_miss(key, f)
+                    key_miss(key, f)
                     return f
                 if type(key) is not str and found_as_pun(key, f):
                     pun_key(key, f)
@@ -330,7 +331,7 @@ class FunctionCompiler(SetCompiler):
                             m = dict(m)
                             copied = True
                         m[key] = new
-                    elif type(key) in BOXES:
+                    else:
                         key_miss(key, f)
                 return Fn(m) if copied else f
 

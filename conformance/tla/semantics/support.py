@@ -187,6 +187,8 @@ def except1(s, t, e):
             lst = list(f)
             lst[key - 1] = new
             return tuple(lst)
+        if type(key) is not int:
+            key_miss(key, f)
         return f
     if type(f) is Fn:
         key = KEY
@@ -203,8 +205,7 @@ def except1(s, t, e):
             m2 = dict(m)
             m2[key] = new
             return Fn(m2)
-        if INDEXED and type(key) in BOXES:
-            key_miss(key, f)
+        key_miss(key, f)
         return f
     return update(s, t, e, f, path, 0, fv, uses_at)
 """
