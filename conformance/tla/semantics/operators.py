@@ -639,8 +639,8 @@ class OperatorCompiler:
                         return const(forcing(impl, range(arity)))
                 if arity == 2 and node.name in _BUILTIN_INFIX:  # as LAMBDA a, b : a op b
                     a, b = S.Name(node.loc, " left"), S.Name(node.loc, " right")
-                    body = S.OpApp(node.loc, node.name, (a, b))
-                    return self.op_arg(S.Lambda(node.loc, (a.name, b.name), body), arity, scope)
+                    infix = S.OpApp(node.loc, node.name, (a, b))
+                    return self.op_arg(S.Lambda(node.loc, (a.name, b.name), infix), arity, scope)
         # any other expression
         raise EvalError(f"expected an operator of arity {arity} here", node.loc)
 
