@@ -186,3 +186,10 @@ def test_against_a_python_implementation(model: Model, rel: tuple[frozenset[int]
     assert model.eval_constant(
         f"ReflexiveTransitiveClosure({R}, {S}) = [p {IN} {S} \\X {S} |-> p {IN} {tla(reflexive)}]"
     ) is True
+
+
+def test_a_relation_that_is_not_boolean_is_an_error(model: Model) -> None:
+    with pytest.raises(TlaError, match="boolean|BOOLEAN|Boolean"):
+        model.eval_constant("IsSymmetric([p \\in S \\X S |-> 1], S)")
+    with pytest.raises(TlaError, match="boolean|BOOLEAN|Boolean"):
+        model.eval_constant("IsSymmetricUnder(LAMBDA x, y : 1, S)")

@@ -12,8 +12,8 @@ IsReflexiveUnder(op(_, _), S) == \A x \in S : op(x, x)
 IsIrreflexive(R, S) == \A x \in S : ~R[x, x]
 IsIrreflexiveUnder(op(_, _), S) == \A x \in S : ~op(x, x)
 
-IsSymmetric(R, S) == \A x, y \in S : R[x, y] = R[y, x]
-IsSymmetricUnder(op(_, _), S) == \A x, y \in S : op(x, y) = op(y, x)
+IsSymmetric(R, S) == \A x, y \in S : R[x, y] => R[y, x]
+IsSymmetricUnder(op(_, _), S) == \A x, y \in S : op(x, y) => op(y, x)
 
 IsAntiSymmetric(R, S) == \A x, y \in S : (R[x, y] /\ R[y, x]) => (x = y)
 IsAntiSymmetricUnder(op(_, _), S) == \A x, y \in S : (op(x, y) /\ op(y, x)) => (x = y)
