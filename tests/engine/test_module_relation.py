@@ -189,7 +189,7 @@ def test_against_a_python_implementation(model: Model, rel: tuple[frozenset[int]
 
 
 def test_a_relation_that_is_not_boolean_is_an_error(model: Model) -> None:
-    with pytest.raises(TlaError, match="boolean|BOOLEAN|Boolean"):
+    with pytest.raises(TlaError, match="expects a boolean"):
         model.eval_constant("IsSymmetric([p \\in S \\X S |-> 1], S)")
-    with pytest.raises(TlaError, match="boolean|BOOLEAN|Boolean"):
+    with pytest.raises(TlaError, match="expects a boolean"):
         model.eval_constant("IsSymmetricUnder(LAMBDA x, y : 1, S)")
