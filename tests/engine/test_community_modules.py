@@ -148,7 +148,22 @@ def test_proof_modules_are_accepted_with_theorems_and_proofs_skipped(tmp_path: P
 
 
 def test_modules_without_an_implementation_are_refused_at_the_extends(tmp_path: Path) -> None:
-    (tmp_path / "J.tla").write_text("---- MODULE J ----\nEXTENDS Naturals, Json\n====\n")
-    with pytest.raises(TlaError, match="cannot find module Json") as info:
+    (tmp_path / "J.tla").write_text("---- MODULE J ----\nEXTENDS Naturals, IOUtils\n====\n")
+    with pytest.raises(TlaError, match="cannot find module IOUtils") as info:
         Model.load(tmp_path / "J.tla")
     assert info.value.loc is not None and info.value.loc.line == 2
+
+
+@pytest.mark.parametrize(("expr", "expected"), [
+    ("Ap(=, 1, 1)", "TRUE"), ("Ap(#, 1, 1)", "FALSE"), ("Ap(/=, 1, 2)", "TRUE"),
+    ("Ap(\\in, 1, {1})", "TRUE"), ("Ap(\\notin, 1, {1})", "FALSE"),
+    ("Ap(\\subseteq, {1}, {1, 2})", "TRUE"), ("Ap(\\cup, {1}, {2})", "{1, 2}"),
+    ("Ap(\\union, {1}, {2})", "{1, 2}"), ("Ap(\\cap, {1, 2}, {2})", "{2}"),
+    ("Ap(\\, {1, 2}, {2})", "{1}"), ("Ap(=>, FALSE, FALSE)", "TRUE"),
+    ("Ap(<=>, FALSE, TRUE)", "FALSE"), ("Ap(/\\, TRUE, FALSE)", "FALSE"),
+    ("Ap(\\/, TRUE, FALSE)", "TRUE"),
+])
+def test_a_builtin_infix_operator_passed_by_name(expr: str, expected: str) -> None:
+    m = Model(parse_module_text("---- MODULE A ----\nAp(op(_, _), a, b) == op(a, b)\n====\n", "A.tla"),
+              ModuleLoader([]))
+    assert m.eval_constant(f"({expr}) = ({expected})") is True

@@ -73,6 +73,10 @@ from conformance.tla.values import (
 # The compiler: names and operators
 # ---------------------------------------------------------------------------
 
+_BUILTIN_INFIX = frozenset({"=", "/=", "\\in", "\\notin", "\\subseteq", "\\cup", "\\cap", "\\",
+                            "=>", "<=>", "/\\", "\\/"})
+"""Builtin infix operators a spec may pass by name for an operator parameter (as TLC does)."""
+
 # nodes and builtin operators whose closures always return a boolean (or raise)
 _BOOLEAN_NODES = frozenset({S.And, S.Or, S.Quant, S.Unchanged, S.ActionBox})
 _BOOLEAN_OPS = frozenset({"~", "=>", "<=>", "/\\", "\\/", "=", "/=", "\\in", "\\notin",
@@ -633,7 +637,11 @@ class OperatorCompiler:
                     if op is not None and op.arity == arity and not op.op_args:
                         impl = _with_runtime(op.impl, self.runtime) if op.runtime else op.impl
                         return const(forcing(impl, range(arity)))
-        # a builtin infix operator passed by name or any other expression
+                if arity == 2 and node.name in _BUILTIN_INFIX:  # as LAMBDA a, b : a op b
+                    a, b = S.Name(node.loc, " left"), S.Name(node.loc, " right")
+                    infix = S.OpApp(node.loc, node.name, (a, b))
+                    return self.op_arg(S.Lambda(node.loc, (a.name, b.name), infix), arity, scope)
+        # any other expression
         raise EvalError(f"expected an operator of arity {arity} here", node.loc)
 
     # standard-module operators ------------------------------------------------------------
