@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 import random
+import re
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -1010,6 +1012,188 @@ _JSON: dict[str, StdOp] = {
     "ndJsonDeserialize": StdOp(nd_json_deserialize, 1, pure=False),
 }
 
+# ---------------------------------------------------------------------------
+# Java's String.format, as the CSV and IOUtils operators use it (every argument a string)
+# ---------------------------------------------------------------------------
+# A format specifier is %[index$][flags][width][.precision]conversion. With string
+# arguments Java formats %s and %S (upper case), %b and %B ("true": the argument is not
+# null), and %% and %n (the line separator); each other conversion throws. An index n$
+# names the n-th argument, < the previous one's, none the next of the unnamed ones.
+
+_JAVA_SPEC = re.compile(r"%(\d+\$|<)?([-#+ 0,(]*)(\d+)?(\.\d+)?([tT]?[a-zA-Z%])")
+
+
+def java_format(template: str, args: list[str], op: str) -> str:
+    """``String.format(template, args)`` for string arguments."""
+    out: list[str] = []
+    pos, ordinary, last = 0, 0, -1
+    for m in _JAVA_SPEC.finditer(template):
+        if template.find("%", pos, m.start()) >= 0:
+            break  # a % before this match that begins no specifier: reported below
+        out.append(template[pos:m.start()])
+        pos = m.end()
+        index, flags, width, precision, conv = m.groups()
+        text: str
+        if conv == "n" and not (index or flags or width or precision):
+            text = os.linesep
+        elif conv == "%" and not (index or precision or set(flags) - {"-"}):
+            text = "%"
+        elif conv in ("n", "%"):
+            raise EvalError(f"{op}: the format specifier {m.group()!r} of {template!r} is not "
+                            "one Java accepts")
+        elif conv in ("s", "S", "b", "B"):
+            if set(flags) - {"-"}:
+                raise EvalError(f"{op}: the flags {flags!r} of {m.group()!r} in {template!r} do not "
+                                "apply to a string")
+            if index == "<":
+                i = last
+            elif index:
+                i = int(index[:-1]) - 1
+            else:
+                i, ordinary = ordinary, ordinary + 1
+            if not 0 <= i < len(args):
+                raise EvalError(f"{op}: the format {template!r} has no argument for {m.group()!r} "
+                                f"(it has {len(args)})")
+            last = i
+            text = args[i] if conv in "sS" else "true"
+            if precision:
+                text = text[:int(precision[1:])]
+            if conv in "SB":
+                text = text.upper()
+        elif conv in ("h", "H"):
+            raise UnsupportedError(f"{op}: the format {m.group()!r} (a Java hash code) is not "
+                                   "provided")
+        else:
+            raise EvalError(f"{op}: the format specifier {m.group()!r} of {template!r} cannot "
+                            "format a string")
+        if "-" in flags and not width:
+            raise EvalError(f"{op}: the format specifier {m.group()!r} of {template!r} has the "
+                            "flag '-' and no width")
+        if width and conv != "n":
+            text = text.ljust(int(width)) if "-" in flags else text.rjust(int(width))
+        out.append(text)
+    rest = template[pos:]
+    if "%" in rest:
+        bad = rest[rest.index("%"):][:2]
+        raise EvalError(f"{op}: the format {template!r} has the unknown format specifier {bad!r}")
+    out.append(rest)
+    return "".join(out)
+
+
+def _want_str(v: Any, what: str, op: str) -> str:
+    if type(v) is not str:
+        raise EvalError(f"{op}: the {what} must be a string, got the {type_name(v)} {show(v)}")
+    return v
+
+
+def _want_seq(v: Any, what: str, op: str) -> tuple:
+    if type(v) is not tuple:
+        raise EvalError(f"{op}: the {what} must be a sequence, got the {type_name(v)} {show(v)}")
+    return v
+
+
+# ---------------------------------------------------------------------------
+# CSV (the community module; TLC implements it natively)
+# ---------------------------------------------------------------------------
+# CSVWrite fills the template with the elements of the sequence as TLC prints them
+# (a string with its quotes) and appends the line, with the line separator, to the file
+# (created if missing, its folder not). CSVRead splits each line of the file at the
+# delimiter, a Java regular expression (as String.split: trailing empty fields dropped),
+# into a record with the given field names, every field a string; CSVRecords counts the
+# lines. A missing file holds no records. A file name is resolved from the working
+# directory, as java.io.File resolves it.
+
+
+def _lines(path: Path, op: str) -> list[str]:
+    """The lines of a UTF-8 file as Java's ``readAllLines`` splits them."""
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except OSError as e:
+        raise EvalError(f"{op}: cannot read the file {_json_name(path)}: {e.strerror or e}") from None
+    except UnicodeDecodeError as e:
+        raise EvalError(f"{op}: the file {_json_name(path)} is not UTF-8 text: {e.reason}") from None
+    lines = re.split(r"\r\n|\r|\n", text)
+    if lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def java_split(line: str, pattern: re.Pattern[str]) -> list[str]:
+    """Java's ``line.split(regex)``: no empty first field for a match of nothing at the
+    start, trailing empty fields dropped, the whole line when nothing matches."""
+    fields, start = [], 0
+    for m in pattern.finditer(line):
+        if m.end() == 0:
+            continue
+        fields.append(line[start:m.start()])
+        start = m.end()
+    if not fields:
+        return [line]
+    fields.append(line[start:])
+    while fields and fields[-1] == "":
+        fields.pop()
+    return fields
+
+
+def csv_write(template: Any, val: Any, file: Any) -> bool:
+    """``CSVWrite(template, val, file)``."""
+    t = _want_str(template, "template (first argument)", "CSVWrite")
+    items = _want_seq(val, "second argument", "CSVWrite")
+    p = Path(_want_str(file, "file name (third argument)", "CSVWrite"))
+    line = java_format(t, [format_value(x) for x in items], "CSVWrite") + os.linesep
+    try:
+        with p.open("ab") as f:
+            f.write(line.encode("utf-8"))
+    except OSError as e:
+        raise EvalError(f"CSVWrite: cannot write the file {_json_name(p)}: {e.strerror or e}") from None
+    return True
+
+
+def csv_read(columns: Any, delimiter: Any, file: Any) -> tuple:
+    """``CSVRead(columns, delimiter, file)``."""
+    names = _want_seq(columns, "columns (first argument)", "CSVRead")
+    for n in names:
+        _want_str(n, "column name", "CSVRead")
+    if len(set(names)) != len(names):
+        raise EvalError(f"CSVRead: the columns {show(names)} name a field twice")
+    delim = _want_str(delimiter, "delimiter (second argument)", "CSVRead")
+    p = Path(_want_str(file, "file name (third argument)", "CSVRead"))
+    if not p.exists():
+        return ()
+    try:
+        pattern = re.compile(delim)
+    except re.error as e:
+        raise EvalError(f"CSVRead: the delimiter {delim!r} is not a regular expression: {e}") from None
+    records = []
+    for i, line in enumerate(_lines(p, "CSVRead"), 1):
+        fields = java_split(line, pattern)
+        if len(fields) != len(names):
+            raise EvalError(f"CSVRead: line {i} of the file {_json_name(p)} has {len(fields)} "
+                            f"field(s) for the {len(names)} column(s) {show(names)}")
+        records.append(make_record(zip(names, fields, strict=True)))
+    return tuple(records)
+
+
+def csv_records(file: Any) -> int:
+    """``CSVRecords(file)``: the number of lines of the file, 0 if it does not exist."""
+    p = Path(_want_str(file, "file name", "CSVRecords"))
+    if not p.exists():
+        return 0
+    return len(_lines(p, "CSVRecords"))
+
+
+def _csv_write_record(*_: Any) -> Any:
+    raise UnsupportedError("CSVWriteRecord is not provided: the TLC implementation we could "
+                           "check defines no override for it")
+
+
+_CSV: dict[str, StdOp] = {
+    "CSVWrite": StdOp(csv_write, 3, pure=False),
+    "CSVRead": StdOp(csv_read, 3, pure=False),
+    "CSVRecords": StdOp(csv_records, 1, pure=False),
+    "CSVWriteRecord": StdOp(_csv_write_record, 4, pure=False),
+}
+
 STANDARD: dict[str, dict[str, StdOp]] = {
     "Naturals": _NATURALS,
     "Integers": _INTEGERS,
@@ -1021,6 +1205,7 @@ STANDARD: dict[str, dict[str, StdOp]] = {
     "Bitwise": _BITWISE,
     "Randomization": _RANDOMIZATION,
     "Json": _JSON,
+    "CSV": _CSV,
 }
 """Operators of each standard module, by name."""
 
@@ -1036,6 +1221,7 @@ STANDARD_EXTENDS: dict[str, tuple[str, ...]] = {
     "Bitwise": ("Naturals",),
     "Randomization": ("Naturals", "FiniteSets"),
     "Json": (),
+    "CSV": (),
 }
 
 
