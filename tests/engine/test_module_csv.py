@@ -145,3 +145,16 @@ def test_every_write_of_a_spec_happens_and_errors_are_located(tmp_path: Path, mo
     assert (tmp_path / "twice.csv").read_text().splitlines() == ['"same"', '"same"']
     with pytest.raises(TlaError, match=r"C\.tla:6:\d+: CSVRecords: the file name must be a string"):
         model.eval_constant("Bad")
+
+
+@pytest.mark.parametrize("expr", ['CSVWrite("%1$s", <<1>>, "f")', 'CSVRead(<<"a">>, ",", "f")', 'CSVRecords("f")'])
+def test_the_csv_operators_are_never_memoised(model: Model, expr: str) -> None:
+    assert model.is_pure(expr) is False
+
+
+def test_a_definition_counting_records_counts_them_each_time(tmp_path: Path) -> None:
+    (tmp_path / "N.tla").write_text(f'---- MODULE N ----\nEXTENDS CSV\n\nN == CSVRecords("{tmp_path}/n.csv")\n====\n')
+    m = Model.load(tmp_path / "N.tla")
+    assert m.eval_constant("N") == 0
+    (tmp_path / "n.csv").write_text("a\nb\n")
+    assert m.eval_constant("N") == 2
