@@ -9,9 +9,13 @@ expression being evaluated. Infinite sets (``Nat``, ``Int``, ``STRING``, ``Seq(S
 
 from __future__ import annotations
 
+import errno
 import itertools
 import json
+import os
 import random
+import re
+import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -1010,6 +1014,446 @@ _JSON: dict[str, StdOp] = {
     "ndJsonDeserialize": StdOp(nd_json_deserialize, 1, pure=False),
 }
 
+# ---------------------------------------------------------------------------
+# Java's String.format, as the CSV and IOUtils operators use it (every argument a string)
+# ---------------------------------------------------------------------------
+# A format specifier is %[index$][flags][width][.precision]conversion. With string
+# arguments Java formats %s and %S (upper case), %b and %B ("true": the argument is not
+# null), and %% and %n (the line separator); each other conversion throws. An index n$
+# names the n-th argument, < the previous one's, none the next of the unnamed ones.
+
+_JAVA_SPEC = re.compile(r"%(\d+\$|<)?([-#+ 0,(]*)(\d+)?(\.\d+)?([tT]?[a-zA-Z%])")
+
+
+def java_format(template: str, args: list[str], op: str) -> str:
+    """``String.format(template, args)`` for string arguments."""
+    out: list[str] = []
+    pos, ordinary, last = 0, 0, -1
+    for m in _JAVA_SPEC.finditer(template):
+        if template.find("%", pos, m.start()) >= 0:
+            break  # a % before this match that begins no specifier: reported below
+        out.append(template[pos:m.start()])
+        pos = m.end()
+        index, flags, width, precision, conv = m.groups()
+        text: str
+        if conv == "n" and not (index or flags or width or precision):
+            text = os.linesep
+        elif conv == "%" and not (index or precision or set(flags) - {"-"}):
+            text = "%"
+        elif conv in ("n", "%"):
+            raise EvalError(f"{op}: the format specifier {m.group()!r} of {template!r} is not "
+                            "one Java accepts")
+        elif conv in ("s", "S", "b", "B"):
+            if set(flags) - {"-"}:
+                raise EvalError(f"{op}: the flags {flags!r} of {m.group()!r} in {template!r} do not "
+                                "apply to a string")
+            if index == "<":
+                i = last
+            elif index:
+                i = int(index[:-1]) - 1
+            else:
+                i, ordinary = ordinary, ordinary + 1
+            if not 0 <= i < len(args):
+                raise EvalError(f"{op}: the format {template!r} has no argument for {m.group()!r} "
+                                f"(it has {len(args)})")
+            last = i
+            text = args[i] if conv in "sS" else "true"
+            if precision:
+                text = text[:int(precision[1:])]
+            if conv in "SB":
+                text = text.upper()
+        elif conv in ("h", "H"):
+            raise UnsupportedError(f"{op}: the format {m.group()!r} (a Java hash code) is not "
+                                   "provided")
+        else:
+            raise EvalError(f"{op}: the format specifier {m.group()!r} of {template!r} cannot "
+                            "format a string")
+        if "-" in flags and not width:
+            raise EvalError(f"{op}: the format specifier {m.group()!r} of {template!r} has the "
+                            "flag '-' and no width")
+        if width and conv != "n":
+            text = text.ljust(int(width)) if "-" in flags else text.rjust(int(width))
+        out.append(text)
+    rest = template[pos:]
+    if "%" in rest:
+        bad = rest[rest.index("%"):][:2]
+        raise EvalError(f"{op}: the format {template!r} has the unknown format specifier {bad!r}")
+    out.append(rest)
+    return "".join(out)
+
+
+def _want_str(v: Any, what: str, op: str) -> str:
+    if type(v) is not str:
+        raise EvalError(f"{op}: the {what} must be a string, got the {type_name(v)} {show(v)}")
+    return v
+
+
+def _want_seq(v: Any, what: str, op: str) -> tuple:
+    if type(v) is not tuple:
+        raise EvalError(f"{op}: the {what} must be a sequence, got the {type_name(v)} {show(v)}")
+    return v
+
+
+# ---------------------------------------------------------------------------
+# CSV (the community module; TLC implements it natively)
+# ---------------------------------------------------------------------------
+# CSVWrite fills the template with the elements of the sequence as TLC prints them
+# (a string with its quotes) and appends the line, with the line separator, to the file
+# (created if missing, its folder not). CSVRead splits each line of the file at the
+# delimiter, a Java regular expression (as String.split: trailing empty fields dropped),
+# into a record with the given field names, every field a string; CSVRecords counts the
+# lines. A missing file holds no records. A file name is resolved from the working
+# directory, as java.io.File resolves it.
+
+
+def _lines(path: Path, op: str) -> list[str]:
+    """The lines of a UTF-8 file as Java's ``readAllLines`` splits them."""
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except OSError as e:
+        raise EvalError(f"{op}: cannot read the file {_json_name(path)}: {e.strerror or e}") from None
+    except UnicodeDecodeError as e:
+        raise EvalError(f"{op}: the file {_json_name(path)} is not UTF-8 text: {e.reason}") from None
+    lines = re.split(r"\r\n|\r|\n", text)
+    if lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def java_split(line: str, pattern: re.Pattern[str]) -> list[str]:
+    """Java's ``line.split(regex)``: no empty first field for a match of nothing at the
+    start, trailing empty fields dropped, the whole line when nothing matches."""
+    fields, start = [], 0
+    for m in pattern.finditer(line):
+        if m.end() == 0:
+            continue
+        fields.append(line[start:m.start()])
+        start = m.end()
+    if not fields:
+        return [line]
+    fields.append(line[start:])
+    while fields and fields[-1] == "":
+        fields.pop()
+    return fields
+
+
+def csv_write(template: Any, val: Any, file: Any) -> bool:
+    """``CSVWrite(template, val, file)``."""
+    t = _want_str(template, "template (first argument)", "CSVWrite")
+    items = _want_seq(val, "second argument", "CSVWrite")
+    p = Path(_want_str(file, "file name (third argument)", "CSVWrite"))
+    line = java_format(t, [format_value(x) for x in items], "CSVWrite") + os.linesep
+    try:
+        with p.open("ab") as f:
+            f.write(line.encode("utf-8"))
+    except OSError as e:
+        raise EvalError(f"CSVWrite: cannot write the file {_json_name(p)}: {e.strerror or e}") from None
+    return True
+
+
+def csv_read(columns: Any, delimiter: Any, file: Any) -> tuple:
+    """``CSVRead(columns, delimiter, file)``."""
+    names = _want_seq(columns, "columns (first argument)", "CSVRead")
+    for n in names:
+        _want_str(n, "column name", "CSVRead")
+    if len(set(names)) != len(names):
+        raise EvalError(f"CSVRead: the columns {show(names)} name a field twice")
+    delim = _want_str(delimiter, "delimiter (second argument)", "CSVRead")
+    p = Path(_want_str(file, "file name (third argument)", "CSVRead"))
+    if not p.exists():
+        return ()
+    try:
+        pattern = re.compile(delim)
+    except re.error as e:
+        raise EvalError(f"CSVRead: the delimiter {delim!r} is not a regular expression: {e}") from None
+    records = []
+    for i, line in enumerate(_lines(p, "CSVRead"), 1):
+        fields = java_split(line, pattern)
+        if len(fields) != len(names):
+            raise EvalError(f"CSVRead: line {i} of the file {_json_name(p)} has {len(fields)} "
+                            f"field(s) for the {len(names)} column(s) {show(names)}")
+        records.append(make_record(zip(names, fields, strict=True)))
+    return tuple(records)
+
+
+def csv_records(file: Any) -> int:
+    """``CSVRecords(file)``: the number of lines of the file, 0 if it does not exist."""
+    p = Path(_want_str(file, "file name", "CSVRecords"))
+    if not p.exists():
+        return 0
+    return len(_lines(p, "CSVRecords"))
+
+
+def _csv_write_record(*_: Any) -> Any:
+    raise UnsupportedError("CSVWriteRecord is not provided: the TLC implementation we could "
+                           "check defines no override for it")
+
+
+_CSV: dict[str, StdOp] = {
+    "CSVWrite": StdOp(csv_write, 3, pure=False),
+    "CSVRead": StdOp(csv_read, 3, pure=False),
+    "CSVRecords": StdOp(csv_records, 1, pure=False),
+    "CSVWriteRecord": StdOp(_csv_write_record, 4, pure=False),
+}
+
+# ---------------------------------------------------------------------------
+# IOUtils (the community module; TLC implements it natively)
+# ---------------------------------------------------------------------------
+# A command is a sequence of strings, the program and its arguments, run without a
+# shell and without quoting; its answer is [exitValue |-> n, stdout |-> s, stderr |-> s]
+# (a process ended by signal k exits with 128 + k, as Java reports it). Its environment
+# is the engine's, with the given record's fields added (a value other than a string as
+# TLC prints it). IOEnv is the record of the environment variables, read at each call.
+# Serialize and Deserialize with [ser |-> "TXT", ...] write and read text, answering a
+# record as a command does (exitValue 1 and the reason in stderr when it fails); the
+# other serializers and IOSerialize/IODeserialize (Java's binary serialization of TLC's
+# values) are not provided.
+
+
+def _exec_result(exit_value: int, stdout: str, stderr: str) -> Fn:
+    return make_record([("exitValue", exit_value), ("stdout", stdout), ("stderr", stderr)])
+
+
+def _strings(v: Any, what: str, op: str) -> list[str]:
+    items = _want_seq(v, what, op)
+    for x in items:
+        _want_str(x, f"element {show(x)} of the {what}", op)
+    return list(items)
+
+
+def _exec_env(env: Any, op: str) -> dict[str, str]:
+    if env == ():
+        return {}
+    if type(env) is not Fn or not all(type(k) is str for k in env.map):
+        raise EvalError(f"{op}: the environment (first argument) must be a record, got the "
+                        f"{type_name(env)} {show(env)}")
+    return {k: x if type(x) is str else format_value(x) for k, x in env.map.items()}
+
+
+def _run(command: list[str], env: dict[str, str] | None, op: str) -> Fn:
+    if not command:
+        raise EvalError(f"{op}: the command is empty")
+    try:
+        done = subprocess.run(command, capture_output=True, stdin=subprocess.DEVNULL,
+                              env=None if env is None else {**os.environ, **env}, check=False)
+    except OSError as e:
+        raise EvalError(f"{op}: cannot run the command {show(tuple(command))}: "
+                        f"{e.strerror or e}") from None
+    code = done.returncode if done.returncode >= 0 else 128 - done.returncode
+    return _exec_result(code, done.stdout.decode("utf-8", errors="replace"),
+                        done.stderr.decode("utf-8", errors="replace"))
+
+
+def io_exec(command: Any) -> Fn:
+    """``IOExec(command)``."""
+    return _run(_strings(command, "command", "IOExec"), None, "IOExec")
+
+
+def io_env_exec(env: Any, command: Any) -> Fn:
+    """``IOEnvExec(env, command)``."""
+    e = _exec_env(env, "IOEnvExec")
+    return _run(_strings(command, "command", "IOEnvExec"), e, "IOEnvExec")
+
+
+def _template(template: Any, parameters: Any, op: str) -> list[str]:
+    parts = _strings(template, "command template", op)
+    params = _strings(parameters, "parameters", op)
+    return [java_format(part, params, op) for part in parts]
+
+
+def io_exec_template(template: Any, parameters: Any) -> Fn:
+    """``IOExecTemplate(commandTemplate, parameters)``: each part of the command filled
+    with the parameters by Java's String.format."""
+    return _run(_template(template, parameters, "IOExecTemplate"), None, "IOExecTemplate")
+
+
+def io_env_exec_template(env: Any, template: Any, parameters: Any) -> Fn:
+    """``IOEnvExecTemplate(env, commandTemplate, parameters)``."""
+    e = _exec_env(env, "IOEnvExecTemplate")
+    return _run(_template(template, parameters, "IOEnvExecTemplate"), e, "IOEnvExecTemplate")
+
+
+def io_env() -> Value:
+    """``IOEnv``: the environment variables as a record."""
+    return make_fn(dict(os.environ))
+
+
+def atoi(v: Any) -> int:
+    """``atoi(s)``: Java's Integer.parseInt (a sign, decimal digits, 32 bits)."""
+    if type(v) is str:
+        digits = v[1:] if v[:1] in ("+", "-") else v
+        if digits and all(c.isdecimal() for c in digits):
+            n = int(v)
+            if -2**31 <= n < 2**31:
+                return n
+    raise EvalError(f"atoi: the argument must be a string of a 32-bit integer, got the "
+                    f"{type_name(v)} {show(v)}")
+
+
+def zero_pad_n(n: Any, width: Any) -> str:
+    """``zeroPadN(n, width)``: ToString(n) with zeros before it up to the width."""
+    s = format_value(n)
+    return "0" * max(0, want_int(width, "second argument of zeroPadN") - len(s)) + s
+
+
+# Java charset names (and the aliases Java knows) for the text serializer
+_CHARSETS = {"UTF-8": "utf-8", "UTF8": "utf-8", "US-ASCII": "ascii", "ASCII": "ascii",
+             "ISO-8859-1": "latin-1", "ISO8859_1": "latin-1", "LATIN1": "latin-1",
+             "UTF-16": "utf-16", "UTF-16BE": "utf-16-be", "UTF-16LE": "utf-16-le"}
+
+_OPEN_OPTIONS = ("READ", "WRITE", "APPEND", "TRUNCATE_EXISTING", "CREATE", "CREATE_NEW",
+                 "DELETE_ON_CLOSE", "SPARSE", "SYNC", "DSYNC")
+
+
+class _JavaFailure(Exception):
+    """What a Java exception's toString would say."""
+
+
+def _java_io_error(e: OSError, path: str) -> _JavaFailure:
+    kind = {errno.ENOENT: "NoSuchFileException", errno.EEXIST: "FileAlreadyExistsException",
+            errno.EACCES: "AccessDeniedException", errno.EPERM: "AccessDeniedException"}.get(
+        e.errno or 0)
+    if kind:
+        return _JavaFailure(f"java.nio.file.{kind}: {path}")
+    return _JavaFailure(f"java.nio.file.FileSystemException: {path}: {e.strerror}")
+
+
+def _charset(options: Fn, op: str) -> str:
+    name = options.map.get("charset")
+    if type(name) is not str:
+        raise _JavaFailure(f"the option charset must be a string, got {show(name)}")
+    codec = _CHARSETS.get(name.upper())
+    if codec is None:
+        raise UnsupportedError(f"{op}: the charset {name!r} is not provided (only "
+                               f"{', '.join(sorted(_CHARSETS))})")
+    return codec
+
+
+def _serializer(options: Any, op: str) -> str:
+    if type(options) is not Fn or not all(type(k) is str for k in options.map):
+        raise _JavaFailure(f"the options must be a record, got the {type_name(options)} {show(options)}")
+    ser = options.map.get("ser")
+    if type(ser) is not str:
+        raise EvalError(f"{op}: the options {show(options)} name no serializer (a string field ser)")
+    if ser != "TXT":
+        raise UnsupportedError(f"{op}: the serializer {ser!r} is not provided (only \"TXT\")")
+    return ser
+
+
+def _txt_args(payload: Any, dest: Any, options: Fn) -> tuple[str, str, tuple, str]:
+    """The payload, file, open options and codec of a TXT write."""
+    if type(payload) is not str or type(dest) is not str:
+        bad = payload if type(payload) is not str else dest
+        raise _JavaFailure(f"the payload and the file must be strings, got {show(bad)}")
+    opts = options.map.get("openOptions")
+    if type(opts) is not tuple or not all(type(o) is str for o in opts):
+        raise _JavaFailure(f"the option openOptions must be a sequence of strings, got {show(opts)}")
+    return payload, dest, opts, _charset(options, "Serialize")
+
+
+def _encode(text: str, codec: str) -> bytes:
+    if codec == "utf-16":
+        return b"\xfe\xff" + text.encode("utf-16-be")  # Java writes a big-endian mark
+    try:
+        return text.encode(codec)
+    except UnicodeEncodeError:
+        raise _JavaFailure("java.nio.charset.UnmappableCharacterException: Input length = 1") from None
+
+
+def _write_with_options(payload: str, dest: str, given: tuple, codec: str) -> None:
+    for o in given:
+        if o not in _OPEN_OPTIONS:
+            raise _JavaFailure("java.lang.IllegalArgumentException: No enum constant "
+                               f"java.nio.file.StandardOpenOption.{o}")
+    opts = set(given) or {"CREATE", "TRUNCATE_EXISTING", "WRITE"}
+    if "READ" in opts:
+        raise _JavaFailure("java.lang.IllegalArgumentException: READ not allowed")
+    if {"APPEND", "TRUNCATE_EXISTING"} <= opts:
+        raise _JavaFailure("java.lang.IllegalArgumentException: APPEND + TRUNCATE_EXISTING not allowed")
+    data = _encode(payload, codec)
+    flags = os.O_WRONLY
+    if "CREATE_NEW" in opts:
+        flags |= os.O_CREAT | os.O_EXCL
+    elif "CREATE" in opts:
+        flags |= os.O_CREAT
+    if "TRUNCATE_EXISTING" in opts:
+        flags |= os.O_TRUNC
+    if "APPEND" in opts:
+        flags |= os.O_APPEND
+    try:
+        fd = os.open(dest, flags, 0o666)
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        if "DELETE_ON_CLOSE" in opts:
+            os.unlink(dest)
+    except OSError as e:
+        raise _java_io_error(e, dest) from None
+
+
+def serialize(value: Any, dest: Any, options: Any) -> Fn:
+    """``Serialize(value, dest, options)`` with the TXT serializer."""
+    try:
+        _serializer(options, "Serialize")
+        args = _txt_args(value, dest, options)
+    except _JavaFailure as e:
+        return _exec_result(1, "", f"Serialize error invalid parameters: {e}")
+    try:
+        _write_with_options(*args)
+    except _JavaFailure as e:
+        return _exec_result(1, "", f"Serialize error writting to the file: {e}")
+    return _exec_result(0, "Finish writting to the file with success!", "")
+
+
+def _decode(data: bytes, codec: str) -> str:
+    if codec == "utf-16" and data[:2] not in (b"\xfe\xff", b"\xff\xfe"):
+        codec = "utf-16-be"  # Java reads a text without a mark as big-endian
+    try:
+        return data.decode(codec)
+    except UnicodeDecodeError:
+        raise _JavaFailure("java.nio.charset.MalformedInputException: Input length = 1") from None
+
+
+def deserialize(src: Any, options: Any) -> Fn:
+    """``Deserialize(src, options)`` with the TXT serializer."""
+    try:
+        _serializer(options, "Deserialize")
+        if type(src) is not str:
+            raise _JavaFailure(f"the file must be a string, got {show(src)}")
+        codec = _charset(options, "Deserialize")
+    except _JavaFailure as e:
+        return _exec_result(1, "", f"Deserialize error invalid parameters: {e}")
+    try:
+        try:
+            data = Path(src).read_bytes()
+        except OSError as e:
+            raise _java_io_error(e, src) from None
+        text = _decode(data, codec)
+    except _JavaFailure as e:
+        return _exec_result(1, "", f"Deserialize error reading from the file: {e}")
+    return _exec_result(0, text, "")
+
+
+def _io_binary(op: str) -> Callable[..., Any]:
+    def refuse(*_: Any) -> Any:
+        raise UnsupportedError(f"{op} is not provided: TLC writes Java's binary serialization "
+                               "of its values, which the engine does not reproduce")
+    return refuse
+
+
+_IOUTILS: dict[str, StdOp] = {
+    "IOExec": StdOp(io_exec, 1, pure=False),
+    "IOEnvExec": StdOp(io_env_exec, 2, pure=False),
+    "IOExecTemplate": StdOp(io_exec_template, 2, pure=False),
+    "IOEnvExecTemplate": StdOp(io_env_exec_template, 3, pure=False),
+    "IOEnv": StdOp(io_env, 0, pure=False),
+    "atoi": StdOp(atoi, 1),
+    "zeroPadN": StdOp(zero_pad_n, 2),
+    "Serialize": StdOp(serialize, 3, pure=False),
+    "Deserialize": StdOp(deserialize, 2, pure=False),
+    "IOSerialize": StdOp(_io_binary("IOSerialize"), 3, pure=False),
+    "IODeserialize": StdOp(_io_binary("IODeserialize"), 2, pure=False),
+}
+
 STANDARD: dict[str, dict[str, StdOp]] = {
     "Naturals": _NATURALS,
     "Integers": _INTEGERS,
@@ -1021,6 +1465,8 @@ STANDARD: dict[str, dict[str, StdOp]] = {
     "Bitwise": _BITWISE,
     "Randomization": _RANDOMIZATION,
     "Json": _JSON,
+    "CSV": _CSV,
+    "IOUtils": _IOUTILS,
 }
 """Operators of each standard module, by name."""
 
@@ -1036,6 +1482,8 @@ STANDARD_EXTENDS: dict[str, tuple[str, ...]] = {
     "Bitwise": ("Naturals",),
     "Randomization": ("Naturals", "FiniteSets"),
     "Json": (),
+    "CSV": (),
+    "IOUtils": (),
 }
 
 

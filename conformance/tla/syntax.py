@@ -466,7 +466,7 @@ class Module:
 
 STANDARD_MODULES = frozenset(
     {"Naturals", "Integers", "Sequences", "FiniteSets", "TLC", "Bags", "TLCExt", "Bitwise",
-     "Randomization", "Json"}
+     "Randomization", "Json", "CSV", "IOUtils"}
 )
 """Modules the engine provides natively (never read from disk)."""
 

@@ -90,6 +90,16 @@ def test_same_value_is_tla_equality(a: Any, data: st.DataObject) -> None:
         assert c is b
 
 
+def _containers(v: Any) -> list[Any]:
+    """``v`` and every sequence, set and function inside it (keys and values)."""
+    t = type(v)
+    if t is tuple or t is frozenset:
+        return [v, *(y for x in v for y in _containers(x))]
+    if t is Fn:
+        return [v, *(y for kx in v.map.items() for x in kx for y in _containers(x))]
+    return []
+
+
 @settings(max_examples=300)
 @given(_values, st.data())
 def test_canonical_values_share_their_parts(a: Any, data: st.DataObject) -> None:
@@ -105,7 +115,7 @@ def test_canonical_values_share_their_parts(a: Any, data: st.DataObject) -> None
     c, _ = interned.canonical(b)
     assert _tagged(c) == _tagged(b)
     held = list(c.map.values()) if type(c) is Fn else list(c)
-    everything = parts + copies
+    everything = [y for x in parts + copies for y in _containers(x)]
     if any(x == y and _tagged(x) != _tagged(y) for x in everything for y in everything):
         return  # twins share one slot of the memo by value: the one stored last is found
     for x, first in zip(parts, firsts, strict=True):
