@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from conformance.tla.community.javaformat import java_format
 from conformance.tla.loader import ModuleLoader
 from conformance.tla.model import Model
 from conformance.tla.parser import parse_module_text
-from conformance.tla.stdlib import java_format
 from conformance.tla.syntax import TlaError, UnsupportedError
 
 

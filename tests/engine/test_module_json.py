@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from conformance.tla.community.json_ops import _json_string
 from conformance.tla.loader import ModuleLoader
 from conformance.tla.model import Model
 from conformance.tla.parser import parse_module_text
-from conformance.tla.stdlib import _json_string
 from conformance.tla.syntax import TlaError, UnsupportedError
 
 

@@ -36,6 +36,7 @@ from conformance.tla.semantics.support import (
     _member_of,
     fused,
 )
+from conformance.tla.standard_modules import STANDARD
 from conformance.tla.syntax import EvalError, Loc, TlaError
 from conformance.tla.values import (
     BOXES,
@@ -347,7 +348,7 @@ def _install_fast_arith() -> None:
             if c is not None:
                 return c
             for module in sorted(scope.ctx.std):
-                op = L.STANDARD[module].get(sym)
+                op = STANDARD[module].get(sym)
                 if op is not None:
                     return self.std_call(op, sym, args, loc, scope)
             raise EvalError(

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from conformance.tla import stdlib as L
 from conformance.tla import syntax as S
 from conformance.tla.semantics.compiled import (
     located,
@@ -20,6 +19,7 @@ from conformance.tla.semantics.scope import (
     SubstEntry,
     VarEntry,
 )
+from conformance.tla.standard_modules import STANDARD, standard_closure
 from conformance.tla.syntax import EvalError, Loc, TlaError
 
 # ---------------------------------------------------------------------------
@@ -67,7 +67,7 @@ class ContextBuilder:
         names: dict[str, Entry] = {}
         std: set[str] = set()
         for ext in module.extends:
-            if ext in L.STANDARD:
+            if ext in STANDARD:
                 std.add(ext)
                 continue
             if root and ext in self._extended:
@@ -97,7 +97,7 @@ class ContextBuilder:
                     names[unit.name] = ie
                     if not unit.local:
                         exported_names[unit.name] = ie
-                elif unit.module in L.STANDARD:
+                elif unit.module in STANDARD:
                     std.add(unit.module)
                     if not unit.local:
                         exported_std.add(unit.module)
@@ -106,7 +106,7 @@ class ContextBuilder:
             elif isinstance(unit, S.Assume) and root:
                 self.assumes.append((unit, ctx))
         ctx.names = names
-        ctx.std = L.standard_closure(std)
+        ctx.std = standard_closure(std)
         for unit in pending_instances:
             ictx = self.instance_ctx(unit, Scope(ctx, base))
             imported = {n: e for n, e in ictx.names.items()
@@ -120,7 +120,7 @@ class ContextBuilder:
             self.replace_entry(ctx.names.get(name), entry, [ctx.names, exported_names])
         ctx.exported = frozenset(exported_names)
         self.contexts.append(ctx)
-        result = (ctx, exported_names, L.standard_closure(exported_std))
+        result = (ctx, exported_names, standard_closure(exported_std))
         if root:
             self.root_contexts.append(ctx)
             self._extended[module.name] = result
@@ -155,8 +155,8 @@ class ContextBuilder:
 
     def instance_ctx(self, unit: S.Instance, outer: Scope) -> Ctx:
         """The context of ``INSTANCE M WITH ...`` seen from ``outer`` (params bound there)."""
-        if unit.module in L.STANDARD:
-            return Ctx(unit.module, std=L.standard_closure([unit.module]), base=outer.depth,
+        if unit.module in STANDARD:
+            return Ctx(unit.module, std=standard_closure([unit.module]), base=outer.depth,
                        builder=self)
         module = self._load(unit.module, unit.loc)
         subs = dict(unit.substitutions)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from conformance.tla import stdlib as L
 from conformance.tla import syntax as S
 from conformance.tla.semantics.compiled import (
     C,
@@ -22,6 +21,7 @@ from conformance.tla.semantics.scope import (
     Scope,
     SubstEntry,
 )
+from conformance.tla.standard_modules import STANDARD
 from conformance.tla.syntax import EvalError, Loc, UnsupportedError
 
 
@@ -76,7 +76,7 @@ class InstanceCompiler(PrimeCompiler):
         target = ctx.names.get(name) if name in ctx.exported else None
         if target is None:
             for module in sorted(ctx.std):
-                if name in L.STANDARD[module]:
+                if name in STANDARD[module]:
                     return ConstEntry("__std__" + name, 0, loc), Scope(ctx, ctx.base)
             raise EvalError(f"{'!'.join(path)}!{name}: no such definition in module "
                             f"{ctx.module}", loc)
@@ -125,8 +125,8 @@ class InstanceCompiler(PrimeCompiler):
         target, iscope = self.instance_target(node.path, node.name, node.loc, scope,
                                               node.path_args)
         if isinstance(target, ConstEntry) and target.name.startswith("__std__"):
-            op = next(L.STANDARD[m][node.name] for m in sorted(iscope.ctx.std)
-                      if node.name in L.STANDARD[m])
+            op = next(STANDARD[m][node.name] for m in sorted(iscope.ctx.std)
+                      if node.name in STANDARD[m])
             return self.std_call(op, node.name, node.args, node.loc, scope)
         if isinstance(target, DefEntry):
             return self._call_def(target.unit, self.def_body(target), target.ctx.base,

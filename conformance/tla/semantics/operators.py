@@ -64,6 +64,7 @@ from conformance.tla.semantics.support import (
     _with_runtime,
     deferring,
 )
+from conformance.tla.standard_modules import STANDARD
 from conformance.tla.syntax import EvalError, Loc, TlaError, UnsupportedError
 from conformance.tla.values import (
     Value,
@@ -177,11 +178,11 @@ class OperatorCompiler:
         if builtin is not None:
             return builtin(args, loc, scope)
         for module in sorted(scope.ctx.std):
-            op = L.STANDARD[module].get(name)
+            op = STANDARD[module].get(name)
             if op is not None:
                 return self.std_call(op, name, args, loc, scope)
-        for module in sorted(L.STANDARD):
-            if name in L.STANDARD[module]:
+        for module in sorted(STANDARD):
+            if name in STANDARD[module]:
                 raise EvalError(
                     f"unknown operator {name} in module {scope.ctx.module} "
                     f"(defined in the standard module {module}: EXTENDS it)",
@@ -633,7 +634,7 @@ class OperatorCompiler:
                 )
             if target is None:
                 for module in sorted(scope.ctx.std):
-                    op = L.STANDARD[module].get(node.name)
+                    op = STANDARD[module].get(node.name)
                     if op is not None and op.arity == arity and not op.op_args:
                         impl = _with_runtime(op.impl, self.runtime) if op.runtime else op.impl
                         return const(forcing(impl, range(arity)))
