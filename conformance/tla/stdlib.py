@@ -91,6 +91,12 @@ def want_int(v: Any, what: str = "operand") -> int:
     return v
 
 
+def want_str(v: Any, what: str = "operand") -> str:
+    if type(v) is not str:
+        raise EvalError(f"{what} must be a string, got the {type_name(v)} {show(v)}")
+    return v
+
+
 def want_bool(v: Any, what: str = "operand") -> bool:
     if type(v) is not bool:
         raise EvalError(f"{what} must be a boolean, got the {type_name(v)} {show(v)}")

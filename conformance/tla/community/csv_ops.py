@@ -7,9 +7,9 @@ import re
 from pathlib import Path
 from typing import Any
 
-from conformance.tla.community.args import shown_path, want_seq, want_str
+from conformance.tla.community.args import read_utf8, shown_path
 from conformance.tla.community.javaformat import java_format
-from conformance.tla.stdlib import StdOp, show
+from conformance.tla.stdlib import StdOp, show, want_seq, want_str
 from conformance.tla.syntax import EvalError, UnsupportedError
 from conformance.tla.values import format_value, make_record
 
@@ -24,12 +24,7 @@ from conformance.tla.values import format_value, make_record
 
 def _lines(path: Path, op: str) -> list[str]:
     """The lines of a UTF-8 file as Java's ``readAllLines`` splits them."""
-    try:
-        text = path.read_bytes().decode("utf-8")
-    except OSError as e:
-        raise EvalError(f"{op}: cannot read the file {shown_path(path)}: {e.strerror or e}") from None
-    except UnicodeDecodeError as e:
-        raise EvalError(f"{op}: the file {shown_path(path)} is not UTF-8 text: {e.reason}") from None
+    text = read_utf8(path, op)
     lines = re.split(r"\r\n|\r|\n", text)
     if lines[-1] == "":
         lines.pop()
@@ -55,9 +50,9 @@ def java_split(line: str, pattern: re.Pattern[str]) -> list[str]:
 
 def csv_write(template: Any, val: Any, file: Any) -> bool:
     """``CSVWrite(template, val, file)``."""
-    t = want_str(template, "template (first argument)", "CSVWrite")
-    items = want_seq(val, "second argument", "CSVWrite")
-    p = Path(want_str(file, "file name (third argument)", "CSVWrite"))
+    t = want_str(template, "CSVWrite: the template (first argument)")
+    items = want_seq(val, "CSVWrite: the second argument")
+    p = Path(want_str(file, "CSVWrite: the file name (third argument)"))
     line = java_format(t, [format_value(x) for x in items], "CSVWrite") + os.linesep
     try:
         with p.open("ab") as f:
@@ -69,13 +64,13 @@ def csv_write(template: Any, val: Any, file: Any) -> bool:
 
 def csv_read(columns: Any, delimiter: Any, file: Any) -> tuple:
     """``CSVRead(columns, delimiter, file)``."""
-    names = want_seq(columns, "columns (first argument)", "CSVRead")
+    names = want_seq(columns, "CSVRead: the columns (first argument)")
     for n in names:
-        want_str(n, "column name", "CSVRead")
+        want_str(n, "CSVRead: the column name")
     if len(set(names)) != len(names):
         raise EvalError(f"CSVRead: the columns {show(names)} name a field twice")
-    delim = want_str(delimiter, "delimiter (second argument)", "CSVRead")
-    p = Path(want_str(file, "file name (third argument)", "CSVRead"))
+    delim = want_str(delimiter, "CSVRead: the delimiter (second argument)")
+    p = Path(want_str(file, "CSVRead: the file name (third argument)"))
     if not p.exists():
         return ()
     try:
@@ -94,7 +89,7 @@ def csv_read(columns: Any, delimiter: Any, file: Any) -> tuple:
 
 def csv_records(file: Any) -> int:
     """``CSVRecords(file)``: the number of lines of the file, 0 if it does not exist."""
-    p = Path(want_str(file, "file name", "CSVRecords"))
+    p = Path(want_str(file, "CSVRecords: the file name"))
     if not p.exists():
         return 0
     return len(_lines(p, "CSVRecords"))

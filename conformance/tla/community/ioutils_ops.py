@@ -9,9 +9,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from conformance.tla.community.args import want_seq, want_str
 from conformance.tla.community.javaformat import java_format
-from conformance.tla.stdlib import StdOp, show, want_int
+from conformance.tla.stdlib import StdOp, show, want_int, want_seq, want_str
 from conformance.tla.syntax import EvalError, UnsupportedError
 from conformance.tla.values import Fn, Value, format_value, make_fn, make_record, type_name
 
@@ -31,9 +30,9 @@ def _exec_result(exit_value: int, stdout: str, stderr: str) -> Fn:
 
 
 def _strings(v: Any, what: str, op: str) -> list[str]:
-    items = want_seq(v, what, op)
+    items = want_seq(v, f"{op}: the {what}")
     for x in items:
-        want_str(x, f"element {show(x)} of the {what}", op)
+        want_str(x, f"{op}: the element {show(x)} of the {what}")
     return list(items)
 
 

@@ -8,7 +8,7 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 
-from conformance.tla.community.args import shown_path
+from conformance.tla.community.args import read_utf8, shown_path
 from conformance.tla.stdlib import LazySet, StdOp, enumerate_set, show
 from conformance.tla.syntax import EvalError, UnsupportedError
 from conformance.tla.values import (
@@ -168,12 +168,8 @@ def _json_parse(text: str) -> Any:
 
 
 def _json_read(path: Path, op: str) -> str:
-    try:
-        return path.read_text(encoding="utf-8")
-    except OSError as e:
-        raise EvalError(f"{op}: cannot read the file {shown_path(path)}: {e.strerror or e}") from None
-    except UnicodeDecodeError as e:
-        raise EvalError(f"{op}: the file {shown_path(path)} is not UTF-8 text: {e.reason}") from None
+    """The file's text, its line ends made ``\\n`` (a lone CR too)."""
+    return read_utf8(path, op).replace("\r\n", "\n").replace("\r", "\n")
 
 
 def json_deserialize(path: Any) -> Any:
