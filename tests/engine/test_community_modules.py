@@ -161,7 +161,8 @@ def test_modules_without_an_implementation_are_refused_at_the_extends(tmp_path: 
     ("Ap(\\union, {1}, {2})", "{1, 2}"), ("Ap(\\cap, {1, 2}, {2})", "{2}"),
     ("Ap(\\, {1, 2}, {2})", "{1}"), ("Ap(=>, FALSE, FALSE)", "TRUE"),
     ("Ap(<=>, FALSE, TRUE)", "FALSE"), ("Ap(/\\, TRUE, FALSE)", "FALSE"),
-    ("Ap(\\/, TRUE, FALSE)", "TRUE"),
+    ("Ap(\\/, TRUE, FALSE)", "TRUE"), ("Ap(\\subset, {1}, {1})", "FALSE"),
+    ("Ap(\\supseteq, {1, 2}, {2})", "TRUE"), ("Ap(\\supset, {1, 2}, {2})", "TRUE"),
 ])
 def test_a_builtin_infix_operator_passed_by_name(expr: str, expected: str) -> None:
     m = Model(parse_module_text("---- MODULE A ----\nAp(op(_, _), a, b) == op(a, b)\n====\n", "A.tla"),

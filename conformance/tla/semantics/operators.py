@@ -74,9 +74,10 @@ from conformance.tla.values import (
 # The compiler: names and operators
 # ---------------------------------------------------------------------------
 
-_BUILTIN_INFIX = frozenset({"=", "/=", "\\in", "\\notin", "\\subseteq", "\\cup", "\\cap", "\\",
-                            "=>", "<=>", "/\\", "\\/"})
-"""Builtin infix operators a spec may pass by name for an operator parameter (as TLC does)."""
+_BUILTIN_INFIX = frozenset(_BUILTIN_METHODS) - {"SUBSET", "UNION", "DOMAIN", "~", "BOOLEAN", "STRING",
+                                                 "\\times"}
+"""Builtin infix operators a spec may pass by name for an operator parameter (as TLC does):
+the builtins but the prefix and nullary ones and the product (``\\X`` is not an operator)."""
 
 # nodes and builtin operators whose closures always return a boolean (or raise)
 _BOOLEAN_NODES = frozenset({S.And, S.Or, S.Quant, S.Unchanged, S.ActionBox})
