@@ -61,6 +61,18 @@ def test_quantifier_in_a_definition_reached_through_exists() -> None:
     assert r.distinct_states == 11
 
 
+def test_priming_a_variable_substituted_by_an_expression() -> None:
+    # By hand: under y <- x + 10, L!Grow is x' + 10 = x + 11 and L!Keep is x' + 10 = x + 10;
+    # under y <- r.a, R!Grow is r'.a = r.a + 1. So each disjunct of Next is enabled while its
+    # bound allows: x in 0..3, z in 0..1, r.a in 0..1, all combinations reachable, 16
+    # distinct states, the farthest (3, 1, 1) five steps from Init: depth 6. The property
+    # holds. The engine read (x + 10)' as x' (and r.a' as r'), so only Init was reachable.
+    r = run("PrimedSubst")
+    assert r.verdict == "ok", r.message
+    assert r.distinct_states == 16
+    assert r.depth == 6
+
+
 def test_second_bound_with_a_set_filter() -> None:
     # TLC: 3 distinct states (x = 0, 1, 2); the text after ==== is not read.
     r = run("TwoBounds")

@@ -39,8 +39,8 @@ class PrimeCompiler(RecordCompiler):
         loc = node.loc
         names = self.var_names
 
-        if len(idx) == 1 and isinstance(node.expr, S.Name):
-            i = idx[0]
+        if inner.reads is not None and inner.reads[0] == "var":  # x' of a state variable x itself
+            i = inner.reads[1]
 
             def unread(t: Any) -> Any:
                 if t is None:
