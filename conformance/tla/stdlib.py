@@ -226,10 +226,14 @@ def powerset(s: Any) -> AnySet:
     )
 
 
-def big_union(s: Any) -> frozenset:
-    # a set built of all their elements: sets meeting through a pun fail (``built_set``)
-    return built_set([y for x in enumerate_set(want_set(s, "argument of UNION"))
-                      for y in enumerate_set(want_set(x, "element of UNION's argument"))])
+def big_union(s: Any) -> AnySet:
+    # a set built of all their elements: sets meeting through a pun fail (``built_set``);
+    # with an infinite element, a set known by its membership test, as TLC's UnionValue
+    # (its member asks each element in turn and enumerates nothing infinite)
+    parts = [want_set(x, "element of UNION's argument") for x in enumerate_set(want_set(s, "argument of UNION"))]
+    if all(type(x) is frozenset for x in parts):
+        return built_set([y for x in parts for y in x])
+    return LazySet(f"UNION {show(s)}", lambda v: any(member(v, x) for x in parts))
 
 
 def times(*sets: Any) -> AnySet:

@@ -126,6 +126,20 @@ def test_infinite_sets_support_membership_only() -> None:
     assert isinstance(ev("Seq({1})"), LazySet)
 
 
+def test_union_of_infinite_sets_supports_membership() -> None:
+    # TLC's UnionValue: membership asks each element of the (finite) outer set in turn,
+    # enumerating none of them; enumerating the union itself is what cannot be done
+    assert ev("3 \\in UNION {Nat} /\\ -3 \\notin UNION {Nat}") is True
+    assert ev("-3 \\in UNION {{-3}, Nat} /\\ \"a\" \\in UNION {Nat, STRING, {}}") is True
+    assert ev("<<1, 2>> \\in UNION {[1..2 -> Nat], [1..3 -> Nat]}") is True
+    assert ev("<<-1, 2>> \\notin UNION {[1..2 -> Nat], {<<1>>}}") is True
+    assert ev("[a |-> <<0>>] \\in [a : UNION {[1..1 -> Int \\cup {TRUE}]}]") is True
+    with pytest.raises(UnsupportedError, match="not finite"):
+        ev("Cardinality(UNION {{1}, Nat})")
+    with pytest.raises(EvalError, match="element of UNION"):
+        ev("UNION {Nat, 3}")
+
+
 def test_quantifiers_and_choose() -> None:
     assert ev("\\A x \\in 1..3 : x > 0") is True
     assert ev("\\E x \\in 1..3 : x > 2") is True
