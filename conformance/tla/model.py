@@ -136,7 +136,7 @@ class Model:
                 if name in ctx.names:
                     ctx.names[name] = entry
                     found = True
-            if not found:
+            if not found and not self._builder.override_std(name, entry):
                 raise EvalError(
                     f"override {name} <- {target}: {name} is not declared or defined in module "
                     f"{self.module.name}", self.module.loc)

@@ -73,6 +73,25 @@ def test_priming_a_variable_substituted_by_an_expression() -> None:
     assert r.depth == 6
 
 
+def test_cfg_replaces_standard_module_operators() -> None:
+    # By hand: with Seq <- SeqUpTo2 and Nat <- 0..2, x takes 3 values and p the 7 sequences
+    # over {"a", "b"} of length at most 2: 21 distinct states at depth 2; generated: the 3
+    # initial states and 7 successors of each of the 21 states (150). Counts holds only if
+    # the replacement reaches the extended module's Short and Small too.
+    r = run("StdOverride")
+    assert r.verdict == "ok", r.message
+    assert (r.distinct_states, r.states_generated, r.depth) == (21, 150, 2)
+
+
+def test_cfg_replacing_a_standard_operator_the_module_does_not_see(tmp_path: Path) -> None:
+    (tmp_path / "M.tla").write_text("---- MODULE M ----\nEXTENDS Naturals\nVARIABLE x\n"
+                                    "Mine(S) == {<<>>}\nInit == x = 0\nNext == UNCHANGED x\n====\n")
+    (tmp_path / "M.cfg").write_text("INIT Init\nNEXT Next\nCONSTANT Seq <- Mine\n")
+    config = read_config(tmp_path / "M.cfg")
+    with pytest.raises(EvalError, match="Seq is not declared or defined in module M"):
+        Model.load(tmp_path / "M.tla", constants=config.constants, overrides=config.overrides)
+
+
 def test_second_bound_with_a_set_filter() -> None:
     # TLC: 3 distinct states (x = 0, 1, 2); the text after ==== is not read.
     r = run("TwoBounds")

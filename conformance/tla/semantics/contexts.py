@@ -42,6 +42,9 @@ class ContextBuilder:
         # cfg overrides X <- [Mod] Def: module -> name -> the entry replacing it (also
         # applied to the contexts of instances built later)
         self.module_overrides: dict[str, dict[str, Entry]] = {}
+        # cfg overrides of standard-module operators (Seq <- LimitedSeq): name -> the entry
+        # replacing it in every context that sees the operator (also those built later)
+        self.std_overrides: dict[str, Entry] = {}
 
     # root binding: declarations create globals -----------------------------
 
@@ -119,12 +122,34 @@ class ContextBuilder:
         for name, entry in self.module_overrides.get(module.name, {}).items():
             self.replace_entry(ctx.names.get(name), entry, [ctx.names, exported_names])
         ctx.exported = frozenset(exported_names)
+        self.apply_std_overrides(ctx, standard_closure(exported_std))
         self.contexts.append(ctx)
         result = (ctx, exported_names, standard_closure(exported_std))
         if root:
             self.root_contexts.append(ctx)
             self._extended[module.name] = result
         return result
+
+    def override_std(self, name: str, entry: Entry) -> bool:
+        """Make ``entry`` the standard-module operator ``name`` in every context that sees
+        it, as TLC's cfg ``name <- Def`` replaces the definition in the standard module
+        itself; False if no context built so far sees such an operator."""
+        if not any(name in STANDARD[m] for ctx in self.root_contexts for m in ctx.std):
+            return False
+        self.std_overrides[name] = entry
+        for ctx in self.contexts:
+            self.apply_std_overrides(ctx, ctx.std)
+        return True
+
+    def apply_std_overrides(self, ctx: Ctx, exported_std: frozenset[str]) -> None:
+        """The overridden standard operators ``ctx`` sees become names of ``ctx`` (exported
+        where the standard module that defines them is: ``exported_std``)."""
+        for name, entry in self.std_overrides.items():
+            if name in ctx.names or not any(name in STANDARD[m] for m in ctx.std):
+                continue
+            ctx.names[name] = entry
+            if any(name in STANDARD[m] for m in exported_std):
+                ctx.exported = ctx.exported | {name}
 
     @staticmethod
     def replace_entry(old: Entry | None, new: Entry, tables: list[dict[str, Entry]]) -> None:
@@ -156,8 +181,10 @@ class ContextBuilder:
     def instance_ctx(self, unit: S.Instance, outer: Scope) -> Ctx:
         """The context of ``INSTANCE M WITH ...`` seen from ``outer`` (params bound there)."""
         if unit.module in STANDARD:
-            return Ctx(unit.module, std=standard_closure([unit.module]), base=outer.depth,
-                       builder=self)
+            std = standard_closure([unit.module])
+            ctx = Ctx(unit.module, std=std, base=outer.depth, builder=self)
+            self.apply_std_overrides(ctx, std)
+            return ctx
         module = self._load(unit.module, unit.loc)
         subs = dict(unit.substitutions)
 
