@@ -216,7 +216,7 @@ class Model:
     def _expr_of(self, what: str | S.Expr) -> S.Expr:
         if isinstance(what, S.Expr):
             return what
-        if _IDENT.match(what):
+        if _IDENT.match(what) or isinstance(self.root.names.get(what), DefEntry):  # (" lifted 1")
             entry = self.root.names.get(what)
             loc = entry.unit.loc if isinstance(entry, DefEntry) else self.module.loc
             return S.Name(loc, what)

@@ -17,6 +17,7 @@ from conformance.tla.astwalk import walk
 from conformance.tla.cfg import ModelConfig
 from conformance.tla.model import Model
 from conformance.tla.syntax import Loc, TlaError, UnsupportedError
+from conformance.tla.temporal_lift import lift_reference
 
 
 @dataclass(frozen=True)
@@ -72,6 +73,9 @@ def _conjuncts(model: Model, e: S.Expr, depth: int = 0) -> list[S.Expr]:
         for item in e.items:
             out.extend(_conjuncts(model, item, depth + 1))
         return out
+    lifted = lift_reference(model.root, e)  # I!Spec: the instance's formula, at the root
+    if lifted is not None:
+        return _conjuncts(model, lifted, depth + 1)
     body = _zero_arity_body(model, e)
     if body is not None and _is_temporal(body):
         return _conjuncts(model, body, depth + 1)

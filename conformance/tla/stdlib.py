@@ -231,8 +231,9 @@ def big_union(s: Any) -> AnySet:
     # with an infinite element, a set known by its membership test, as TLC's UnionValue
     # (its member asks each element in turn and enumerates nothing infinite)
     parts = [want_set(x, "element of UNION's argument") for x in enumerate_set(want_set(s, "argument of UNION"))]
-    if all(type(x) is frozenset for x in parts):
-        return built_set([y for x in parts for y in x])
+    finite = [x for x in parts if isinstance(x, frozenset)]
+    if len(finite) == len(parts):
+        return built_set([y for x in finite for y in x])
     return LazySet(f"UNION {show(s)}", lambda v: any(member(v, x) for x in parts))
 
 

@@ -148,6 +148,10 @@ def brute_violated(case: Case, form: str) -> bool:
         elif form == "eventually_step":
             ok = not any(b >> STEP & 1 for _, _, b in edges) and bool(
                 nodes & reach(case, case.initial, lambda u: True, lambda b: not b >> STEP & 1))
+        elif form == "weak_fairness":  # P: the action enabled, STEP: taken
+            ok = all(bit(case, v, P) for v in nodes) and not any(b >> STEP & 1 for _, _, b in edges)
+        elif form == "strong_fairness":
+            ok = any(bit(case, v, P) for v in nodes) and not any(b >> STEP & 1 for _, _, b in edges)
         else:
             assert form == "stable_step"
             ok = any(b >> STEP & 1 for _, _, b in edges)
@@ -180,14 +184,26 @@ def lasso_violates_exactly(case: Case, form: str, nodes: list[int], bits: list[i
         return not any(b >> STEP & 1 for b in cycle_bits)
     if form == "eventually_step":
         return not any(b >> STEP & 1 for b in bits)
+    if form == "weak_fairness":
+        return all(bit(case, v, P) for v in cycle_nodes) and not any(b >> STEP & 1 for b in cycle_bits)
+    if form == "strong_fairness":
+        return any(bit(case, v, P) for v in cycle_nodes) and not any(b >> STEP & 1 for b in cycle_bits)
     return any(b >> STEP & 1 for b in cycle_bits)
 
 
 # --- the comparisons ----------------------------------------------------------------------------
 
+def atoms_of(form: str) -> tuple[int, int]:
+    """The bits of a form's atoms: a fairness form's are the state bit P (its action
+    enabled) and the edge bit STEP (taken)."""
+    if "fairness" in form:
+        return P, STEP
+    return (P if "step" not in form else STEP), Q
+
+
 def check_case(case: Case, form: str) -> None:
     graph = case.graph()
-    lasso = find_violation(graph, goal_for(form, P if "step" not in form else STEP, Q), case.fairness())
+    lasso = find_violation(graph, goal_for(form, *atoms_of(form)), case.fairness())
     assert (lasso is not None) == brute_violated(case, form), (case, form)
     if lasso is None:
         return
@@ -219,7 +235,7 @@ def test_lasso_verdict_agrees_with_the_definitions(case: Case, form: str, data: 
         bits.append(eb)
     closing = [(i, eb) for i, v in enumerate(nodes) for a, b, eb in case.all_edges() if a == nodes[-1] and b == v]
     loop, bits[0] = data.draw(st.sampled_from(closing))
-    goal = goal_for(form, P if "step" not in form else STEP, Q)
+    goal = goal_for(form, *atoms_of(form))
     state_bits = [case.state_bits[v] for v in nodes]
     leaving = [*bits[1:], bits[0]]
     got = is_fair(state_bits, leaving, loop, case.fairness()) and violates(state_bits, leaving, loop, goal)

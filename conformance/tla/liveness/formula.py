@@ -18,7 +18,14 @@ form                  violated by a fair behaviour that ...
 ``[]<><<A>>_v``       ends in a cycle without an ``<<A>>_v`` step
 ``<><<A>>_v``         never takes an ``<<A>>_v`` step
 ``<>[][A]_v``         ends in a cycle through a step that is not ``[A]_v``
+``WF_v(A)``           ends in a cycle of states where ``<<A>>_v`` is enabled, without an
+                      ``<<A>>_v`` step
+``SF_v(A)``           ends in a cycle through a state where ``<<A>>_v`` is enabled, without
+                      an ``<<A>>_v`` step
 ====================  ==================================================================
+
+(``WF``/``SF`` as a property: the fairness of an abstract specification that a refinement
+check asks of the behaviours, such as ``R!Spec`` with ``R`` an instance.)
 
 A conjunct ``F => G`` whose ``F`` is a conjunction of ``WF_v(A)`` / ``SF_v(A)`` (through
 definitions and ``\\A`` over constant sets) checks each conjunct of ``G`` among the
@@ -86,11 +93,15 @@ def goal_for(form: str, p: int = 0, q: int = 0) -> Goal:
         return Goal(trigger=lambda b: True, visit_edge=_bit(p))
     if form == "eventually_step":
         return Goal(trigger=lambda b: True, initial_only=True, path_edge=_not_bit(p))
+    if form == "weak_fairness":  # p: ENABLED <<A>>_v (a state atom), q: <<A>>_v (an edge atom)
+        return Goal(trigger=lambda b: True, stay=_bit(p), cycle_edge=_not_bit(q))
+    if form == "strong_fairness":
+        return Goal(trigger=lambda b: True, visit_state=_bit(p), cycle_edge=_not_bit(q))
     raise ValueError(f"unknown form {form}")
 
 
 FORMS = ("init", "always", "eventually", "infinitely", "stable", "leadsto", "infinitely_step", "stable_step",
-         "eventually_step")
+         "eventually_step", "weak_fairness", "strong_fairness")
 
 
 @dataclass(frozen=True)
@@ -267,7 +278,10 @@ class Normaliser:
             return Obligation(prop, form, tuple(a for a in atoms if a is not None), c.loc)
 
         found: Obligation | None = None
-        if not self.is_temporal(c):
+        if isinstance(c, S.Fairness):
+            found = make("strong_fairness" if c.kind == "SF" else "weak_fairness",
+                         Atom("enabled", c.action, c.sub, env), Atom("step", c.action, c.sub, env))
+        elif not self.is_temporal(c):
             found = make("init", state(c, env))
         elif isinstance(c, S.Temporal) and c.op == "[]":
             inner, ienv = self.peel(c.args[0], env)
@@ -304,8 +318,8 @@ class Normaliser:
         if found is None:
             raise UnsupportedError(
                 f"PROPERTY {prop}: this temporal formula is not supported (supported: P, []P, <>P, "
-                "[]<>P, <>[]P, P ~> Q, [](P => <>Q), []<><<A>>_v, <><<A>>_v, <>[][A]_v and [][A]_v, "
-                "P and Q state predicates, possibly under \\A x \\in S, and F => G with F a "
+                "[]<>P, <>[]P, P ~> Q, [](P => <>Q), []<><<A>>_v, <><<A>>_v, <>[][A]_v, [][A]_v, "
+                "WF_v(A) and SF_v(A), P and Q state predicates, possibly under \\A x \\in S, and F => G with F a "
                 "conjunction of WF_v(A) and SF_v(A))", c.loc)
         return found
 
