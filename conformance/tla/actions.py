@@ -46,6 +46,7 @@ from conformance.tla.compiler import (
 )
 from conformance.tla.guard_dispatch import dispatcher, leading_test
 from conformance.tla.semantics.arguments import FailedArg, assigned_check, unread_arg
+from conformance.tla.semantics.compiled import primed_reads
 from conformance.tla.semantics.support import _entered, _function, _operand, connective
 from conformance.tla.syntax import EvalError, Loc, TlaError, UnsupportedError
 from conformance.tla.values import Fn, Value, same_value
@@ -95,6 +96,13 @@ def _never(s: Any, t: list, e: tuple, lab: RawLabel) -> Iterator[RawLabel]:
 shaped(_never, "never")
 
 
+_is_unassigned = partial(is_, UNASSIGNED)
+
+
+def _is_implication(node: S.Expr) -> bool:
+    return isinstance(node, S.OpApp) and node.name == "=>" and len(node.args) == 2
+
+
 class ActionCompiler:
     """Compiles actions (or, with ``init=True``, initial predicates) into steps."""
 
@@ -112,12 +120,20 @@ class ActionCompiler:
         self.branch_errors = branch_errors
         # Keyed by id() of a definition object; each entry keeps that object alive (and is
         # checked against it), so an id can never be reused for another definition.
-        self._def_cache: dict[int, tuple[Any, Step]] = {}
-        self._split_cache: dict[int, tuple[Any, SplitStep]] = {}
+        self._def_cache: dict[tuple[int, frozenset[int] | None], tuple[Any, Step]] = {}
+        self._split_cache: dict[tuple[int, frozenset[int] | None], tuple[Any, SplitStep]] = {}
         # explain(): the LET-defined CASE names seen on the way (name -> case, scope, environment)
         self._cases: dict[str, tuple[S.Case, Scope, tuple]] = {}
         self._inlining: set[int] = set()  # operators whose body is being substituted
         self._codegen = Codegen()
+        # how many times TLC generates the successor being yielded: the product of the
+        # branch counts of the conjuncts walked in branches that assign nothing
+        # (``_branching_guard``); the rest of the action runs once for all of them
+        self.multiplicity = [1]
+        # the variables that may be assigned when the conjunct being compiled is reached
+        # (None: not known): where some variable cannot be, TLC's shortcut for an action
+        # whose variables are all assigned (``_assigned_once``) cannot apply
+        self._before: frozenset[int] | None = frozenset()
 
     # classification -------------------------------------------------------------------
 
@@ -126,6 +142,42 @@ class ActionCompiler:
         if self.init:
             return True
         return self.c.expr(node, scope).primed
+
+    def branches(self, node: S.Expr, scope: Scope, depth: int = 0) -> bool:
+        """Whether TLC's enumeration of ``node`` as a conjunct of an action may go on in
+        several branches even where it assigns nothing: TLC (Tool.getNextStates) walks a
+        disjunction one disjunct at a time and ``\\E`` one witness at a time, through
+        conjunctions, ``\\A``, IF, CASE, LET, the right side of ``=>`` and the operators it
+        applies, so a state-level ``P \\/ Q`` with both true gives the rest of the action
+        twice, and counts its successors twice among the states generated."""
+        if depth > 30:
+            return False
+        if isinstance(node, S.Or) or (isinstance(node, S.Quant) and node.kind == "E"):
+            return True
+        if isinstance(node, S.Quant):
+            return self.branches(node.body, scope, depth + 1)
+        if isinstance(node, S.And):
+            return any(self.branches(x, scope, depth + 1) for x in node.items)
+        if isinstance(node, S.If):
+            return self.branches(node.then, scope, depth + 1) or self.branches(node.else_, scope, depth + 1)
+        if isinstance(node, S.Case):
+            arms = [a.value for a in node.arms] + ([node.other] if node.other is not None else [])
+            return any(self.branches(x, scope, depth + 1) for x in arms)
+        if isinstance(node, S.Let):
+            return self.branches(node.body, scope, depth + 1)
+        if isinstance(node, S.OpApp) and node.name == "=>" and len(node.args) == 2 \
+                and self.c.lookup("=>", scope) is None:
+            return self.branches(node.args[1], scope, depth + 1)
+        if isinstance(node, (S.Name, S.OpApp, S.InstanceOpApp)):
+            target: Any = self.c.instance_target(node.path, node.name, node.loc, scope, node.path_args)[0] \
+                if isinstance(node, S.InstanceOpApp) else scope.names.get(node.name) or scope.ctx.names.get(node.name)
+            if isinstance(target, LazySlot) and target.unit is not None and target.scope is not None:
+                return self.branches(target.unit.body, target.scope, depth + 1)
+            if isinstance(target, DefEntry) and isinstance(target.unit, S.OpDef):
+                return self.branches(target.unit.body, Scope(target.ctx, target.ctx.base), depth + 1)
+            if isinstance(target, LocalDef) and isinstance(target.unit, S.OpDef):
+                return self.branches(target.unit.body, target.scope, depth + 1)
+        return False
 
     def _var_of(self, node: S.Expr, scope: Scope) -> int | None:
         """The index of the state variable ``node`` names (unshadowed), else None."""
@@ -213,14 +265,36 @@ class ActionCompiler:
             changed = S.OpApp(node.loc, "~", (S.Unchanged(node.loc, node.sub),))
             return self._and((node.action, changed), scope)
         if not self.may_assign(node, scope):
+            if self.branches(node, scope):
+                gen = self._structural(node, scope) if not _is_implication(node) \
+                    else self._implication(node, scope)  # type: ignore[arg-type]
+                if gen is not None:
+                    guard = self._guard(node, scope) if self._all_may_be_assigned() else None
+                    return _Compiled(None, self._branching_guard(guard, gen))
             return _Compiled([(_GUARD, -1, self._guard_c(node, scope), None)], None)
         gen = self._structural(node, scope)
         if gen is None:
             return _Compiled([(_GUARD, -1, self._guard_c(node, scope), None)], None)
+        if not self.init and self._all_may_be_assigned() and self.branches(node, scope):
+            gen = self._assigned_once(self._guard(node, scope), gen)
         return _Compiled(None, gen)
 
+    def _all_may_be_assigned(self) -> bool:
+        """Whether every variable may be assigned when the conjunct being compiled is
+        reached (``_before``)."""
+        return self._before is None or len(self._before) >= len(self.var_names)
+
     def _and(self, items: Sequence[S.Expr], scope: Scope) -> _Compiled:
-        parts = [self._conj(x, scope) for x in items]
+        saved = self._before
+        parts = []
+        try:
+            for x in items:
+                parts.append(self._conj(x, scope))
+                if self._before is not None:
+                    reads = primed_reads(self.c.expr(x, scope))
+                    self._before = None if reads is None else self._before | reads
+        finally:
+            self._before = saved
         # merge consecutive deterministic parts
         merged: list[_Compiled] = []
         for p in parts:
@@ -369,7 +443,8 @@ class ActionCompiler:
         if not isinstance(node, S.And):
             return None
         k = 0
-        while k < len(node.items) - 1 and not self.may_assign(node.items[k], scope):
+        while k < len(node.items) - 1 and not self.may_assign(node.items[k], scope) \
+                and not self.branches(node.items[k], scope):
             k += 1
         if k == 0:
             return None
@@ -379,6 +454,61 @@ class ActionCompiler:
         if len(guards) == 1:
             return guards[0].fn, step
         return connective("and", guards, *guards).fn, step
+
+    def _branching_guard(self, guard: EvalFn | None, branches: Step) -> Step:
+        """A conjunct that assigns nothing but that TLC walks in branches (``branches``),
+        each going on with the rest of the action: while some variable is unassigned, the
+        rest runs once, its successors counted once per branch that holds
+        (``multiplicity``; they are the same states); once every variable is assigned, TLC
+        (Tool.getNextStatesAllAssigned) evaluates what is left of the action as a
+        boolean, once (``guard``; None where some variable cannot be assigned yet)."""
+        mult = self.multiplicity
+
+        def branching(s: Any, t: list, e: tuple) -> Iterator[None]:
+            if guard is None or any(map(_is_unassigned, t)):
+                base = mult[0]
+                k = 0
+                for _ in branches(s, t, e):
+                    k += mult[0] // base  # a branch counted several times inside (nested)
+                if k:
+                    mult[0] = base * k
+                    try:
+                        yield None
+                    finally:
+                        mult[0] = base
+            elif guard(s, t, e):
+                yield None
+
+        return branching
+
+    @staticmethod
+    def _assigned_once(guard: EvalFn, branches: Step) -> Step:
+        """A conjunct that may assign, walked in ``branches``; but once every variable is
+        assigned, TLC (Tool.getNextStatesAllAssigned) evaluates what is left of the action
+        as a boolean, once (``guard``), so a disjunction of two true actions gives its
+        successor once there."""
+
+        def assigned_once(s: Any, t: list, e: tuple) -> Iterator[None]:
+            if any(map(_is_unassigned, t)):
+                yield from branches(s, t, e)
+            elif guard(s, t, e):
+                yield None
+
+        return assigned_once
+
+    def _implication(self, node: S.OpApp, scope: Scope) -> Step:
+        """``P => Q`` as TLC enumerates it in an action: Q's branches where P holds, the
+        rest of the action once where it does not."""
+        cond = self._guard(node.args[0], scope)
+        then = self.step(node.args[1], scope)
+
+        def implies(s: Any, t: list, e: tuple) -> Iterator[None]:
+            if cond(s, t, e):
+                yield from then(s, t, e)
+            else:
+                yield None
+
+        return implies
 
     def _quant(self, node: S.Quant, scope: Scope) -> Step:
         inner, expand, doms = self.c.bounds(node.bounds, scope, ordered=True,
@@ -505,7 +635,7 @@ class ActionCompiler:
         return _extended(fs), body, (target, tuple(p.name for p in unit.params)), inner
 
     def _body_step(self, key_obj: Any, body: S.Expr, scope: Scope) -> Step:
-        key = id(key_obj)
+        key = (id(key_obj), self._before)  # compiled per context (``_before``)
         cached = self._def_cache.get(key)
         if cached is not None and cached[0] is key_obj:
             return cached[1]
@@ -704,7 +834,7 @@ class ActionCompiler:
         return unit.body, self.c._def_scope(unit, target.scope)
 
     def _split_body(self, target: Any) -> SplitStep:
-        key = id(target)
+        key = (id(target), self._before)
         cached = self._split_cache.get(key)
         if cached is not None and cached[0] is target:
             return cached[1]

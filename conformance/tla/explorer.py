@@ -146,8 +146,9 @@ class Search:
         state, canonical = identity.canonical_successors(state)
         stored = self.seen if identity.exact and checks.constraints_pure else ()
         successors = []
+        times = self.model.multiplicity  # TLC generates a successor once per branch to it
         for label, succ in self.model.raw_successors(state, self.plan.next, not identity.exact):
-            self.generated += 1
+            self.generated += times[0]
             fp, succ = canonical(succ)
             allowed = checks.action_allowed(state, succ)
             kept = allowed and (fp in stored or checks.in_model(succ))

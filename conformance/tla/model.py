@@ -95,6 +95,8 @@ class Model:
         self._bind_definitions()
         self._apply_overrides(overrides)
         self._actions = ActionCompiler(self._compiler, self.variables)
+        # while raw_successors yields a successor: how many times TLC generates it
+        self.multiplicity = self._actions.multiplicity
         self._compiler.enabled = self._actions.enabled
         self._inits = ActionCompiler(self._compiler, self.variables, init=True)
         self._expr_cache: dict[Any, tuple[Any, C]] = {}

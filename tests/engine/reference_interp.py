@@ -202,6 +202,12 @@ class Interp:
     def e_Unchanged(self, e: S.Unchanged, env: Env, p: bool) -> V:
         return B(teq(self.ev(e.expr, env, False), self.ev(e.expr, env, True)))
 
+    def e_ActionBox(self, e: S.ActionBox, env: Env, p: bool) -> V:
+        same = teq(self.ev(e.sub, env, False), self.ev(e.sub, env, True))
+        if e.box:  # [A]_v: A \/ v' = v
+            return B(same or self.truth(e.action, env, p))
+        return B(not same and self.truth(e.action, env, p))  # <<A>>_v: A /\ v' # v
+
     def e_And(self, e: S.And, env: Env, p: bool) -> V:
         return B(all(self.truth(x, env, p) for x in e.items))
 
@@ -772,6 +778,13 @@ class Enumerator:
     def go(self, e: S.Expr, env: Env, s: dict[str, V], partial: dict[str, V]
            ) -> Iterator[dict[str, V]]:
         r = self.r
+        if not self.init and partial and len(partial) == len(r.variables):
+            # every variable assigned: TLC (getNextStatesAllAssigned) evaluates the rest as
+            # a boolean, once
+            self._with(s, partial)
+            if r.truth(e, env, False):
+                yield partial
+            return
         if isinstance(e, S.And):
             yield from self._conj(list(e.items), env, s, partial)
             return
@@ -784,9 +797,34 @@ class Enumerator:
             for inner in list(r.bindings(e.bounds, env, False)):
                 yield from self.go(e.body, inner, s, partial)
             return
+        if isinstance(e, S.ActionBox) and e.box:  # [A]_v: A, then UNCHANGED v (TLC's sa)
+            yield from self.go(S.Or(e.loc, (e.action, S.Unchanged(e.loc, e.sub))), env, s, partial)
+            return
+        if isinstance(e, S.Quant) and e.kind == "A":  # each instance a conjunct (TLC's bf)
+            self._with(s, partial)
+            items = [(e.body, inner) for inner in list(r.bindings(e.bounds, env, False))]
+            yield from self._conj_envs(items, s, partial)
+            return
         if isinstance(e, S.If):
             self._with(s, partial)
             yield from self.go(e.then if r.truth(e.cond, env, False) else e.else_, env, s, partial)
+            return
+        if isinstance(e, S.Case):
+            self._with(s, partial)
+            for arm in e.arms:
+                if r.truth(arm.cond, env, False):
+                    yield from self.go(arm.value, env, s, partial)
+                    return
+            if e.other is None:
+                raise RefError("CASE with no arm true")
+            yield from self.go(e.other, env, s, partial)
+            return
+        if isinstance(e, S.OpApp) and e.name == "=>" and len(e.args) == 2 and e.name not in env:
+            self._with(s, partial)
+            if r.truth(e.args[0], env, False):
+                yield from self.go(e.args[1], env, s, partial)
+            else:
+                yield partial
             return
         if isinstance(e, S.Let):
             yield from self.go(e.body, r.let_env(e, env), s, partial)
@@ -828,6 +866,15 @@ class Enumerator:
         self._with(s, partial)
         if r.truth(e, env, False):
             yield partial
+
+    def _conj_envs(self, items: list[tuple[S.Expr, Env]], s: dict[str, V], partial: dict[str, V]
+                   ) -> Iterator[dict[str, V]]:
+        if not items:
+            yield partial
+            return
+        (e, env), rest = items[0], items[1:]
+        for p2 in list(self.go(e, env, s, partial)):
+            yield from self._conj_envs(rest, s, p2)
 
     def _conj(self, items: list[S.Expr], env: Env, s: dict[str, V], partial: dict[str, V]
               ) -> Iterator[dict[str, V]]:

@@ -191,7 +191,11 @@ Next == \\E <<i, j>> \\in {<<1, 2>>, <<3, 4>>} :
     assert sorted(st for _, st in m.successors((0, 0))) == [(1, 2), (3, 4)]
 
 
-def test_action_box_and_disjunctive_guards_do_not_duplicate() -> None:
+def test_disjunctive_guards_branch_as_in_tlc() -> None:
+    # TLC (Tool.getNextStates) walks a disjunction one disjunct at a time with the rest of
+    # the action: at x = 0 both guards hold, so [Inc]_x runs twice and each successor is
+    # generated twice (the same states: the engine runs the rest once and counts each
+    # twice, ``multiplicity``); at x = 3 only the second one holds
     m = model("""
 VARIABLE x
 Init == x = 0
@@ -199,7 +203,9 @@ Inc == x' = x + 1
 Next == /\\ (x = 0 \\/ x < 5)
         /\\ [Inc]_x
 """)
-    assert sorted(st for _, st in m.successors((0,))) == [(0,), (1,)]
+    times = m.multiplicity
+    assert sorted((st, times[0]) for _, st in m.successors((0,))) == [((0,), 2), ((1,), 2)]
+    assert sorted((st, times[0]) for _, st in m.successors((3,))) == [((3,), 1), ((4,), 1)]
 
 
 def test_init_with_guards_dependent_values_and_errors() -> None:

@@ -982,16 +982,17 @@ def specs(draw: Any) -> tuple[str, str]:
     acts = []
     lines = ["Set(v, n) == v' = n", "Keep(v) == UNCHANGED v"]
     for k in range(draw(st.integers(1, 3))):
-        # the guard is a plain boolean (IF): TLC enumerates a conjunct's \/ and \E branches
-        # even when they assign nothing, and counts each as a generated state; the engine
-        # tests such a guard once (the distinct states are the same)
-        guard = f"(IF {g.expr('bool', 2, {'i': 'int'})} THEN TRUE ELSE FALSE)"
+        # a guard with \/ and \E (TLC walks them in branches even where they assign
+        # nothing, and counts a successor once per branch), before or after the assignments
+        guard = g.expr("bool", 2, {"i": "int"})
         nx = g.expr("int", 2, {"i": "int"})
         ny = g.expr("set", 1, {"i": "int"})
         assign_x = g.pick([f"x' = ({nx}) % 4", f"Set(x, ({nx}) % 4)", "Keep(x)"])
         assign_y = g.pick([f"y' = ({ny}) \\cap (0..3)", f"Set(y, ({ny}) \\cap (0..3))",
                            "UNCHANGED y", "y' \\in {y, y \\cup {x}}"])
-        lines.append(f"A{k}(i) == {guard} /\\ {assign_x} /\\ {assign_y}")
+        lines.append(g.pick([f"A{k}(i) == {guard} /\\ {assign_x} /\\ {assign_y}",
+                             f"A{k}(i) == {assign_x} /\\ {guard} /\\ {assign_y}",
+                             f"A{k}(i) == {assign_x} /\\ {assign_y} /\\ {guard}"]))
         acts.append(f"\\E i \\in {g.pick(['0..1', '{x}', 'y', '{2}'])} : A{k}(i)")
     return spec_end(draw, g, lines, acts)
 
@@ -1261,3 +1262,37 @@ def test_arguments_are_evaluated_only_where_used() -> None:
             if value == error:  # the argument's own error, raised where the body reads it
                 with pytest.raises(TlaError, match=r"^K\.tla:\d+:\d+: Head of the empty sequence$"):
                     model.eval_state(name, state)
+
+
+# --- TLC's count of generated states ----------------------------------------------------------
+
+_GUARDS = ["(x < {a} \\/ y > {b})", "(\\E j \\in 0..2 : j + x > {a})", "(x = {a} => (y < {b} \\/ x > 0))",
+           "(\\A j \\in 0..1 : x > j \\/ y >= j)", "(IF x > {a} THEN (y = {b} \\/ TRUE) ELSE y # {b})",
+           "(CASE x = {a} -> (\\E j \\in {{1, 2}} : j > y) [] OTHER -> x # y)", "Either({a})",
+           "(x < {a} /\\ y < {b})", "(x' = x \\/ y' # y)", "[x' = (x + 1) % 4]_x"]
+_ASSIGNS_X = ["x' = (x + {a}) % 4", "UNCHANGED x", "(x' = {a} \\/ x' = (x + 1) % 4)"]
+_ASSIGNS_Y = ["y' \\in {{y, (y + {b}) % 4}}", "UNCHANGED y", "(\\E j \\in 0..1 : y' = (y + j) % 4)"]
+
+
+@st.composite
+def counting_specs(draw: Any) -> tuple[str, str]:
+    """Actions whose conjuncts mix assignments and guards built of \\/, \\E, \\A, =>, IF, CASE
+    and an operator holding a disjunction, in every order: TLC walks a guard's disjuncts and
+    witnesses one at a time (each counted as a generated state) while some variable is
+    unassigned, and evaluates the rest as a boolean once every one is."""
+    acts = []
+    for _ in range(draw(st.integers(1, 2))):
+        assigns = [draw(st.sampled_from(_ASSIGNS_X)), draw(st.sampled_from(_ASSIGNS_Y))]
+        guards = draw(st.lists(st.sampled_from(_GUARDS), min_size=1, max_size=3))
+        items = draw(st.permutations(assigns + guards))
+        a, b = draw(st.integers(0, 3)), draw(st.integers(0, 3))
+        acts.append("(" + " /\\ ".join(item.format(a=a, b=b) for item in items) + ")")
+    lines = ["Either(k) == x = k \\/ y = k \\/ TRUE", "Init == x \\in 0..1 /\\ y = 0",
+             "Next == " + " \\/ ".join(acts)]
+    return "\n".join(lines), "INIT Init\nNEXT Next\nCHECK_DEADLOCK FALSE\n"
+
+
+@FAST_EXT_SPECS
+@given(counting_specs())
+def test_generated_states_are_counted_as_tlc_counts_them(spec: tuple[str, str]) -> None:
+    compare_spec(*spec)
