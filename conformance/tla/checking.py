@@ -146,7 +146,64 @@ def _permutations(model: Model, plan: CheckPlan, where: Loc) -> list[dict[ModelV
                 mapping[k] = x
         if mapping:
             out.append(mapping)
+    try:
+        return generated_group(out)
+    except _GroupTooLarge:
+        raise TlaError(f"SYMMETRY {plan.symmetry}: the permutations generate a group of more than "
+                       f"{MAX_SYMMETRY_GROUP:,} permutations (the cap of the closure under composition); "
+                       f"give a smaller symmetry set", where) from None
+
+
+# the most permutations a SYMMETRY group may have (each state is permuted by every one)
+MAX_SYMMETRY_GROUP = 100_000
+
+
+class _GroupTooLarge(Exception):
+    pass
+
+
+def _compose(p: dict[ModelValue, ModelValue], q: dict[ModelValue, ModelValue]) -> dict[ModelValue, ModelValue]:
+    """``p`` then ``q`` (as TLC's MVPerms.compose: a model value outside a permutation's
+    domain is left fixed by it), without the values it fixes."""
+    out: dict[ModelValue, ModelValue] = {}
+    for k, x in p.items():
+        y = q.get(x, x)
+        if y is not k:
+            out[k] = y
+    for k, x in q.items():
+        if k not in p and x is not k:
+            out[k] = x
     return out
+
+
+def generated_group(gens: list[dict[ModelValue, ModelValue]]) -> list[dict[ModelValue, ModelValue]]:
+    """The permutations ``gens`` generate, closed under composition as TLC's
+    MVPerms.permutationSubgroup closes a SYMMETRY set (``Permutations(A) \\cup
+    Permutations(V)`` is not closed, yet TLC reduces by the product group), without the
+    identity (a state is always compared with itself); each mapping lists only the model
+    values it moves. Raises ``_GroupTooLarge`` beyond ``MAX_SYMMETRY_GROUP`` elements."""
+    def key(p: dict[ModelValue, ModelValue]) -> frozenset[tuple[ModelValue, ModelValue]]:
+        return frozenset(p.items())
+
+    group: dict[frozenset[tuple[ModelValue, ModelValue]], dict[ModelValue, ModelValue]] = {}
+    for g in gens:
+        if g:
+            group.setdefault(key(g), g)
+    gens = list(group.values())
+    frontier = gens
+    while frontier:
+        fresh: list[dict[ModelValue, ModelValue]] = []
+        for p in frontier:
+            for g in gens:
+                c = _compose(p, g)
+                k = key(c)
+                if c and k not in group:
+                    group[k] = c
+                    fresh.append(c)
+                    if len(group) > MAX_SYMMETRY_GROUP:
+                        raise _GroupTooLarge
+        frontier = fresh
+    return list(group.values())
 
 
 class StateIdentity:

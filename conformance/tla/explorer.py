@@ -1,7 +1,8 @@
 """Breadth-first, exhaustive explicit-state model checking of a ``Model``.
 
 States are identified by 64-bit fingerprints (of the state, of its VIEW, or under
-SYMMETRY of the least fingerprint over the permuted states). For each distinct state
+SYMMETRY of the least fingerprint over the states permuted by the group the SYMMETRY set
+generates, as TLC closes it under composition). For each distinct state
 only its fingerprint and its parent's number are kept; the counterexample is rebuilt
 by replaying the model along the parent links, so it is a shortest one.
 
