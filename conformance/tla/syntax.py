@@ -54,6 +54,12 @@ CANONICAL: dict[str, str] = {
     "\\o": "\\o",
     "\\circ": "\\o",
     "\\X": "\\times",
+    # SANY's synonyms of the circled operators (Bags writes (+) and \oplus for one operator).
+    "(+)": "\\oplus",
+    "(-)": "\\ominus",
+    "(.)": "\\odot",
+    "(/)": "\\oslash",
+    "(\\X)": "\\otimes",
 }
 
 

@@ -578,3 +578,42 @@ def test_quantifiers_over_domains() -> None:
     assert m.eval_state("\\A k \\in DOMAIN f : FALSE", ((),)) is True
     with pytest.raises(EvalError, match="DOMAIN"):
         m.eval_state("\\A k \\in DOMAIN f : TRUE", (frozenset({1}),))
+
+
+# --- Unicode spellings --------------------------------------------------------------------
+
+# The user-definable infix symbols of the TLA+ Unicode table, with their ASCII spellings.
+_UNICODE_INFIX = [
+    ("\u2295", "\\oplus"), ("\u2296", "\\ominus"), ("\u2297", "\\otimes"), ("\u2298", "\\oslash"),
+    ("\u2299", "\\odot"), ("\u227a", "\\prec"), ("\u227b", "\\succ"), ("\u2aaf", "\\preceq"),
+    ("\u2ab0", "\\succeq"), ("\u223c", "\\sim"), ("\u2243", "\\simeq"), ("\u2248", "\\approx"),
+    ("\u2245", "\\cong"), ("\u2250", "\\doteq"), ("\u224d", "\\asymp"), ("\u226a", "\\ll"),
+    ("\u226b", "\\gg"), ("\u221d", "\\propto"), ("\u2291", "\\sqsubseteq"),
+    ("\u2292", "\\sqsupseteq"), ("\u228f", "\\sqsubset"), ("\u2290", "\\sqsupset"),
+    ("\u2293", "\\sqcap"), ("\u2294", "\\sqcup"), ("\u228e", "\\uplus"), ("\u22c6", "\\star"),
+    ("\u2240", "\\wr"), ("\u25cf", "\\bullet"), ("\u25ef", "\\bigcirc"), ("\u22a2", "|-"),
+    ("\u22a8", "|="), ("\u22a3", "-|"), ("\u2ae4", "=|"), ("\u2254", ":="), ("\u2a74", "::="),
+    ("\u2016", "||"), ("\u203c", "!!"), ("\u2047", "??"), ("\u2026", "..."),
+]
+
+
+@pytest.mark.parametrize(("uni", "asc"), _UNICODE_INFIX)
+def test_unicode_infix_symbols_name_the_ascii_operator(uni: str, asc: str) -> None:
+    # a OP b == <<a, b, 7>>: 1 OP 2 is <<1, 2, 7>> whichever spelling defines or applies it.
+    assert ev(f"1 {uni} 2", f"a {asc} b == <<a, b, 7>>", extends="") == (1, 2, 7)
+    assert ev(f"1 {asc} 2", f"a {uni} b == <<a, b, 7>>", extends="") == (1, 2, 7)
+
+
+def test_unicode_standard_operators() -> None:
+    assert ev("1 \u2025 3") == frozenset({1, 2, 3})  # 1..3
+    assert ev("2 \u2025 1") == frozenset()  # an empty interval
+    # Bags: (+) and \oplus (and ⊕) are one operator; [1 |-> 1] (+) [1 |-> 2] = [1 |-> 3].
+    assert ev("SetToBag({1}) \u2295 (SetToBag({1}) (+) SetToBag({1}))") == make_fn({1: 3})
+    assert ev("(SetToBag({1}) \\oplus SetToBag({1})) \u2296 SetToBag({1})") == make_fn({1: 1})
+    assert ev("SetToBag({1}) \u2291 SetToBag({1, 2})") is True
+
+
+def test_circled_synonyms_define_one_operator() -> None:
+    # SANY: (+) and \oplus are one symbol, so a definition of either is applied by both.
+    assert ev("1 \\oplus 2", "a (+) b == <<b, a>>", extends="") == (2, 1)
+    assert ev("1 (.) 2", "a \\odot b == <<b, a>>", extends="") == (2, 1)

@@ -499,6 +499,26 @@ def test_unicode_operator_spellings() -> None:
     assert e("A \u00d7 B \u00d7 C") == op("\\times", n("A"), n("B"), n("C"))
 
 
+@pytest.mark.parametrize(
+    ("unicode", "ascii"),
+    [
+        ("a \u2025 b", "a .. b"),  # ‥
+        ("a \u2026 b", "a ... b"),  # …
+        ("A \u21f8 B", "A -+-> B"),  # ⇸
+        ("\u22c4 P", "<> P"),  # ⋄
+        ("R\u207a", "R^+"),  # ⁺
+        ("a \u2295 b", "a \\oplus b"),  # ⊕
+        ("a (+) b", "a \\oplus b"),
+        ("a (-) b", "a \\ominus b"),
+        ("a \u2aaf b", "a \\preceq b"),  # ⪯
+        ("a \u22a2 b", "a |- b"),  # ⊢
+        ("a \u2016 b", "a || b"),  # ‖
+    ],
+)
+def test_unicode_spellings_of_the_standard_table(unicode: str, ascii: str) -> None:
+    assert e(unicode) == e(ascii)
+
+
 # ---------------------------------------------------------------------------- junction lists
 
 
