@@ -656,6 +656,19 @@ class Builder:
             return ast.Param(self.symbol(name), arity)
         return ast.Param(self.text(name), arity)
 
+    def named_statement(self, node: Node, name: str, statement: Node) -> ast.OpDef:
+        """``THEOREM T == e`` / ``ASSUME A == e`` as the definition ``T == e`` (its labels
+        and one-item lists kept for ``T!lbl`` and ``T!1``)."""
+        self._labels.append({})
+        self._singles.append([])
+        try:
+            expr = self.expr(statement)
+        finally:
+            labels = self._labels.pop()
+            singles = self._singles.pop()
+        return ast.OpDef(self.loc(node), name, (), expr, False, None, tuple(labels.items()),
+                         tuple(singles))
+
     def definition(
         self, node: Node, local: bool = False, annotated: Node | None = None
     ) -> ast.Unit:

@@ -436,6 +436,44 @@ def test_missing_constant_is_reported_when_needed() -> None:
     assert err.value.loc is not None and err.value.loc.line == 4
 
 
+def test_named_theorems_and_assumptions_stand_for_their_statements() -> None:
+    body = (
+        "THEOREM T1 == \\A x \\in 0..5 : (x + x) % 2 = 0\n"
+        "  PROOF OBVIOUS\n"  # the proof is not part of T1
+        "ASSUME T1\n"
+        "ASSUME A1 == 1 < 2 /\\ 3 > 4 \\/ TRUE\n"
+        "THEOREM T2 == 1 < 2 /\\ 3 > 4\n"
+        "LEMMA L == /\\ 2 + 2\n"
+        "THEOREM T3 == ASSUME NEW y PROVE y = y\n"
+        "THEOREM 1 = 1\n"
+        "ASSUME TRUE\n"
+    )
+    m = model(body)
+    # 0+0, 1+1, ..., 5+5 are even
+    assert m.eval_constant("T1") is True
+    assert m.eval_constant("T1!:") is True
+    # (1 < 2 /\ 3 > 4) \/ TRUE = FALSE \/ TRUE
+    assert m.eval_constant("A1") is True
+    assert m.eval_constant("A1!1") is False
+    # T2!1 is 1 < 2, T2!2 is 3 > 4, T2 their conjunction
+    assert m.eval_constant("T2") is False
+    assert m.eval_constant("T2!1") is True
+    assert m.eval_constant("T2!2") is False
+    # a one-item list: L!1 is its item 2 + 2, L!1!2 that item's second operand
+    assert m.eval_constant("L") == 4
+    assert m.eval_constant("L!1!2") == 2
+    with pytest.raises(EvalError, match="unknown name T3"):  # ASSUME ... PROVE names nothing
+        m.eval_constant("T3")
+
+
+def test_a_false_assumption_by_name_is_an_error() -> None:
+    # T == 2 > 3 is FALSE: ASSUME T fails (as the theorem itself is never checked)
+    model("THEOREM T == 2 > 3")
+    with pytest.raises(EvalError, match="ASSUME") as err:
+        model("THEOREM T == 2 > 3\nASSUME T")
+    assert err.value.loc is not None and err.value.loc.line == 4
+
+
 def test_false_assume_is_an_error_with_location() -> None:
     with pytest.raises(EvalError, match="ASSUME") as err:
         model("CONSTANT N\nASSUME N > 5", {"N": 1})

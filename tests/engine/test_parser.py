@@ -225,12 +225,17 @@ def test_assume_and_theorem_are_kept() -> None:
         ).units
     ]
     gt = op(">", n("N"), num(0))
+    safe = op("=>", n("Spec"), Temporal(L, "[]", (n("Inv"),)))
+
+    def d(name: str, body: ast.Expr) -> ast.OpDef:  # the definition a named statement makes
+        return ast.OpDef(L, name, (), body, False, None)
+
     assert units[0] == ast.Assume(L, gt)
-    assert units[1] == ast.Assume(L, gt)
-    assert units[2] == ast.Theorem(L, "Safe", op("=>", n("Spec"), Temporal(L, "[]", (n("Inv"),))))
+    assert units[1] == ast.Assume(L, gt, "Positive", d("Positive", gt))
+    assert units[2] == ast.Theorem(L, "Safe", safe, d("Safe", safe))
     assert units[3] == ast.Theorem(L, None, op("=>", n("Spec"), n("Inv")))
-    assert units[4] == ast.Theorem(L, "L1", Bool(L, True))
-    assert units[5] == ast.Theorem(L, "T2", None)
+    assert units[4] == ast.Theorem(L, "L1", Bool(L, True), d("L1", Bool(L, True)))  # proof left out
+    assert units[5] == ast.Theorem(L, "T2", None)  # ASSUME ... PROVE: no definition
 
 
 def test_separators_and_proof_directives_are_ignored() -> None:
@@ -763,6 +768,8 @@ def test_unsupported_constructs_are_located(body: str, col: int, what: str) -> N
         "f[i \\in S] == i\nf == 2",
         "I == INSTANCE M\nI == 3",
         "THEOREM T == TRUE\nT == 1",
+        "ASSUME A == TRUE\nA == 1",
+        "THEOREM T == TRUE\nASSUME T == TRUE",
     ],
 )
 def test_a_name_declared_or_defined_twice_is_an_error(body: str) -> None:
