@@ -6,7 +6,8 @@ overrides ``X <- Def`` and ``X <- [Mod] Def``), ``INIT``/``NEXT``, ``SPECIFICATI
 ``INVARIANT(S)``, ``PROPERTY``/``PROPERTIES``, ``CONSTRAINT(S)``, ``ACTION_CONSTRAINT(S)``,
 ``SYMMETRY``, ``VIEW``, ``ALIAS``, ``POSTCONDITION`` and ``CHECK_DEADLOCK``. A
 module-scoped override ``X <- [Mod] Def`` (replace ``X`` of module ``Mod`` only) is kept
-in ``overrides`` under the key ``Mod!X``. Comments are
+in ``overrides`` under the key ``Mod!X``, and a module-scoped value ``X = [Mod] v`` in
+``constants`` under the key ``Mod!X``. Comments are
 ``\\*`` to the end of the line and ``(* ... *)`` (nested). In a constant value a bare
 identifier stands for the model value of that name, as in TLC.
 
@@ -317,15 +318,27 @@ def _constants(p: _Parser, cfg: ModelConfig) -> None:
                 raise ParseError(f"{name.text} overridden twice", name.loc)
             cfg.overrides[key] = target.text
         elif op.kind == "sym" and op.text == "=":
-            if name.text in cfg.constants or name.text in cfg.overrides:
+            key = name.text
+            if _module_scope_follows(p):  # X = [Mod] value (a record is [f |-> v])
+                p.next()
+                key = f"{p.ident('a module name').text}!{name.text}"
+                p.expect_sym("]")
+            if key in cfg.constants or name.text in cfg.overrides:
                 raise ParseError(f"constant {name.text} assigned twice", name.loc)
-            cfg.constants[name.text] = p.value()
+            cfg.constants[key] = p.value()
         else:
             raise ParseError(
                 f"expected '=' or '<-' after constant {name.text}, found {op.text or 'end of file'!r}",
                 op.loc,
             )
         cfg.locs.setdefault(name.text, name.loc)
+
+
+def _module_scope_follows(p: _Parser) -> bool:
+    """Whether the next tokens are ``[ Mod ]`` (not the ``[ f |->`` of a record)."""
+    ahead = p.tokens[p.pos:p.pos + 3]
+    return (len(ahead) == 3 and ahead[0].kind == "sym" and ahead[0].text == "["
+            and ahead[1].kind == "id" and ahead[2].kind == "sym" and ahead[2].text == "]")
 
 
 def read_config(path: Path | str) -> ModelConfig:

@@ -21,7 +21,6 @@ from conformance.tla import itf
 from conformance.tla.cfg import read_config
 from conformance.tla.explorer import CheckResult, StateCheck, check, iter_changed, simulate
 from conformance.tla.lint import collect_modules, state_type_check
-from conformance.tla.loader import ModuleLoader
 from conformance.tla.model import Model
 from conformance.tla.statequeue import remove_spill_folders
 from conformance.tla.syntax import TlaError
@@ -95,8 +94,7 @@ def _typecheck(args: argparse.Namespace, model: Model) -> StateCheck | str | Non
     """The state type check to run, None, or an error message."""
     if args.typecheck is False:
         return None
-    loader = ModuleLoader([Path(args.spec).parent, *args.search_path])
-    modules = collect_modules(loader, model.module)
+    modules = collect_modules(model.loader, model.module)  # the loader that read the spec
     checker, missing = state_type_check(modules, model.variables)
     if checker is None and args.typecheck:
         return f"--typecheck: no usable @type: annotation for variable(s) {', '.join(missing)}"

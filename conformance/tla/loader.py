@@ -13,10 +13,12 @@ from pathlib import Path
 
 from conformance.tla.modules import FOLDER as BUNDLED_MODULES
 from conformance.tla.parser import (
+    References,
     parse_expression,
     parse_module_text,
     parse_module_with_references,
 )
+from conformance.tla.parser_tree import trailing_modules
 from conformance.tla.syntax import STANDARD_MODULES, Instance, Loc, Module, TlaError
 
 __all__ = ["ModuleLoader", "parse_expression", "parse_module_text"]
@@ -33,6 +35,9 @@ class ModuleLoader:
         self._cache: dict[str, Module] = {}
         self._references: dict[str, tuple[tuple[str, Loc], ...]] = {}
         self._requested_at: dict[str, Loc] = {}  # first EXTENDS/INSTANCE naming a module
+        # modules written after the first module of a file loaded (name -> file, its text
+        # with the rest blanked), read when an EXTENDS or INSTANCE asks for them
+        self._trailing: dict[str, tuple[Path, str]] = {}
 
     def is_standard(self, name: str) -> bool:
         """Whether the engine provides the module natively."""
@@ -55,6 +60,9 @@ class ModuleLoader:
                 f"module {name} is a standard module provided by the engine, not read from disk",
                 requested_at,
             )
+        trailing = self._trailing.get(name)
+        if trailing is not None:
+            return self._read(name, *trailing)
         for folder in [*self.search_path, self._bundled]:
             candidate = folder / f"{name}.tla"
             if candidate.is_file():
@@ -84,6 +92,22 @@ class ModuleLoader:
                 f"the module name must match the file name ({file.stem})",
                 module.loc,
             )
+        self._register(module, references, file)
+        for name, trailing in trailing_modules(text.encode("utf-8")).items():
+            if name not in self._cache:
+                self._trailing.setdefault(name, (file, trailing.decode("utf-8")))
+        return module
+
+    def _read(self, name: str, file: Path, text: str) -> Module:
+        """The module ``name`` written after the first module of ``file`` (``text``: the
+        file with everything else blanked)."""
+        module, references = parse_module_with_references(text, str(file))
+        assert module.name == name
+        del self._trailing[name]
+        self._register(module, references, file)
+        return module
+
+    def _register(self, module: Module, references: References, file: Path) -> None:
         cached = self._cache.get(module.name)
         if cached is not None:
             raise TlaError(
@@ -93,7 +117,6 @@ class ModuleLoader:
         self._references[module.name] = references
         for name, loc in references:
             self._requested_at.setdefault(name, loc)
-        return module
 
     def load_dependencies(self, module: Module) -> dict[str, Module]:
         """Every non-standard module that ``module`` extends or instantiates, transitively.

@@ -34,6 +34,7 @@ from conformance.tla.compiler import (
     ContextBuilder,
     Ctx,
     DefEntry,
+    Entry,
     Scope,
     primed_reads,
 )
@@ -94,6 +95,7 @@ class Model:
         self._compiler = Compiler(self.constants, self.runtime, self.variables)
         self._bind_definitions()
         self._apply_overrides(overrides)
+        self._apply_module_constants()
         self._actions = ActionCompiler(self._compiler, self.variables)
         # while raw_successors yields a successor: how many times TLC generates it
         self.multiplicity = self._actions.multiplicity
@@ -143,20 +145,29 @@ class Model:
                     f"override {name} <- {target}: {name} is not declared or defined in module "
                     f"{self.module.name}", self.module.loc)
 
-    def _apply_module_override(self, key: str, entry: DefEntry) -> None:
+    def _apply_module_constants(self) -> None:
+        """``X = [Mod] v`` (constants key ``Mod!X``): X of module Mod is the value v, as
+        ``X <- [Mod] Def`` makes it Def (the value is the constant named ``Mod!X``)."""
+        for key in [k for k in self.constants if "!" in k]:
+            module, name = key.split("!", 1)
+            self._apply_module_override(key, ConstEntry(key, 0, self.module.loc),
+                                        f"constant {name} = [{module}] ...")
+
+    def _apply_module_override(self, key: str, entry: Entry, what: str | None = None) -> None:
         """``X <- [Mod] Def`` (key ``Mod!X``): X of module Mod, wherever it is visible
         (modules extending Mod, its instances, also those built later), becomes Def."""
         module, name = key.split("!", 1)
+        if what is None:
+            what = f"override {name} <- [{module}] {getattr(entry, 'name', '')}"
         builder = self._builder
         try:
             mod = self.loader.load(module)
         except TlaError as err:
-            raise EvalError(f"override {name} <- [{module}] {entry.name}: {err.message}",
-                            self.module.loc) from None
+            raise EvalError(f"{what}: {err.message}", self.module.loc) from None
         if not any(getattr(u, "name", None) == name for u in mod.units
                    if isinstance(u, (S.OpDef, S.FnDef, S.ConstantDecl))):
-            raise EvalError(f"override {name} <- [{module}] {entry.name}: module {module} "
-                            f"neither declares nor defines {name}", self.module.loc)
+            raise EvalError(f"{what}: module {module} neither declares nor defines {name}",
+                            self.module.loc)
         tables = [c.names for c in builder.contexts]
         for ctx in builder.contexts:
             if ctx.module == module and name in ctx.names:
@@ -179,7 +190,8 @@ class Model:
         """Names given a value that the module neither declares nor defines (TLC refuses
         such a model)."""
         return [name for name in self.constants
-                if name not in self._builder.const_entries
+                if "!" not in name  # X = [Mod] v: checked where it is applied
+                and name not in self._builder.const_entries
                 and not isinstance(self.root.names.get(name), ConstEntry)]
 
     def _check_assumes(self) -> None:

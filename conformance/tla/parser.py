@@ -155,26 +155,41 @@ class _ModuleReader:
         return out
 
     def _assume(self, node: Node) -> ast.Unit:
+        names = [c for c in operands(node) if c.type == "identifier"]
         parts = [c for c in operands(node) if c.type != "identifier"]
-        if len(parts) != 1:
+        if len(parts) != 1 or len(names) > 1:
             raise self.build.unsupported(node, "assumption form")
-        return ast.Assume(self.source.loc(node), self.build.expr(parts[0]))
+        loc = self.source.loc(node)
+        if not names:
+            return ast.Assume(loc, self.build.expr(parts[0]))
+        name = self.source.text_of(names[0])
+        definition = self.build.named_statement(node, name, parts[0])
+        return ast.Assume(loc, definition.body, name, definition)
 
     def _theorem(self, node: Node) -> ast.Unit:
         name = node.child_by_field_name("name")
         statement = node.child_by_field_name("statement")
         expr: ast.Expr | None = None
+        definition: ast.OpDef | None = None
         if statement is not None and statement.type != "assume_prove":
             try:
-                expr = self.build.expr(statement)
+                if name is None:
+                    expr = self.build.expr(statement)
+                else:
+                    definition = self.build.named_statement(
+                        node, self.source.text_of(name), statement)
+                    expr = definition.body
             except UnsupportedError:
                 expr = None  # theorems are listed, never evaluated
         return ast.Theorem(
-            self.source.loc(node), None if name is None else self.source.text_of(name), expr
+            self.source.loc(node), None if name is None else self.source.text_of(name), expr,
+            definition,
         )
 
 
-_NAMED_UNITS = (ast.ConstantDecl, ast.VariableDecl, ast.OpDef, ast.FnDef, ast.Instance, ast.Theorem)
+_NAMED_UNITS = (
+    ast.ConstantDecl, ast.VariableDecl, ast.OpDef, ast.FnDef, ast.Instance, ast.Theorem, ast.Assume,
+)
 
 
 def _check_unique(units: list[ast.Unit]) -> None:

@@ -58,6 +58,49 @@ _UNICODE = {
     "□": "[]",
     "◇": "<>",
     "⋅": "\\cdot",
+    "⋄": "<>",  # the standard table's eventually (◇ above is also accepted)
+    "⇸": "-+->",
+    "‥": "..",
+    "…": "...",
+    "⁺": "^+",
+    "⊕": "\\oplus",
+    "⊖": "\\ominus",
+    "⊗": "\\otimes",
+    "⊘": "\\oslash",
+    "⊙": "\\odot",
+    "≺": "\\prec",
+    "≻": "\\succ",
+    "⪯": "\\preceq",
+    "⪰": "\\succeq",
+    "\u223c": "\\sim",  # tilde operator
+    "≃": "\\simeq",
+    "≈": "\\approx",
+    "≅": "\\cong",
+    "≐": "\\doteq",
+    "≍": "\\asymp",
+    "≪": "\\ll",
+    "≫": "\\gg",
+    "∝": "\\propto",
+    "⊑": "\\sqsubseteq",
+    "⊒": "\\sqsupseteq",
+    "⊏": "\\sqsubset",
+    "⊐": "\\sqsupset",
+    "⊓": "\\sqcap",
+    "⊔": "\\sqcup",
+    "⊎": "\\uplus",
+    "⋆": "\\star",
+    "≀": "\\wr",
+    "●": "\\bullet",
+    "◯": "\\bigcirc",
+    "⊢": "|-",
+    "⊨": "|=",
+    "⊣": "-|",
+    "⫤": "=|",
+    "≔": ":=",
+    "⩴": "::=",
+    "‖": "||",
+    "‼": "!!",
+    "⁇": "??",
 }
 
 _STRING_ESCAPES = {"\\": "\\", '"': '"', "n": "\n", "t": "\t", "r": "\r", "f": "\f"}
@@ -612,6 +655,19 @@ class Builder:
         if name.type != "identifier":
             return ast.Param(self.symbol(name), arity)
         return ast.Param(self.text(name), arity)
+
+    def named_statement(self, node: Node, name: str, statement: Node) -> ast.OpDef:
+        """``THEOREM T == e`` / ``ASSUME A == e`` as the definition ``T == e`` (its labels
+        and one-item lists kept for ``T!lbl`` and ``T!1``)."""
+        self._labels.append({})
+        self._singles.append([])
+        try:
+            expr = self.expr(statement)
+        finally:
+            labels = self._labels.pop()
+            singles = self._singles.pop()
+        return ast.OpDef(self.loc(node), name, (), expr, False, None, tuple(labels.items()),
+                         tuple(singles))
 
     def definition(
         self, node: Node, local: bool = False, annotated: Node | None = None

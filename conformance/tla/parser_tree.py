@@ -86,16 +86,57 @@ def cut_after_module(source: bytes) -> bytes:
     first = _MODULE_OPEN.search(source)
     if first is None:
         return source
+    end = _module_end(source, first.start())
+    return source if end is None else source[:end]
+
+
+def _module_end(source: bytes, start: int) -> int | None:
+    """The position after the line of the ``====`` closing the module that opens at
+    ``start`` (nested modules counted), or None when it is not closed."""
     depth = 0
-    for m in _MODULE_LINE.finditer(source, first.start()):
+    for m in _MODULE_LINE.finditer(source, start):
         if m.group(1) is not None:
             depth += 1
         else:
             depth -= 1
             if depth == 0:
                 end = source.find(b"\n", m.end())
-                return source if end < 0 else source[:end + 1]
-    return source
+                return len(source) if end < 0 else end + 1
+    return None
+
+
+_MODULE_HEADER = re.compile(rb"[ \t]*-{4,}[ \t]*MODULE[ \t]+(\w+)[ \t]*-{4,}")
+
+
+def trailing_modules(source: bytes) -> dict[str, bytes]:
+    """The modules written after the first module of ``source`` (a file may hold the
+    modules its first one uses after it, as TLC reads them), by name: each as ``source``
+    with everything outside that module blanked (line breaks kept, so positions in the
+    file do not move). Text after the first module that is not a ``---- MODULE Name ----``
+    line opening a module closed by ``====`` is not read; nor is a module named twice."""
+    first = _MODULE_OPEN.search(source)
+    if first is None:
+        return {}
+    pos = _module_end(source, first.start())
+    found: dict[str, bytes] = {}
+    while pos is not None:
+        m = _MODULE_OPEN.search(source, pos)
+        if m is None:
+            break
+        header = _MODULE_HEADER.match(source, m.start())
+        end = _module_end(source, m.start())
+        if end is None:
+            break
+        if header is not None:
+            name = header.group(1).decode("utf-8", "replace")
+            found.setdefault(name, _blank(source[:m.start()]) + source[m.start():end])
+        pos = end
+    return found
+
+
+def _blank(text: bytes) -> bytes:
+    """``text`` with every byte but line breaks replaced by a space."""
+    return re.sub(rb"[^\n]", b" ", text)
 
 
 def mask_pluscal(source: bytes) -> bytes:

@@ -54,6 +54,12 @@ CANONICAL: dict[str, str] = {
     "\\o": "\\o",
     "\\circ": "\\o",
     "\\X": "\\times",
+    # SANY's synonyms of the circled operators (Bags writes (+) and \oplus for one operator).
+    "(+)": "\\oplus",
+    "(-)": "\\ominus",
+    "(.)": "\\odot",
+    "(/)": "\\oslash",
+    "(\\X)": "\\otimes",
 }
 
 
@@ -432,14 +438,20 @@ class Instance(Unit):
 @dataclass(frozen=True, slots=True)
 class Assume(Unit):
     expr: Expr
+    # ``ASSUME A == e``: the name, and the definition ``A == e`` it makes (TLC evaluates
+    # ``A`` and ``A!:`` as ``e``)
+    name: str | None = None
+    definition: OpDef | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Theorem(Unit):
-    """Theorems are kept (for listing) but never evaluated."""
+    """Theorems are kept (for listing) but never checked; a named one's statement is a
+    definition (``definition``: ``THEOREM T == e`` makes ``T == e``, its proof left out)."""
 
     name: str | None
     expr: Expr | None
+    definition: OpDef | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -136,6 +136,42 @@ def test_cfg_scoped_override_syntax() -> None:
     assert cfg.overrides == {"M!X": "Def", "Y": "Other"}
 
 
+def test_module_scoped_values() -> None:
+    # ScopedValue's header: 3 distinct states, 3 generated, y = nv throughout
+    r = run("ScopedValue")
+    assert r.verdict == "ok", r.message
+    assert (r.distinct_states, r.states_generated) == (3, 3)
+    m = Model.load(SPECS / "ScopedValue.tla",
+                   constants=read_config(SPECS / "ScopedValue.cfg").constants)
+    assert m.eval_constant("I!NoVal") == ModelValue("nv")
+    assert m.eval_constant("<<Bound, I!Bound, I!Twice>>") == (7, 1, 2)
+
+
+def test_without_the_scoped_values_the_answer_differs() -> None:
+    text = (SPECS / "ScopedValue.cfg").read_text().replace("Bound = [ScopedValueInst]1", "")
+    r = run("ScopedValue", parse_config(text))
+    # I!Bound = 5: Inv (I!Bound = 1) fails in the initial state
+    assert r.verdict == "violation" and r.property == "Inv"
+
+
+def test_scoped_value_of_an_unknown_name_or_module_is_an_error() -> None:
+    with pytest.raises(TlaError, match="neither declares nor defines Nope"):
+        run("ScopedValue", parse_config("CONSTANT Nope = [ScopedValueInst] 1\nINIT Init\n"
+                                        "NEXT Next\n"))
+    with pytest.raises(TlaError, match="cannot find module NoSuchModule"):
+        run("ScopedValue", parse_config("CONSTANT Bound = [NoSuchModule] 1\nINIT Init\n"
+                                        "NEXT Next\n"))
+
+
+def test_cfg_scoped_value_syntax() -> None:
+    # [M] right after = scopes the value; [f |-> 1] stays a record value
+    cfg = parse_config("CONSTANT X = [M] v\nY = [M]{1}\nZ = [f |-> 1]\n")
+    assert cfg.constants == {"M!X": ModelValue("v"), "M!Y": frozenset({1}),
+                             "Z": make_record([("f", 1)])}
+    with pytest.raises(TlaError, match="assigned twice"):
+        parse_config("CONSTANT X = [M] v\nX = [M] w\n")
+
+
 # ---------------------------------------------------------------- values in a cfg
 
 

@@ -168,3 +168,17 @@ def test_a_builtin_infix_operator_passed_by_name(expr: str, expected: str) -> No
     m = Model(parse_module_text("---- MODULE A ----\nAp(op(_, _), a, b) == op(a, b)\n====\n", "A.tla"),
               ModuleLoader([]))
     assert m.eval_constant(f"({expr}) = ({expected})") is True
+
+
+def test_theorem_names_are_exported_to_extending_and_instancing_modules(tmp_path: Path) -> None:
+    (tmp_path / "Th.tla").write_text(
+        "---- MODULE Th ----\nEXTENDS Naturals\nCONSTANT K\n"
+        "THEOREM Pos == K > 0\n  BY DEF K\nASSUME Small == K < 10\n====\n")
+    (tmp_path / "U.tla").write_text(
+        "---- MODULE U ----\nEXTENDS Th\nI == INSTANCE Th WITH K <- 0\n====\n")
+    m = Model.load(tmp_path / "U.tla", constants={"K": 3})
+    # K = 3: Pos (3 > 0) and Small (3 < 10) hold; in I, K is 0 and 0 > 0 is FALSE
+    assert m.eval_constant("Pos") is True
+    assert m.eval_constant("Small") is True
+    assert m.eval_constant("I!Pos") is False
+    assert m.eval_constant("I!Small!:") is True

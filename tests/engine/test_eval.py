@@ -436,6 +436,44 @@ def test_missing_constant_is_reported_when_needed() -> None:
     assert err.value.loc is not None and err.value.loc.line == 4
 
 
+def test_named_theorems_and_assumptions_stand_for_their_statements() -> None:
+    body = (
+        "THEOREM T1 == \\A x \\in 0..5 : (x + x) % 2 = 0\n"
+        "  PROOF OBVIOUS\n"  # the proof is not part of T1
+        "ASSUME T1\n"
+        "ASSUME A1 == 1 < 2 /\\ 3 > 4 \\/ TRUE\n"
+        "THEOREM T2 == 1 < 2 /\\ 3 > 4\n"
+        "LEMMA L == /\\ 2 + 2\n"
+        "THEOREM T3 == ASSUME NEW y PROVE y = y\n"
+        "THEOREM 1 = 1\n"
+        "ASSUME TRUE\n"
+    )
+    m = model(body)
+    # 0+0, 1+1, ..., 5+5 are even
+    assert m.eval_constant("T1") is True
+    assert m.eval_constant("T1!:") is True
+    # (1 < 2 /\ 3 > 4) \/ TRUE = FALSE \/ TRUE
+    assert m.eval_constant("A1") is True
+    assert m.eval_constant("A1!1") is False
+    # T2!1 is 1 < 2, T2!2 is 3 > 4, T2 their conjunction
+    assert m.eval_constant("T2") is False
+    assert m.eval_constant("T2!1") is True
+    assert m.eval_constant("T2!2") is False
+    # a one-item list: L!1 is its item 2 + 2, L!1!2 that item's second operand
+    assert m.eval_constant("L") == 4
+    assert m.eval_constant("L!1!2") == 2
+    with pytest.raises(EvalError, match="unknown name T3"):  # ASSUME ... PROVE names nothing
+        m.eval_constant("T3")
+
+
+def test_a_false_assumption_by_name_is_an_error() -> None:
+    # T == 2 > 3 is FALSE: ASSUME T fails (as the theorem itself is never checked)
+    model("THEOREM T == 2 > 3")
+    with pytest.raises(EvalError, match="ASSUME") as err:
+        model("THEOREM T == 2 > 3\nASSUME T")
+    assert err.value.loc is not None and err.value.loc.line == 4
+
+
 def test_false_assume_is_an_error_with_location() -> None:
     with pytest.raises(EvalError, match="ASSUME") as err:
         model("CONSTANT N\nASSUME N > 5", {"N": 1})
@@ -578,3 +616,42 @@ def test_quantifiers_over_domains() -> None:
     assert m.eval_state("\\A k \\in DOMAIN f : FALSE", ((),)) is True
     with pytest.raises(EvalError, match="DOMAIN"):
         m.eval_state("\\A k \\in DOMAIN f : TRUE", (frozenset({1}),))
+
+
+# --- Unicode spellings --------------------------------------------------------------------
+
+# The user-definable infix symbols of the TLA+ Unicode table, with their ASCII spellings.
+_UNICODE_INFIX = [
+    ("\u2295", "\\oplus"), ("\u2296", "\\ominus"), ("\u2297", "\\otimes"), ("\u2298", "\\oslash"),
+    ("\u2299", "\\odot"), ("\u227a", "\\prec"), ("\u227b", "\\succ"), ("\u2aaf", "\\preceq"),
+    ("\u2ab0", "\\succeq"), ("\u223c", "\\sim"), ("\u2243", "\\simeq"), ("\u2248", "\\approx"),
+    ("\u2245", "\\cong"), ("\u2250", "\\doteq"), ("\u224d", "\\asymp"), ("\u226a", "\\ll"),
+    ("\u226b", "\\gg"), ("\u221d", "\\propto"), ("\u2291", "\\sqsubseteq"),
+    ("\u2292", "\\sqsupseteq"), ("\u228f", "\\sqsubset"), ("\u2290", "\\sqsupset"),
+    ("\u2293", "\\sqcap"), ("\u2294", "\\sqcup"), ("\u228e", "\\uplus"), ("\u22c6", "\\star"),
+    ("\u2240", "\\wr"), ("\u25cf", "\\bullet"), ("\u25ef", "\\bigcirc"), ("\u22a2", "|-"),
+    ("\u22a8", "|="), ("\u22a3", "-|"), ("\u2ae4", "=|"), ("\u2254", ":="), ("\u2a74", "::="),
+    ("\u2016", "||"), ("\u203c", "!!"), ("\u2047", "??"), ("\u2026", "..."),
+]
+
+
+@pytest.mark.parametrize(("uni", "asc"), _UNICODE_INFIX)
+def test_unicode_infix_symbols_name_the_ascii_operator(uni: str, asc: str) -> None:
+    # a OP b == <<a, b, 7>>: 1 OP 2 is <<1, 2, 7>> whichever spelling defines or applies it.
+    assert ev(f"1 {uni} 2", f"a {asc} b == <<a, b, 7>>", extends="") == (1, 2, 7)
+    assert ev(f"1 {asc} 2", f"a {uni} b == <<a, b, 7>>", extends="") == (1, 2, 7)
+
+
+def test_unicode_standard_operators() -> None:
+    assert ev("1 \u2025 3") == frozenset({1, 2, 3})  # 1..3
+    assert ev("2 \u2025 1") == frozenset()  # an empty interval
+    # Bags: (+) and \oplus (and ⊕) are one operator; [1 |-> 1] (+) [1 |-> 2] = [1 |-> 3].
+    assert ev("SetToBag({1}) \u2295 (SetToBag({1}) (+) SetToBag({1}))") == make_fn({1: 3})
+    assert ev("(SetToBag({1}) \\oplus SetToBag({1})) \u2296 SetToBag({1})") == make_fn({1: 1})
+    assert ev("SetToBag({1}) \u2291 SetToBag({1, 2})") is True
+
+
+def test_circled_synonyms_define_one_operator() -> None:
+    # SANY: (+) and \oplus are one symbol, so a definition of either is applied by both.
+    assert ev("1 \\oplus 2", "a (+) b == <<b, a>>", extends="") == (2, 1)
+    assert ev("1 (.) 2", "a \\odot b == <<b, a>>", extends="") == (2, 1)

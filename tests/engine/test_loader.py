@@ -150,3 +150,66 @@ def test_diamond_dependencies_are_not_circular(tmp_path: Path) -> None:
     spec = write(tmp_path, "Top", "EXTENDS Left, Right")
     loader = ModuleLoader([])
     assert sorted(loader.load_dependencies(loader.load_file(spec))) == ["Base", "Left", "Right"]
+
+
+_TWO_MODULES = """---- MODULE Main ----
+EXTENDS Naturals, Helper
+VARIABLE x
+I == INSTANCE Inst WITH c <- 5
+Init == x = K
+Next == x' = (x + I!D) % 3
+====
+Text after the first module that is not a module: ---- MODULE Junk ---- (((
+
+---- MODULE Helper ----
+K == 42
+====
+---- MODULE Inst ----
+EXTENDS Naturals
+CONSTANT c
+D == c * 2
+====
+---- MODULE Broken ----
+Bad == (((
+====
+"""
+
+
+def test_modules_written_after_the_first_are_extended_and_instanced(tmp_path: Path) -> None:
+    from conformance.tla.cfg import parse_config
+    from conformance.tla.explorer import check
+    from conformance.tla.model import Model
+
+    (tmp_path / "Main.tla").write_text(_TWO_MODULES)
+    m = Model.load(tmp_path / "Main.tla")
+    assert m.eval_constant("K") == 42
+    assert m.eval_constant("I!D") == 10  # c <- 5: D = 5 * 2
+    # x starts at 42, then (42 + 10) % 3 = 1, (1 + 10) % 3 = 2, (2 + 10) % 3 = 0, and
+    # (0 + 10) % 3 = 1 again: 4 distinct states, 5 generated (1 initial + 4 steps)
+    r = check(m, parse_config("INIT Init\nNEXT Next\n"), progress=False)
+    assert r.verdict == "ok"
+    assert (r.distinct_states, r.states_generated) == (4, 5)
+    helper = m.loader.load("Helper")
+    assert helper.file == str(tmp_path / "Main.tla")
+    assert helper.loc.line == 10  # positions are those of the file
+
+
+def test_a_module_after_the_first_is_read_only_when_asked_for(tmp_path: Path) -> None:
+    (tmp_path / "Main.tla").write_text(_TWO_MODULES)
+    loader = ModuleLoader([])
+    loader.load_file(tmp_path / "Main.tla")  # Broken (and the junk line) not read
+    with pytest.raises(ParseError) as err:
+        loader.load("Broken")
+    assert err.value.loc is not None and err.value.loc.line == 19
+    with pytest.raises(TlaError, match="cannot find module Junk"):
+        loader.load("Junk")  # not a module: its header is not a line of its own
+
+
+def test_the_check_command_reads_modules_after_the_first(tmp_path: Path) -> None:
+    # the command's type-check pass collects the modules through the loader that read the
+    # spec (a loader of its own did not know the modules written after Main's ====)
+    from conformance.cli import main
+
+    (tmp_path / "Main.tla").write_text(_TWO_MODULES)
+    (tmp_path / "Main.cfg").write_text("INIT Init\nNEXT Next\n")
+    assert main(["check", str(tmp_path / "Main.tla"), "--quiet"]) == 0

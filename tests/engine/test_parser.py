@@ -225,12 +225,17 @@ def test_assume_and_theorem_are_kept() -> None:
         ).units
     ]
     gt = op(">", n("N"), num(0))
+    safe = op("=>", n("Spec"), Temporal(L, "[]", (n("Inv"),)))
+
+    def d(name: str, body: ast.Expr) -> ast.OpDef:  # the definition a named statement makes
+        return ast.OpDef(L, name, (), body, False, None)
+
     assert units[0] == ast.Assume(L, gt)
-    assert units[1] == ast.Assume(L, gt)
-    assert units[2] == ast.Theorem(L, "Safe", op("=>", n("Spec"), Temporal(L, "[]", (n("Inv"),))))
+    assert units[1] == ast.Assume(L, gt, "Positive", d("Positive", gt))
+    assert units[2] == ast.Theorem(L, "Safe", safe, d("Safe", safe))
     assert units[3] == ast.Theorem(L, None, op("=>", n("Spec"), n("Inv")))
-    assert units[4] == ast.Theorem(L, "L1", Bool(L, True))
-    assert units[5] == ast.Theorem(L, "T2", None)
+    assert units[4] == ast.Theorem(L, "L1", Bool(L, True), d("L1", Bool(L, True)))  # proof left out
+    assert units[5] == ast.Theorem(L, "T2", None)  # ASSUME ... PROVE: no definition
 
 
 def test_separators_and_proof_directives_are_ignored() -> None:
@@ -499,6 +504,26 @@ def test_unicode_operator_spellings() -> None:
     assert e("A \u00d7 B \u00d7 C") == op("\\times", n("A"), n("B"), n("C"))
 
 
+@pytest.mark.parametrize(
+    ("unicode", "ascii"),
+    [
+        ("a \u2025 b", "a .. b"),  # ‥
+        ("a \u2026 b", "a ... b"),  # …
+        ("A \u21f8 B", "A -+-> B"),  # ⇸
+        ("\u22c4 P", "<> P"),  # ⋄
+        ("R\u207a", "R^+"),  # ⁺
+        ("a \u2295 b", "a \\oplus b"),  # ⊕
+        ("a (+) b", "a \\oplus b"),
+        ("a (-) b", "a \\ominus b"),
+        ("a \u2aaf b", "a \\preceq b"),  # ⪯
+        ("a \u22a2 b", "a |- b"),  # ⊢
+        ("a \u2016 b", "a || b"),  # ‖
+    ],
+)
+def test_unicode_spellings_of_the_standard_table(unicode: str, ascii: str) -> None:
+    assert e(unicode) == e(ascii)
+
+
 # ---------------------------------------------------------------------------- junction lists
 
 
@@ -743,6 +768,8 @@ def test_unsupported_constructs_are_located(body: str, col: int, what: str) -> N
         "f[i \\in S] == i\nf == 2",
         "I == INSTANCE M\nI == 3",
         "THEOREM T == TRUE\nT == 1",
+        "ASSUME A == TRUE\nA == 1",
+        "THEOREM T == TRUE\nASSUME T == TRUE",
     ],
 )
 def test_a_name_declared_or_defined_twice_is_an_error(body: str) -> None:

@@ -106,8 +106,13 @@ class ContextBuilder:
                         exported_std.add(unit.module)
                 else:
                     pending_instances.append(unit)
-            elif isinstance(unit, S.Assume) and root:
-                self.assumes.append((unit, ctx))
+            elif isinstance(unit, (S.Theorem, S.Assume)):
+                if unit.definition is not None:  # THEOREM T == e: T stands for e
+                    d = DefEntry(unit.definition, ctx)
+                    names[unit.definition.name] = d
+                    exported_names[unit.definition.name] = d
+                if isinstance(unit, S.Assume) and root:
+                    self.assumes.append((unit, ctx))
         ctx.names = names
         ctx.std = standard_closure(std)
         for unit in pending_instances:
