@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
 import pytest
@@ -280,3 +282,55 @@ def test_a_zero_arity_definition_reading_state_is_evaluated_once_per_objects(tmp
     assert generated_calls(lambda: model.eval_state("Both", state)) == 0
     copy = (frozenset({1, 2, 3}), frozenset({2}))  # equal values, other objects: evaluated
     assert generated_calls(lambda: model.eval_state("Both", copy)) > 0
+
+
+RECURSIVE_LET_SPEC = """---- MODULE RecLet ----
+EXTENDS Naturals, FiniteSets
+VARIABLE x
+Tri(S) == LET G[i \\in 1..Cardinality(S)] == IF i = 1 THEN 1 ELSE G[i - 1] + i
+          IN G[Cardinality(S)]
+T30 == Tri(1..30)
+Uses == x + T30
+====
+"""
+
+
+def test_a_constant_built_by_a_recursive_let_function_is_evaluated_once(tmp_path: Path) -> None:
+    # T30 is constant: G's only unknown parts while compiled were its own references, so
+    # it is folded, not evaluated again in each state (TLC evaluates a constant
+    # definition once); by hand, 1 + 2 + ... + 30 = 465
+    model = load_text(tmp_path, RECURSIVE_LET_SPEC)
+    assert model.eval_state("Uses", (0,)) == 465
+    calls = 0
+
+    def profile(frame: FrameType, event: str, arg: Any) -> None:
+        nonlocal calls
+        if event == "call" and frame.f_code.co_name == "apply_def":
+            calls += 1
+
+    sys.setprofile(profile)
+    try:
+        assert model.eval_state("Uses", (1,)) == 466
+    finally:
+        sys.setprofile(None)
+    assert calls == 0
+
+
+MUTUAL_SPEC = """---- MODULE Mutual ----
+EXTENDS Naturals
+VARIABLE x
+RECURSIVE A(_), B(_)
+A(n) == LET G[i \\in {1, 2}] == IF i = 1 THEN B(n) ELSE 0 IN G[1] + G[2]
+B(n) == IF n = 0 THEN x ELSE A(n - 1) + 1
+Check == B(2)
+====
+"""
+
+
+def test_a_recursive_let_function_calling_an_operator_still_compiling_follows_the_state(
+        tmp_path: Path) -> None:
+    # G calls B, still being compiled when G is: what B reads (x) is not known then, so G
+    # is not taken as depending on nothing (remembered, it would keep the first state's
+    # value). By hand: B(2) = A(1) + 1 = B(1) + 1 = A(0) + 2 = B(0) + 2 = x + 2
+    model = load_text(tmp_path, MUTUAL_SPEC)
+    assert [model.eval_state("Check", (v,)) for v in (0, 5, 7, 5)] == [2, 7, 9, 7]

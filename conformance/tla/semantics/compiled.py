@@ -99,6 +99,19 @@ class C:
         return self
 
 
+# how many nodes with ``rec`` set have been made, by cause: a reference to a definition
+# still being compiled, or an error kept for the evaluation. A recursive function
+# definition whose body was compiled while only its own references were made depends on
+# nothing unknown once it is compiled (``FunctionCompiler._fn_def_parts``).
+REC_ORIGINS = [0]
+
+
+def rec_node(fn: EvalFn, envmin: int = NOENV) -> C:
+    """A node with ``rec`` set, counted in ``REC_ORIGINS``."""
+    REC_ORIGINS[0] += 1
+    return C(fn, rec=True, envmin=envmin)
+
+
 def primed_reads(c: C) -> frozenset[int] | None:
     """The variables ``c`` reads in the next state, or None when that is not known."""
     if not c.primed:

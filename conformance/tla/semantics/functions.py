@@ -8,6 +8,7 @@ from conformance.tla import stdlib as L
 from conformance.tla import syntax as S
 from conformance.tla.semantics.compiled import (
     _MISSING,
+    REC_ORIGINS,
     C,
     EvalFn,
     derived,
@@ -145,6 +146,8 @@ class FunctionCompiler(SetCompiler):
 
             app_fn: EvalFn = forward
             rec = True
+            REC_ORIGINS[0] += 1
+            holder.__dict__["_fn_self_refs"] = holder.__dict__.get("_fn_self_refs", 0) + 1
             body_c: C | None = None
         else:
             app_fn, body_c = compiled
@@ -173,6 +176,7 @@ class FunctionCompiler(SetCompiler):
         if holder.__dict__.get("_fn_compiling"):
             return None
         holder.__dict__["_fn_compiling"] = True
+        origins, own = REC_ORIGINS[0], holder.__dict__.get("_fn_self_refs", 0)
         try:
             doms = [self.expr(b.domain, scope) for b in unit.bounds]
             names = [n for b in unit.bounds for n in _bound_slots(b)]
@@ -180,6 +184,11 @@ class FunctionCompiler(SetCompiler):
             body = self.expr(unit.body, inner)
         finally:
             holder.__dict__["_fn_compiling"] = False
+        if body.rec and REC_ORIGINS[0] - origins == holder.__dict__.get("_fn_self_refs", 0) - own:
+            # its only unknown parts were its own references (F[i - 1]): they read what the
+            # body reads, so as a whole it depends on what the body shows
+            body = C(body.fn, body.vars, body.primed, body.envmin, body.pure, False,
+                     deferred=body.deferred, pvars=body.pvars)
         fb = body.fn
         dfs = [d.fn for d in doms]
         bounds = unit.bounds

@@ -27,6 +27,7 @@ from conformance.tla.semantics.compiled import (
     const,
     derived,
     located,
+    rec_node,
 )
 from conformance.tla.semantics.memo import (
     env_memoized,
@@ -123,7 +124,7 @@ class OperatorCompiler:
         def fail(s: Any, t: Any, e: tuple) -> Any:
             raise err
 
-        return C(fail, rec=True)
+        return rec_node(fail)
 
     # entry point ------------------------------------------------------------------
 
@@ -368,7 +369,7 @@ class OperatorCompiler:
             def forward(s: Any, t: Any, e: tuple) -> Any:
                 return cell[0](s, t, e)
 
-            return C(forward, rec=True, envmin=0)
+            return rec_node(forward, envmin=0)
         holder.state = "compiling"
         try:
             body = self._compile_unit_body(holder.unit, scope)
