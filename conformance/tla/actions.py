@@ -317,21 +317,32 @@ class ActionCompiler:
         return out
 
     def _enumerate(self, i: int, rhs: C, loc: Loc) -> Step:
-        dom = self.c.domain_fn(C(self._value(rhs, loc), rhs.vars, rhs.primed, rhs.envmin,
+        """``x \\in S`` (``x' \\in S`` in an action): enumerates S while x is unassigned;
+        once x has a value it only tests membership, as TLC does (``rval.member(lval)``),
+        so that S may be infinite (``x = 1 /\\ x \\in Nat``)."""
+        raw = self._value(rhs, loc)
+        dom = self.c.domain_fn(C(raw, rhs.vars, rhs.primed, rhs.envmin,
                                  rhs.pure, rhs.rec), loc, ordered=rhs.constant)
         member = L.member
+        value = raw
+        if rhs.constant:  # the set, evaluated once
+            box: list[Any] = []
+
+            def value(s: Any, t: Any, e: tuple) -> Any:
+                if not box:
+                    box.append(raw(s, t, e))
+                return box[0]
 
         def enum(s: Any, t: list, e: tuple) -> Iterator[None]:
-            values = dom(s, t, e)
             cur = t[i]
             if cur is UNASSIGNED:
-                for v in values:
+                for v in dom(s, t, e):
                     t[i] = v
                     yield None
                 t[i] = UNASSIGNED
             else:
                 try:
-                    found = member(cur, frozenset(values) if type(values) is not frozenset else values)
+                    found = member(cur, value(s, t, e))
                 except TlaError as err:
                     raise located(err, loc) from None
                 if found:

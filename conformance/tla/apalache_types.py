@@ -369,7 +369,10 @@ def resolve(t: Type, aliases: dict[str, Type], seen: frozenset[str] = frozenset(
 # ---------------------------------------------------------------------------
 
 
-_PRIM = {"Int": int, "Bool": bool, "Str": str}  # the Python type of each primitive type's values
+# the Python type of each primitive type's values; a model value is also a Str: Apalache reads
+# the model values of a TLC cfg as strings (its tlc-config documentation), and public specs
+# annotate Str the constants their cfg gives model values
+_PRIM = {"Int": int, "Bool": bool, "Str": str}
 _LONG_SEQ = 64  # sequences longer than this are checked by their new tail (see ValueTypeChecker)
 _LONG_KEPT = 8  # long sequences remembered per type
 
@@ -398,7 +401,11 @@ class ValueTypeChecker:
         accepted): a long sequence that extends it has only its tail checked."""
         tt = type(t)  # the type classes have no subclasses
         if tt is TPrim:
-            return None if type(value) is _PRIM.get(t.name) else (t, value)  # type: ignore[attr-defined]
+            vt = type(value)
+            if vt is _PRIM.get(t.name):  # type: ignore[attr-defined]
+                return None
+            # a model value is a Str (Apalache reads a cfg's model values as strings)
+            return None if vt is ModelValue and t.name == "Str" else (t, value)  # type: ignore[attr-defined]
         if tt is TVar or tt is TOper:
             return None
         vt = type(value)
@@ -463,7 +470,7 @@ class ValueTypeChecker:
         if type(et) is TPrim:
             want = _PRIM.get(et.name)
             for x in values:
-                if type(x) is not want:
+                if type(x) is not want and (want is not str or type(x) is not ModelValue):
                     return (et, x)
             return None
         for x in values:
@@ -513,7 +520,7 @@ class ValueTypeChecker:
             for f, ft in t.fields:
                 x = m[f]
                 if type(ft) is TPrim:
-                    if type(x) is not _PRIM.get(ft.name):
+                    if type(x) is not _PRIM.get(ft.name) and self.mismatch(x, ft) is not None:
                         return (ft, x)
                     continue
                 bad = self.mismatch(x, ft)

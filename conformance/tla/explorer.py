@@ -124,11 +124,21 @@ class Search:
         and queued, or dropped (outside the CONSTRAINTs). States enter the queue ordered by
         their structural fingerprint, so a run (and the counts it reports when it stops
         early) does not depend on Python's per-process hashing of strings, which sets the
-        enumeration order of sets."""
-        inits = [(self.identity(state), state) for state in self.model.init_states(self.plan.init)]
-        self.generated += len(inits)
+        enumeration order of sets. The time limit is checked as each initial state is
+        generated and before each is checked: a slow Init (or CONSTRAINT, or invariant on
+        many initial states) stops with the limit verdict as the search does."""
+        identity, deadline, now = self.identity, self.deadline, time.monotonic
+        inits = []
+        for state in self.model.init_states(self.plan.init):
+            if deadline is not None and now() > deadline:
+                raise Stop("limit", None, "stopped by the time limit (--time-limit)")
+            inits.append((identity(state), state))
+            self.generated += 1
         inits.sort(key=_BY_FINGERPRINT)
         for fp, state in inits:
+            # each state is checked (its CONSTRAINTs, invariants), which may take long
+            if deadline is not None and now() > deadline:
+                raise Stop("limit", None, "stopped by the time limit (--time-limit)")
             if self.checks.in_model(state):
                 if self.live is not None:
                     self.live.initial(fp)

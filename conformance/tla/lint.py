@@ -282,8 +282,10 @@ class StateTypeCheck:
                 t = self.types[k]
                 bad = self.checker.mismatch(value, t)
                 if bad is not None:
-                    return (f"state {number}: variable {self.variables[k]} does not have its "
-                            f"declared type {show(t)}: {describe_mismatch(bad)}")
+                    return (f"state {number}: variable {self.variables[k]} does not have the "
+                            f"type {show(t)} of its @type: annotation: {describe_mismatch(bad)} "
+                            f"(a check of the Apalache type annotations, which TLC ignores; "
+                            f"--no-typecheck turns it off)")
                 if len(known) >= _KNOWN_LIMIT:
                     known.clear()
                 known[id(value)] = value

@@ -10,7 +10,7 @@ import pytest
 from conformance.tla.loader import ModuleLoader
 from conformance.tla.model import Model
 from conformance.tla.parser import parse_module_text
-from conformance.tla.syntax import EvalError
+from conformance.tla.syntax import EvalError, UnsupportedError
 from conformance.tla.values import make_fn
 
 
@@ -381,3 +381,47 @@ def test_the_domain_of_a_never_enabled_call_is_still_evaluated() -> None:
     m = model(text, {"Kinds": frozenset({"remove"})})
     with pytest.raises(EvalError):
         list(m.successors((0,)))
+
+
+# ``x \in S`` once x has a value is a membership test (TLC: OPCODE_in with the variable
+# bound tests ``rval.member(lval)``), so S may be infinite; only an unassigned x
+# enumerates S
+@pytest.mark.parametrize("init, expected", [
+    ("b = 1 /\\ b \\in Nat", [(1,)]),
+    ("b = 0 - 1 /\\ b \\in Nat", []),               # -1 is not a natural: no state
+    ("b \\in {0 - 1, 3} /\\ b \\in Nat", [(3,)]),  # enumerates the finite set, tests Nat
+    ("b = <<1, 1>> /\\ b \\in Seq({1})", [((1, 1),)]),
+    ("b = <<2>> /\\ b \\in Seq({1})", []),
+    ("b \\in 1..2 /\\ T(b)", [(1,), (2,)]),           # through an operator's parameter
+    ("b = 1 /\\ b \\in Nat \\ {1}", []),            # an infinite set built from Nat
+])
+def test_membership_of_an_assigned_variable_in_an_infinite_set(
+        init: str, expected: list[tuple]) -> None:
+    m = model(f"VARIABLE b\nT(bv) == bv \\in Nat\nInit == {init}\nNext == UNCHANGED b")
+    assert sorted(m.init_states()) == expected
+
+
+@pytest.mark.parametrize("action, expected", [
+    ("b' = b + 1 /\\ b' \\in Nat", [(1,)]),
+    ("b' = b - 1 /\\ b' \\in Nat", []),  # from 0: -1 is not in Nat
+    ("b' \\in {b - 1, b + 2} /\\ b' \\in Nat", [(2,)]),
+    ("b' = b /\\ b' \\in Nat /\\ b' \\in Nat \\ {1}", [(0,)]),
+])
+def test_membership_of_an_assigned_primed_variable_in_an_infinite_set(
+        action: str, expected: list[tuple]) -> None:
+    m = model(f"VARIABLE b\nInit == b = 0\nNext == {action}")
+    assert sorted(s for _, s in m.successors((0,))) == expected
+
+
+def test_an_unassigned_variable_still_enumerates_its_set() -> None:
+    m = model("VARIABLE b\nInit == b \\in Nat\nNext == UNCHANGED b")
+    with pytest.raises(UnsupportedError, match="cannot enumerate the set Nat"):
+        list(m.init_states())
+    m = model("VARIABLE b\nInit == b = 0\nNext == b' \\in Nat")
+    with pytest.raises(UnsupportedError, match="cannot enumerate the set Nat"):
+        list(m.successors((0,)))
+    # the right side of an assigned variable's \in must still be a set, with its place
+    m = model("VARIABLE b\nInit == b = 1 /\\ b \\in 3\nNext == UNCHANGED b")
+    with pytest.raises(EvalError, match="must be a set") as err:
+        list(m.init_states())
+    assert err.value.loc is not None and (err.value.loc.line, err.value.loc.col) == (4, 18)

@@ -197,3 +197,63 @@ def test_check_reports_progress_while_running() -> None:
     assert all(line.startswith("progress: ") for line in lines)
     last = int(lines[-1].split()[1].replace(",", ""))
     assert 0 < last <= r.distinct_states
+
+
+# --time-limit while the initial states are computed -----------------------------------------
+
+MANY_INITS = """---- MODULE ManyInits ----
+EXTENDS Naturals
+CONSTANT N
+VARIABLE x
+Init == x \\in 1..N
+Next == UNCHANGED x
+====
+"""
+
+
+class _Clock:
+    """A clock for the explorer that advances by one second at each reading."""
+
+    def __init__(self) -> None:
+        self.t = 0.0
+
+    def monotonic(self) -> float:
+        self.t += 1.0
+        return self.t
+
+
+def _many_inits(tmp_path: Path, n: int, limit: float, monkeypatch: pytest.MonkeyPatch | None = None
+                ) -> CheckResult:
+    (tmp_path / "ManyInits.tla").write_text(MANY_INITS)
+    model = Model.load(tmp_path / "ManyInits.tla", constants={"N": n})
+    config = parse_config("INIT Init\nNEXT Next\n", str(tmp_path / "ManyInits.cfg"))
+    if monkeypatch is not None:
+        monkeypatch.setattr("conformance.tla.explorer.time", _Clock())
+    return check(model, config, progress=False, time_limit=limit)
+
+
+def test_time_limit_stops_the_enumeration_of_initial_states(tmp_path: Path) -> None:
+    # a limit already past when the first initial state comes: no state is stored, and
+    # the enumeration stops at once (without the check, all 20,000 were generated first
+    # and the search stopped only at its 64th expansion)
+    r = _many_inits(tmp_path, 20_000, 1e-9)
+    assert r.verdict == "limit" and "time limit" in (r.message or "")
+    assert r.distinct_states == 0 and r.queue_left == 0 and r.states_generated < 20_000
+
+
+@pytest.mark.parametrize(("limit", "generated", "distinct"), [
+    # the clock reads 1 at the start of check, 2 for the deadline (2 + limit); each
+    # initial state is read once as generated (3, 4, ...) and once before it is checked
+    # and stored: generation stops at the reading 3 + k > 2 + limit, k = limit states
+    (5, 5, 0),
+    # 10 states generated (readings 3..12), then checked: reading 12 + j > 2 + 13 at j = 4
+    # stops with 3 stored (without the checks: 10 states, verdict ok, as the search reads
+    # the clock only every 64 expansions)
+    (13, 10, 3),
+])
+def test_time_limit_counts_while_initial_states_are_computed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, limit: int, generated: int,
+        distinct: int) -> None:
+    r = _many_inits(tmp_path, 10, limit, monkeypatch)
+    assert (r.verdict, r.states_generated, r.distinct_states, r.queue_left) == \
+        ("limit", generated, distinct, distinct)

@@ -3,10 +3,12 @@ and the state type check used during exploration."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
+from conformance.cli import main
 from conformance.tla.apalache_types import (
     TFun,
     TPrim,
@@ -99,6 +101,59 @@ def test_state_type_check_message() -> None:
     msg = check((1, frozenset({2, "u"})), 7)
     assert msg is not None
     assert "state 7" in msg and "variable s" in msg and "Set(Int)" in msg and '"u"' in msg
+    # it says where the expectation comes from and how to turn the check off
+    assert "@type: annotation" in msg and "--no-typecheck" in msg
+
+
+# Apalache reads the model values of a TLC cfg as strings, or as values of an uninterpreted
+# type (tlc-config.md): public specs annotate Str (or NODE, A) the constants that their cfg
+# gives model values, and TLC ignores the annotations, so such a state passes
+@pytest.mark.parametrize(("value", "text"), [
+    (ModelValue("n1"), "Str"),
+    (ModelValue("n1"), "NODE"),
+    (ModelValue("a"), "A"),
+    (frozenset({ModelValue("n1"), ModelValue("n2")}), "Set(Str)"),
+    (frozenset({ModelValue("n1"), "s"}), "Set(Str)"),
+    ((ModelValue("n1"), "s"), "Seq(Str)"),
+    (make_record([("who", ModelValue("n1")), ("n", 1)]), "{who: Str, n: Int}"),
+    (make_fn({ModelValue("n1"): ModelValue("n2")}), "NODE -> Str"),
+    ((ModelValue("n1"), 3), "<<Str, Int>>"),
+])
+def test_a_model_value_has_type_str_and_uninterpreted_types(value: object, text: str) -> None:
+    assert ValueTypeChecker().mismatch(value, parse_type(text)) is None
+
+
+@pytest.mark.parametrize(("value", "text", "bad"), [
+    (1, "Str", 1),
+    (frozenset({ModelValue("n1"), 2}), "Set(Str)", 2),
+    (make_record([("who", 1)]), "{who: Str}", 1),
+    (ModelValue("n1"), "Int", ModelValue("n1")),
+    (ModelValue("n1"), "Bool", ModelValue("n1")),
+    ((ModelValue("n1"),), "Seq(Int)", ModelValue("n1")),
+])
+def test_other_values_still_fail_str_and_a_model_value_other_types(
+        value: object, text: str, bad: object) -> None:
+    found = ValueTypeChecker().mismatch(value, parse_type(text))
+    assert found is not None and found[1] == bad
+
+
+def test_a_cfg_model_value_passes_the_check_of_a_str_annotation(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # VortexDSE-style: the constant is typed Str, the cfg gives it a model value
+    spec = tmp_path / "TypeAnnot.tla"
+    spec.write_text("---- MODULE TypeAnnot ----\nCONSTANT\n  \\* @type: Str;\n  N\n"
+                    "VARIABLE\n  \\* @type: Str;\n  x\nInit == x = N\nNext == UNCHANGED x\n====\n")
+    (tmp_path / "TypeAnnot.cfg").write_text("CONSTANT N = n1\nINIT Init\nNEXT Next\n")
+    assert main(["check", str(spec), "--quiet", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert (doc["verdict"], doc["distinct_states"], doc["states_generated"]) == ("ok", 1, 2)
+    # an integer is not a Str: the violation names the annotation and --no-typecheck
+    (tmp_path / "TypeAnnot.cfg").write_text("CONSTANT N = 1\nINIT Init\nNEXT Next\n")
+    assert main(["check", str(spec), "--quiet", "--json"]) == 12
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["verdict"] == "violation" and "variable x" in doc["message"]
+    assert "@type: annotation" in doc["message"] and "--no-typecheck" in doc["message"]
+    assert main(["check", str(spec), "--quiet", "--no-typecheck"]) == 0
 
 
 BAD_SPEC = r"""---- MODULE Bad ----
