@@ -270,7 +270,8 @@ class ActionCompiler:
                     else self._implication(node, scope)  # type: ignore[arg-type]
                 if gen is not None:
                     guard = self._guard(node, scope) if self._all_may_be_assigned() else None
-                    return _Compiled(None, self._branching_guard(guard, gen))
+                    # its branches counted by one generated function (no nested generators)
+                    return _Compiled(None, self._branching_guard(guard, self._codegen.generated(gen)))
             return _Compiled([(_GUARD, -1, self._guard_c(node, scope), None)], None)
         gen = self._structural(node, scope)
         if gen is None:
