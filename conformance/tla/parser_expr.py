@@ -659,15 +659,20 @@ class Builder:
     def named_statement(self, node: Node, name: str, statement: Node) -> ast.OpDef:
         """``THEOREM T == e`` / ``ASSUME A == e`` as the definition ``T == e`` (its labels
         and one-item lists kept for ``T!lbl`` and ``T!1``)."""
+        expr, labels, singles = self._labelled_body(statement)
+        return ast.OpDef(self.loc(node), name, (), expr, False, None, tuple(labels.items()),
+                         tuple(singles))
+
+    def _labelled_body(self, node: Node) -> tuple[ast.Expr, dict[str, ast.Expr | None], list[ast.Expr]]:
+        """A definition's body, with the labels and one-item lists met in it."""
         self._labels.append({})
         self._singles.append([])
         try:
-            expr = self.expr(statement)
+            expr = self.expr(node)
         finally:
             labels = self._labels.pop()
             singles = self._singles.pop()
-        return ast.OpDef(self.loc(node), name, (), expr, False, None, tuple(labels.items()),
-                         tuple(singles))
+        return expr, labels, singles
 
     def definition(
         self, node: Node, local: bool = False, annotated: Node | None = None
@@ -690,13 +695,7 @@ class Builder:
             if name is None or body is None:  # pragma: no cover
                 raise self.unsupported(node)
             op_name = self.text(name) if name.type == "identifier" else self.symbol(name)
-            self._labels.append({})
-            self._singles.append([])
-            try:
-                expr = self.expr(body)
-            finally:
-                labels = self._labels.pop()
-                singles = self._singles.pop()
+            expr, labels, singles = self._labelled_body(body)
             return ast.OpDef(
                 self.loc(node),
                 op_name,

@@ -11,6 +11,7 @@ import pytest
 from conformance.tla.cfg import parse_config
 from conformance.tla.explorer import CheckResult, check
 from conformance.tla.model import Model
+from tests.engine.test_liveness import TOGGLE as LIVENESS_TOGGLE
 
 # The abstract spec: y flips forever (under WF).
 BLINK = """---- MODULE Blink ----
@@ -138,22 +139,14 @@ def test_parameterised_instance_is_refused_with_its_place(tmp_path: Path) -> Non
     assert r.message.startswith(f"{tmp_path / 'Impl.tla'}:13:10: a temporal formula of the parameterised instance P")
 
 
-# Fire (enabled only while x = 1 and y = FALSE) sets y; Toggle flips x.
-TOGGLE = """---- MODULE Toggle ----
-EXTENDS Naturals
-VARIABLES x, y
-vars == <<x, y>>
-Init == x = 0 /\\ y = FALSE
-Toggle == x' = 1 - x /\\ UNCHANGED y
-Fire == x = 1 /\\ ~y /\\ y' = TRUE /\\ UNCHANGED x
-Next == Toggle \\/ Fire
-Bare == Init /\\ [][Next]_vars
+# test_liveness's Toggle (Fire, enabled at x = 1 until it sets y; Toggle flips x) with
+# specifications of three fairness strengths and WF / SF of Fire as properties.
+TOGGLE = LIVENESS_TOGGLE.replace("====", """Bare == Init /\\ [][Next]_vars
 Toggling == Bare /\\ WF_vars(Toggle)
 Firing == Toggling /\\ WF_vars(Fire)
 WeakFire == WF_vars(Fire)
 StrongFire == SF_vars(Fire)
-====
-"""
+====""")
 
 
 @pytest.mark.parametrize(("spec", "prop", "expected"), [
