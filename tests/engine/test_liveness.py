@@ -264,3 +264,40 @@ def test_the_assumed_fairness_stays_with_its_conjunct(tmp_path: Path) -> None:
     r = run(tmp_path, text, "SPECIFICATION WFSpec\nPROPERTY Mixed")
     assert r.verdict == "violation" and r.property == "Mixed"
     assert run(tmp_path, text, "SPECIFICATION SFSpec\nPROPERTY Mixed").verdict == "ok"
+
+
+# P => G with P a state predicate: P is read in the first state of each behaviour.
+STARTS = """---- MODULE Starts ----
+EXTENDS Naturals
+VARIABLE x
+Init == x \\in {0, 1}
+Next == x < 3 /\\ x' = x + 1
+Spec == Init /\\ [][Next]_x
+FairSpec == Spec /\\ WF_x(Next)
+FromZeroReaches == x = 0 => <>(x = 3)
+FromOneStaysLow == x = 1 => [](x <= 2)
+FromTwoStaysLow == x = 2 => [](x <= 2)
+FromZeroFast == x = 0 => <>(x = 1)
+====
+"""
+
+
+@pytest.mark.parametrize(("spec", "prop", "expected"), [
+    # WF(Next): every behaviour runs to 3, so from 0 it reaches 3
+    ("FairSpec", "FromZeroReaches", "ok"),
+    # without fairness the behaviour from 0 may stutter at 0 forever
+    ("Spec", "FromZeroReaches", "violation"),
+    # from 1 the counter reaches 3 under WF: [](x <= 2) fails, a behaviour from 1 to 3
+    ("FairSpec", "FromOneStaysLow", "violation"),
+    # no behaviour starts at 2 (Init is 0 or 1): the implication holds in every behaviour
+    ("FairSpec", "FromTwoStaysLow", "ok"), ("Spec", "FromTwoStaysLow", "ok"),
+    # from 0 the first step makes x = 1 under WF; the behaviour from 1 does not start at 0
+    ("FairSpec", "FromZeroFast", "ok"),
+])
+def test_implication_from_a_first_state_predicate(tmp_path: Path, spec: str, prop: str, expected: str) -> None:
+    r = run(tmp_path, STARTS, f"SPECIFICATION {spec}\nPROPERTY {prop}")
+    assert r.verdict == expected, r.message
+    if expected == "violation":
+        assert values(r, "x")[0] == (1 if prop == "FromOneStaysLow" else 0)
+    if prop == "FromOneStaysLow":
+        assert 3 in values(r, "x")

@@ -13,7 +13,7 @@ from __future__ import annotations
 import itertools
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import pytest
 from hypothesis import given, settings
@@ -240,6 +240,29 @@ def test_lasso_verdict_agrees_with_the_definitions(case: Case, form: str, data: 
     leaving = [*bits[1:], bits[0]]
     got = is_fair(state_bits, leaving, loop, case.fairness()) and violates(state_bits, leaving, loop, goal)
     assert got == lasso_violates_exactly(case, form, nodes, bits, loop)
+
+
+@settings(max_examples=300, deadline=None)
+@given(cases(), st.sampled_from([f for f in FORMS if f != "leadsto"]))
+def test_a_first_state_predicate_restricts_the_behaviours(case: Case, form: str) -> None:
+    # P => G, P a state predicate (bit Q here, which these forms do not read): the
+    # behaviours violating G that start in a P state, the brute force run from those only
+    goal = replace(goal_for(form, *atoms_of(form)), start=lambda b: bool(b >> Q & 1))
+    lasso = find_violation(case.graph(), goal, case.fairness())
+    started = replace(case, initial=tuple(v for v in case.initial if bit(case, v, Q)))
+    assert (lasso is not None) == (bool(started.initial) and brute_violated(started, form)), (case, form)
+    if lasso is not None:
+        assert bit(case, lasso.steps[0][0], Q)
+        nodes = [v for v, _ in lasso.steps]
+        edge_bits = [lasso.steps[-1][1]] + [b for _, b in lasso.steps[1:-1]]
+        state_bits = [case.state_bits[v] for v in nodes[:-1]]
+        leaving = [*edge_bits[1:], edge_bits[0]]
+        assert violates(state_bits, leaving, lasso.loop, goal)
+    # the lasso check refuses a behaviour starting outside P
+    outside = [v for v in case.initial if not bit(case, v, Q)]
+    if outside:
+        v = outside[0]
+        assert not violates([case.state_bits[v]], [STUTTER], 0, goal)
 
 
 # A hand-made case that needs the strong-fairness pruning: 0 <-> 1, the action is

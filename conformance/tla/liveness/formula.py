@@ -29,7 +29,8 @@ check asks of the behaviours, such as ``R!Spec`` with ``R`` an instance.)
 
 A conjunct ``F => G`` whose ``F`` is a conjunction of ``WF_v(A)`` / ``SF_v(A)`` (through
 definitions and ``\\A`` over constant sets) checks each conjunct of ``G`` among the
-behaviours that are also fair for ``F``.
+behaviours that are also fair for ``F``; one whose ``F`` is a state predicate checks each
+conjunct of ``G`` among the behaviours whose first state satisfies ``F``.
 """
 
 from __future__ import annotations
@@ -126,6 +127,7 @@ class Obligation:
     atoms: tuple[Atom, ...]
     loc: Loc
     fair: tuple[FairAtoms, ...] = ()
+    start: Atom | None = None  # P of ``P => G``: only behaviours starting in a P state
 
 
 @dataclass
@@ -264,6 +266,12 @@ class Normaliser:
                 fair = tuple(self.fair_atoms(c.args[0], env))
                 out.extend(replace(self._obligation(prop, g, genv), fair=fair)
                            for g, genv in self.conjuncts(c.args[1], env))
+            elif isinstance(c, S.OpApp) and c.name == "=>" and len(c.args) == 2 and \
+                    self.state_level(c.args[0], env) and self.is_temporal(c.args[1]):
+                # P => G, P a state predicate: P holds or not in the first state
+                start = Atom("state", c.args[0], None, env)
+                out.extend(replace(self._obligation(prop, g, genv), start=start)
+                           for g, genv in self.conjuncts(c.args[1], env))
             else:
                 out.append(self._obligation(prop, c, env))
         return out
@@ -319,7 +327,7 @@ class Normaliser:
             raise UnsupportedError(
                 f"PROPERTY {prop}: this temporal formula is not supported (supported: P, []P, <>P, "
                 "[]<>P, <>[]P, P ~> Q, [](P => <>Q), []<><<A>>_v, <><<A>>_v, <>[][A]_v, [][A]_v, "
-                "WF_v(A) and SF_v(A), P and Q state predicates, possibly under \\A x \\in S, and F => G with F a "
+                "WF_v(A) and SF_v(A), P and Q state predicates, possibly under \\A x \\in S, and F => G with F a state predicate or a "
                 "conjunction of WF_v(A) and SF_v(A))", c.loc)
         return found
 

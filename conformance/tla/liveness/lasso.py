@@ -25,6 +25,8 @@ def is_fair(states: Sequence[int], edges: Sequence[int], loop: int, fairness: Se
 def violates(states: Sequence[int], edges: Sequence[int], loop: int, goal: Goal) -> bool:
     """Whether the lasso (as in ``is_fair``) violates the property ``goal`` describes."""
     assert len(states) == len(edges) and 0 <= loop < len(states)
+    if goal.start is not None and not goal.start(states[0]):
+        return False
     cycle_states, cycle_edges = states[loop:], edges[loop:]
     if goal.cycle_edge is not None and not all(goal.cycle_edge(b) for b in cycle_edges):
         return False

@@ -6,7 +6,7 @@ counterexample steps."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from conformance.tla import syntax as S
 from conformance.tla.checking import TraceStep, label_step
@@ -128,7 +128,7 @@ class LivenessRecorder:
         self.obligations: list[Obligation] = []
         for name, expr in plan.liveness:
             self.obligations.extend(norm.obligations(name, expr))
-        self.goals: list[Goal] = [goal_for(o.form, *(self.table.bit(a) for a in o.atoms)) for o in self.obligations]
+        self.goals: list[Goal] = [self._goal(o) for o in self.obligations]
         # per obligation: the specification's fairness and the one its F => G assumes
         self.fair_of: list[list[Fair]] = [self.fairness + [f.constraint(self.table) for f in o.fair]
                                           for o in self.obligations]
@@ -138,6 +138,13 @@ class LivenessRecorder:
         self.states: list[State] = []
         self._initial: list[int] = []
         self._edges: list[tuple[int, int, int]] = []
+
+    def _goal(self, o: Obligation) -> Goal:
+        goal = goal_for(o.form, *(self.table.bit(a) for a in o.atoms))
+        if o.start is None:
+            return goal
+        k = self.table.bit(o.start)
+        return replace(goal, start=lambda b: bool(b >> k & 1))
 
     # recording -----------------------------------------------------------------------------
 

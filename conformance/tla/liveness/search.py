@@ -1,7 +1,8 @@
 """Whether some fair behaviour of a ``BehaviourGraph`` violates a goal, and the lasso
 that shows it.
 
-A *goal* describes the violating behaviours of one property conjunct: a *trigger* state
+A *goal* describes the violating behaviours of one property conjunct, starting in a state
+``start`` accepts (when given: ``P => G``): a *trigger* state
 (an initial one only, for ``<>P``), from which the behaviour stays forever in the
 states ``stay`` accepts and takes only edges ``path_edge`` accepts, ends in a cycle whose
 edges ``cycle_edge`` accepts and which visits a state ``visit_state`` accepts and an edge
@@ -55,6 +56,8 @@ class Goal:
     cycle_edge: EdgePred | None = None
     visit_state: StatePred | None = None
     visit_edge: EdgePred | None = None
+    # only behaviours whose first state it accepts (``P => G``, P a state predicate)
+    start: StatePred | None = None
 
 
 @dataclass(frozen=True)
@@ -173,7 +176,8 @@ def find_violation(graph: BehaviourGraph, goal: Goal, fairness: Sequence[Fair]) 
     bits = graph.state_bits
     everything = range(len(graph))
     stay = set(everything) if goal.stay is None else {v for v in everything if goal.stay(bits[v])}
-    starts = graph.initial if goal.initial_only else _forward(graph, set(graph.initial), set(everything))
+    first = graph.initial if goal.start is None else [v for v in graph.initial if goal.start(bits[v])]
+    starts = first if goal.initial_only else _forward(graph, set(first), set(everything))
     triggers = {v for v in starts if v in stay and goal.trigger(bits[v])}
     if not triggers:
         return None
@@ -185,7 +189,7 @@ def find_violation(graph: BehaviourGraph, goal: Goal, fairness: Sequence[Fair]) 
     if not accepted:
         return None
     leads = backward_reach(graph, accepted.keys(), stay, path) & triggers
-    prefix = bfs_path(graph, graph.initial, lambda v: v in leads, everything)
+    prefix = bfs_path(graph, first, lambda v: v in leads, everything)
     assert prefix is not None, "the triggers are reachable"
     middle = bfs_path(graph, [prefix[-1][0]], lambda v: v in accepted, stay, path)
     assert middle is not None
