@@ -203,6 +203,10 @@ class ActionCompiler:
             return self._var_of(node, scope)
         if isinstance(node, S.Prime):
             return self._var_of(node.expr, scope)
+        if isinstance(node, S.Name):  # a parameter passed by name: Set(old, new) == new = ... with x'
+            local = scope.names.get(node.name)
+            if isinstance(local, LazySlot) and local.alias is not None:
+                return self._target(*local.alias)
         return None
 
     def _value(self, c: C, loc: Loc) -> EvalFn:
@@ -595,6 +599,11 @@ class ActionCompiler:
                                                    node.path_args)
         else:
             return None
+        if isinstance(target, SubstEntry) and args and isinstance(target.expr, S.Name):
+            # an operator constant an INSTANCE substitutes by an operator (WITH Op <- Impl):
+            # a call of Impl, its arguments written here (passed by name where they must be)
+            outer = target.scope
+            target = outer.names.get(target.expr.name) or outer.ctx.names.get(target.expr.name)
         if isinstance(target, LazySlot) and target.unit is not None and not args:
             assert target.scope is not None
             dscope = target.scope

@@ -92,6 +92,33 @@ def test_cfg_replacing_a_standard_operator_the_module_does_not_see(tmp_path: Pat
         Model.load(tmp_path / "M.tla", constants=config.constants, overrides=config.overrides)
 
 
+def test_instance_substituting_an_operator_constant() -> None:
+    # By hand: with H <- Sum, w starts at Sum(1, 2) = 4 and steps by Sum(w, 1) = w + 2
+    # while below 20: 4, 6, ..., 20 (9 states, depth 9); with H <- LAMBDA a, b : a * 2 + b
+    # from the same Init: 4, 9, 19, 39 (4 states). It was "Sum takes 2 argument(s), got 0".
+    r = run("OpSubst")
+    assert r.verdict == "ok", r.message
+    assert (r.distinct_states, r.depth) == (9, 9)
+    config = read_config(SPECS / "OpSubst.cfg")
+    model = Model.load(SPECS / "OpSubst.tla", constants=config.constants, overrides=config.overrides)
+    assert [st for _, st in model.successors((4,), "JNext")] == [(9,)]
+    assert [st for _, st in model.successors((19,), "JNext")] == [(39,)]
+    assert list(model.successors((39,), "JNext")) == []
+
+
+def test_an_argument_passed_by_name_is_assigned_through_the_parameter() -> None:
+    # By hand: Impl(v, v') is v' = v + 1, an assignment of v' (TLC substitutes the
+    # argument for new); v and w go 0, 1, 2, 3: 4 states, depth 4. The same through the
+    # instance's operator constant H <- Impl. It was "v' is used before it is assigned".
+    r = run("AssignByName")
+    assert r.verdict == "ok", r.message
+    assert (r.distinct_states, r.depth) == (4, 4)
+    config = read_config(SPECS / "AssignByName.cfg")
+    model = Model.load(SPECS / "AssignByName.tla", constants=config.constants, overrides=config.overrides)
+    assert [st for _, st in model.successors((1, 1), "InstNext")] == [(2, 2)]
+    assert list(model.successors((3, 3), "InstNext")) == []
+
+
 def test_second_bound_with_a_set_filter() -> None:
     # TLC: 3 distinct states (x = 0, 1, 2); the text after ==== is not read.
     r = run("TwoBounds")

@@ -244,17 +244,30 @@ class OperatorCompiler:
             return self._call_def(target.unit, self.def_body(target), target.ctx.base,
                                   args, loc, scope, Scope(target.ctx, target.ctx.base))
         if isinstance(target, SubstEntry):
-            body = self.subst_body(target)
             depth = target.scope.depth
-            if args:
-                raise UnsupportedError(
-                    f"substitution of the operator constant {name} is not supported", loc
-                )
+            if args:  # INSTANCE M WITH Op <- Impl, Op a CONSTANT Op(_, _): Impl(args)
+                return self._substituted_operator(target, args, scope)
+            body = self.subst_body(target)
             if not body.env and depth == scope.depth:
                 return body  # called at the depth it was compiled for
             f = body.fn
             return derived(lambda s, t, e: f(s, t, e[:depth]), body)
         raise EvalError(f"{name} is an instance, not a value (use {name}!Op)", loc)
+
+    def _substituted_operator(self, target: SubstEntry, args: Sequence[S.Expr], scope: Scope) -> C:
+        """``Op(a, b)`` in an instance whose operator constant ``Op`` is substituted by an
+        operator of the instantiating module (``WITH Op <- Impl``, or a LAMBDA): that
+        operator, read where the substitution is written, applied to the arguments read here."""
+        op = self.op_arg(target.expr, len(args), target.scope)
+        depth = target.scope.depth
+        fop = op.fn
+        cargs = [self.value_arg(a, scope, False) for a in args]
+        fs = [c.fn for c in cargs]
+
+        def call(s: Any, t: Any, e: tuple) -> Any:
+            return fop(s, t, e[:depth])(*[a(s, t, e) for a in fs])
+
+        return derived(call, op, *cargs, pure=False)
 
     def _constant(self, entry: ConstEntry, args: Sequence[S.Expr], loc: Loc, scope: Scope) -> C:
         if entry.name in self.constants:
