@@ -170,7 +170,7 @@ class ActionCompiler:
             return self.branches(node.args[1], scope, depth + 1)
         if isinstance(node, (S.Name, S.OpApp, S.InstanceOpApp)):
             target: Any = self.c.instance_target(node.path, node.name, node.loc, scope, node.path_args)[0] \
-                if isinstance(node, S.InstanceOpApp) else scope.names.get(node.name) or scope.ctx.names.get(node.name)
+                if isinstance(node, S.InstanceOpApp) else self.c.lookup(node.name, scope)
             if isinstance(target, LazySlot) and target.unit is not None and target.scope is not None:
                 return self.branches(target.unit.body, target.scope, depth + 1)
             if isinstance(target, DefEntry) and isinstance(target.unit, S.OpDef):
@@ -293,9 +293,9 @@ class ActionCompiler:
         saved = self._before
         parts = []
         try:
-            for x in items:
+            for k, x in enumerate(items):
                 parts.append(self._conj(x, scope))
-                if self._before is not None:
+                if self._before is not None and k < len(items) - 1:  # (the last one's: unused)
                     reads = primed_reads(self.c.expr(x, scope))
                     self._before = None if reads is None else self._before | reads
         finally:
@@ -602,8 +602,7 @@ class ActionCompiler:
         if isinstance(target, SubstEntry) and args and isinstance(target.expr, S.Name):
             # an operator constant an INSTANCE substitutes by an operator (WITH Op <- Impl):
             # a call of Impl, its arguments written here (passed by name where they must be)
-            outer = target.scope
-            target = outer.names.get(target.expr.name) or outer.ctx.names.get(target.expr.name)
+            target = self.c.lookup(target.expr.name, target.scope)
         if isinstance(target, LazySlot) and target.unit is not None and not args:
             assert target.scope is not None
             dscope = target.scope

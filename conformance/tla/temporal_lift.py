@@ -21,7 +21,7 @@ from collections.abc import Mapping
 
 from conformance.tla import syntax as S
 from conformance.tla.astwalk import walk
-from conformance.tla.semantics.scope import Ctx, DefEntry, InstEntry, Scope
+from conformance.tla.semantics.scope import Ctx, DefEntry, InstEntry
 from conformance.tla.syntax import Loc, UnsupportedError
 
 _TEMPORAL = (S.Temporal, S.ActionBox, S.Fairness)
@@ -58,11 +58,9 @@ def _target(root: Ctx, ctx: Ctx, e: S.Expr) -> DefEntry | None:
             if inst.unit.params or (k < len(e.path_args) and e.path_args[k]):
                 raise UnsupportedError(
                     f"a temporal formula of the parameterised instance {name} is not supported", e.loc)
-            if inst.ctx is None:
-                builder = inst.outer.builder
-                assert builder is not None
-                inst.ctx = builder.instance_ctx(inst.unit, Scope(inst.outer, inst.outer.base))
-            ctx = inst.ctx
+            builder = inst.outer.builder
+            assert builder is not None
+            ctx = builder.named_instance_ctx(inst)
         entry = ctx.names.get(e.name) if e.name in ctx.exported else None
         return entry if isinstance(entry, DefEntry) and isinstance(entry.unit, S.OpDef) else None
     return None

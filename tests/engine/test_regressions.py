@@ -26,11 +26,14 @@ from conformance.tla.values import Fn, make_record, same_value
 SPECS = Path(__file__).parent / "regressions"
 
 
-def run(name: str) -> CheckResult:
+def load(name: str) -> Model:
     config = read_config(SPECS / f"{name}.cfg")
-    model = Model.load(SPECS / f"{name}.tla", constants=config.constants,
-                       overrides=config.overrides)
-    return check(model, config, progress=False)
+    return Model.load(SPECS / f"{name}.tla", constants=config.constants,
+                      overrides=config.overrides)
+
+
+def run(name: str) -> CheckResult:
+    return check(load(name), read_config(SPECS / f"{name}.cfg"), progress=False)
 
 
 def values(result: CheckResult, name: str) -> list[Any]:
@@ -99,8 +102,7 @@ def test_instance_substituting_an_operator_constant() -> None:
     r = run("OpSubst")
     assert r.verdict == "ok", r.message
     assert (r.distinct_states, r.depth) == (9, 9)
-    config = read_config(SPECS / "OpSubst.cfg")
-    model = Model.load(SPECS / "OpSubst.tla", constants=config.constants, overrides=config.overrides)
+    model = load("OpSubst")
     assert [st for _, st in model.successors((4,), "JNext")] == [(9,)]
     assert [st for _, st in model.successors((19,), "JNext")] == [(39,)]
     assert list(model.successors((39,), "JNext")) == []
@@ -113,8 +115,7 @@ def test_an_argument_passed_by_name_is_assigned_through_the_parameter() -> None:
     r = run("AssignByName")
     assert r.verdict == "ok", r.message
     assert (r.distinct_states, r.depth) == (4, 4)
-    config = read_config(SPECS / "AssignByName.cfg")
-    model = Model.load(SPECS / "AssignByName.tla", constants=config.constants, overrides=config.overrides)
+    model = load("AssignByName")
     assert [st for _, st in model.successors((1, 1), "InstNext")] == [(2, 2)]
     assert list(model.successors((3, 3), "InstNext")) == []
 

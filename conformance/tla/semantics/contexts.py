@@ -183,6 +183,13 @@ class ContextBuilder:
 
     # instances ---------------------------------------------------------------
 
+    def named_instance_ctx(self, entry: InstEntry) -> Ctx:
+        """The context of ``entry`` (``I == INSTANCE M ...`` without parameters), built
+        once, when first needed."""
+        if entry.ctx is None:
+            entry.ctx = self.instance_ctx(entry.unit, Scope(entry.outer, entry.outer.base))
+        return entry.ctx
+
     def instance_ctx(self, unit: S.Instance, outer: Scope) -> Ctx:
         """The context of ``INSTANCE M WITH ...`` seen from ``outer`` (params bound there)."""
         if unit.module in STANDARD:

@@ -68,11 +68,9 @@ class InstanceCompiler(PrimeCompiler):
                                for p, a in zip(entry.unit.params, iargs, strict=True)})
                 ctx = builder.instance_ctx(entry.unit, outer)
                 continue
-            if entry.ctx is None:
-                builder = entry.outer.builder
-                assert builder is not None
-                entry.ctx = builder.instance_ctx(entry.unit, Scope(entry.outer, entry.outer.base))
-            ctx = entry.ctx
+            builder = entry.outer.builder
+            assert builder is not None
+            ctx = builder.named_instance_ctx(entry)
         target = ctx.names.get(name) if name in ctx.exported else None
         if target is None:
             for module in sorted(ctx.std):
