@@ -76,6 +76,18 @@ def test_priming_a_variable_substituted_by_an_expression() -> None:
     assert r.depth == 6
 
 
+def test_a_bound_whose_domain_reads_an_outer_name_and_an_earlier_binder() -> None:
+    # By hand: with i = 5, a = 1 gives b in {1, 5} and a = 2 gives b in {2, 5}, so every
+    # state has the four successors (x, y) = (1, 1), (5, 1), (2, 2), (5, 2): 5 distinct
+    # states, 1 + 5 * 4 = 21 generated, depth 2; each part of Inv holds. The engine took
+    # the bounds for a cartesian product (its domain's lowest slot read was i's, outside
+    # the quantifier) and evaluated {a} \cup {i} with a unbound: states were lost, or
+    # "+ applies to integers, got None".
+    r = run("DependentBounds")
+    assert r.verdict == "ok", r.message
+    assert (r.distinct_states, r.states_generated, r.depth) == (5, 21, 2)
+
+
 def test_cfg_replaces_standard_module_operators() -> None:
     # By hand: with Seq <- SeqUpTo2 and Nat <- 0..2, x takes 3 values and p the 7 sequences
     # over {"a", "b"} of length at most 2: 21 distinct states at depth 2; generated: the 3

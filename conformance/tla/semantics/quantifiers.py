@@ -186,8 +186,7 @@ class QuantifierCompiler(ControlCompiler):
                 else:
                     yield from expand(s, t, (*e, v), k + 1)
 
-        independent = all(d.envmin < scope.depth or d.envmin == NOENV for d in domains)
-        if independent and not any(b.tuple_pattern for b in bounds):
+        if _independent(bounds):
             dfs = [step[0] for step in steps]
             # a domain compiled after k names were bound reads none of them, but its own
             # binders expect their slots after k unread ones
@@ -293,3 +292,18 @@ class QuantifierCompiler(ControlCompiler):
             return ModelValue(f"(CHOOSE x : x \\notin {format_value(st)})")
 
         return derived(outside, domain)
+
+
+def _independent(bounds: Sequence[S.Bound]) -> bool:
+    """Whether no domain of ``bounds`` mentions a name bound before it (then the bounds are
+    a plain cartesian product). Read from the text: a compiled domain records only the
+    lowest slot it reads, and a domain reading an outer name and an earlier binder (``\\E
+    a \\in S, b \\in {a, i}`` under ``\\E i``) reads one below the quantifier's slots."""
+    if any(b.tuple_pattern for b in bounds):
+        return False
+    earlier: list[str] = []
+    for b in bounds:
+        if any(_mentions(b.domain, n) for n in earlier):
+            return False
+        earlier.extend(b.names)
+    return True
