@@ -107,6 +107,31 @@ CASES = [
     ("IsStronglyConnected(G)", "FALSE"),
     ("ConnectedComponents(G)", "{{1, 2, 3}, {4}}"),
     ("Cardinality(UndirectedSubgraph([node |-> {1, 2}, edge |-> {{1, 2}}]))", "5"),  # 4 + 1
+    # a loop {1} is an edge: 4 node sets with no edge, {1} and {1, 2} with the loop
+    ("Cardinality(UndirectedSubgraph([node |-> {1, 2}, edge |-> {{1}}]))", "6"),
+    ("IsUndirectedGraph([node |-> {1}, edge |-> {{1}}])", "TRUE"),
+    ("IsLoopFreeUndirectedGraph([node |-> {1}, edge |-> {{1}}])", "FALSE"),
+    ("IsLoopFreeUndirectedGraph(G)", "TRUE"),
+    ("IsUndirectedGraph([node |-> {1, 2, 3}, edge |-> {{1, 2, 3}}])", "FALSE"),
+    # no node, no component: not strongly connected (the community module's equality)
+    ("ConnectedComponents([node |-> {}, edge |-> {}])", "{}"),
+    ("IsStronglyConnected([node |-> {}, edge |-> {}])", "FALSE"),
+    ("IsStronglyConnected([node |-> {1}, edge |-> {}])", "TRUE"),
+    ("IsStronglyConnected([node |-> {1, 2, 3}, edge |-> {{3, 1}, {2, 3}}])", "TRUE"),
+    ("AreConnectedIn(4, 4, G)", "TRUE"),  # the one-node path
+    ("AreConnectedIn(5, 5, G)", "FALSE"),  # 5 is not a node
+    ("AreConnectedIn(3, 1, G)", "TRUE"),
+    # an edge to a node outside G.node joins nothing
+    ("ConnectedComponents([node |-> {1, 2}, edge |-> {{1, 3}, {3, 2}}])", "{{1}, {2}}"),
+    # 1-2-3: the 3 one-node paths, 2 + 2 of two nodes, 2 of three
+    ("SimplePath(G)", "{<<1>>, <<2>>, <<3>>, <<4>>, <<1, 2>>, <<2, 1>>, <<2, 3>>, <<3, 2>>, "
+                      "<<1, 2, 3>>, <<3, 2, 1>>}"),
+    ("<<1, 2, 1, 2, 3>> \\in Path(G)", "TRUE"),
+    ("<<1, 3>> \\in Path(G)", "FALSE"),
+    ("<<>> \\in Path(G)", "FALSE"),
+    ("<<4, 4>> \\in Path([node |-> {4}, edge |-> {{4}}])", "TRUE"),
+    # edges {1}, {2}, {1, 2}: 8 edge sets
+    ("Cardinality(UndirectedGraphs({1, 2}))", "8"),
 ]
 
 

@@ -88,6 +88,18 @@ def test_a_bound_whose_domain_reads_an_outer_name_and_an_earlier_binder() -> Non
     assert (r.distinct_states, r.states_generated, r.depth) == (5, 21, 2)
 
 
+def test_a_connectivity_test_in_init_generates_each_graph_once() -> None:
+    # By hand: 4 initial states (the graphs with 2 or 3 edges), each with one successor
+    # (itself): 8 generated, 4 distinct, depth 1, TLC's counts (it evaluates the
+    # community module's IsStronglyConnected, an equality, as one boolean). The engine's
+    # module defined it with \A and \E over paths, walked for successors: one
+    # generated initial state per choice of paths (exponential: YoYoAllGraphs with
+    # 5 nodes never finished Init; now 26,731 / 48,535 / depth 39, TLC's figures).
+    r = run("ConnectedInit")
+    assert r.verdict == "ok", r.message
+    assert (r.distinct_states, r.states_generated, r.depth) == (4, 8, 1)
+
+
 def test_cfg_replaces_standard_module_operators() -> None:
     # By hand: with Seq <- SeqUpTo2 and Nat <- 0..2, x takes 3 values and p the 7 sequences
     # over {"a", "b"} of length at most 2: 21 distinct states at depth 2; generated: the 3
