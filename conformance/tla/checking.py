@@ -8,13 +8,13 @@ import builtins
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from itertools import compress
-from operator import is_not
+from operator import is_, is_not
 from typing import Any
 
 from conformance.tla import itf
 from conformance.tla import syntax as S
 from conformance.tla.cfg import ModelConfig
-from conformance.tla.fpset import Fingerprinter
+from conformance.tla.fpset import Fingerprinter, state_fingerprint
 from conformance.tla.model import ActionLabel, Model, State
 from conformance.tla.plan import CheckPlan
 from conformance.tla.stateparts import StatePart, StateTest, StepPart
@@ -115,15 +115,21 @@ class Stop(Exception):
 
 
 def _permute(v: Any, perm: dict[ModelValue, ModelValue]) -> Any:
+    """``v`` with each model value ``perm`` moves replaced; ``v`` itself when it holds none."""
     t = type(v)
     if t is ModelValue:
         return perm.get(v, v)
     if t is tuple:
-        return tuple(_permute(x, perm) for x in v)
+        items = [_permute(x, perm) for x in v]
+        return v if all(map(is_, items, v)) else tuple(items)
     if t is frozenset:
-        return frozenset(_permute(x, perm) for x in v)
+        items = [_permute(x, perm) for x in v]
+        return v if all(map(is_, items, v)) else frozenset(items)
     if t is Fn:
-        return make_fn({_permute(k, perm): _permute(x, perm) for k, x in v.map.items()})
+        pairs = [(_permute(k, perm), _permute(x, perm)) for k, x in v.map.items()]
+        if all(k2 is k and x2 is x for (k2, x2), (k, x) in zip(pairs, v.map.items(), strict=True)):
+            return v
+        return make_fn(dict(pairs))
     return v
 
 
@@ -216,15 +222,32 @@ class StateIdentity:
         self.perms = _permutations(model, plan, config.loc_of(plan.symmetry)) if plan.symmetry else []
         # whether equal fingerprints mean equal states (no VIEW, no SYMMETRY)
         self.exact = self.view is None and not self.perms
+        # by id: (a value, kept alive, and its fingerprints under the permutations)
+        self._perm_memo: dict[int, tuple[Any, list[int]]] = {}
 
     def __call__(self, state: State) -> int:
         base: tuple[Any, ...] = state if self.view is None else (self.model.eval_state(self.view, state),)
-        fp = self.fpr.state(base)
-        for perm in self.perms:
-            other = self.fpr.state(_permute(base, perm))
-            if other < fp:
-                fp = other
-        return fp
+        if not self.perms:
+            return self.fpr.state(base)
+        # the least of the fingerprints of the state under each permutation (the identity
+        # first), each the sum of its values' shares: a value's fingerprints under every
+        # permutation are computed once per object (successors keep their parent's objects
+        # for the variables an action leaves alone)
+        per_value = [self._permuted_fps(x) for x in base]
+        return min(map(state_fingerprint, zip(*per_value, strict=True)))
+
+    def _permuted_fps(self, v: Any) -> list[int]:
+        """The fingerprints of ``v`` and of its image under each permutation, in order."""
+        hit = self._perm_memo.get(id(v))
+        if hit is not None:
+            return hit[1]
+        value = self.fpr.value
+        fps = [value(v), *[value(_permute(v, perm)) for perm in self.perms]]
+        if type(v) in (tuple, frozenset, Fn):  # (an atom's id may be reused: not kept)
+            if len(self._perm_memo) >= 1 << 16:
+                self._perm_memo.clear()
+            self._perm_memo[id(v)] = (v, fps)  # v kept alive: its id is not reused
+        return fps
 
     def canonical_successors(self, parent: State) -> tuple[State, Callable[[State], tuple[int, State]]]:
         """``parent`` with its values replaced by the objects of the same values met before,

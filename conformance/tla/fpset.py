@@ -66,6 +66,12 @@ def _finish(total: int, n: int) -> int:
     return _mix(((total & _MASK) ^ _TAG_STATE) + n & _MASK)
 
 
+def state_fingerprint(fps: Sequence[int]) -> int:
+    """``Fingerprinter.state`` of a state whose values have the fingerprints ``fps``."""
+    return _finish(sum([_share(fp, k) for fp, k in zip(fps, _positions(len(fps)), strict=False)]),
+                   len(fps))
+
+
 class Fingerprinter:
     """Computes 64-bit fingerprints of values and states, with a bounded memo."""
 

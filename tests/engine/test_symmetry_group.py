@@ -13,7 +13,7 @@ from conformance.tla import checking
 from conformance.tla.cfg import read_config
 from conformance.tla.explorer import CheckResult, check
 from conformance.tla.model import Model
-from conformance.tla.values import ModelValue
+from conformance.tla.values import Fn, ModelValue, make_fn
 
 
 def run(tmp_path: Path, name: str, body: str, cfg: str, *, workers: int = 1) -> CheckResult:
@@ -145,3 +145,64 @@ def test_a_group_too_large_is_refused_with_its_place(tmp_path: Path) -> None:
     r = run(tmp_path, "SymBig", body, cfg)
     assert r.verdict == "error"
     assert "100,000" in (r.message or "") and "SymBig.cfg:4:" in (r.message or "")
+
+
+_MV = [ModelValue(n) for n in ("m1", "m2", "m3")]
+
+
+def _values(depth: int = 2):  # type: ignore[no-untyped-def]
+    from hypothesis import strategies as st
+    atoms = st.sampled_from([*_MV, 0, 1, True, False, "s"])
+    if depth == 0:
+        return atoms
+    inner = _values(depth - 1)
+    return st.one_of(atoms, st.lists(inner, max_size=3).map(tuple),
+                     st.frozensets(atoms, max_size=3),
+                     st.dictionaries(st.sampled_from([*_MV, 1, 2, "a"]), inner, max_size=3)
+                     .map(lambda d: make_fn(d)))
+
+
+def _naive_permute(v: object, perm: dict[ModelValue, ModelValue]) -> object:
+    """A permuted value built afresh (no object reused), as an independent reading."""
+    if isinstance(v, ModelValue):
+        return perm.get(v, v)
+    if type(v) is tuple:
+        return tuple(_naive_permute(x, perm) for x in v)
+    if type(v) is frozenset:
+        return frozenset(_naive_permute(x, perm) for x in v)
+    if isinstance(v, Fn):
+        return make_fn({_naive_permute(k, perm): _naive_permute(x, perm) for k, x in v.map.items()})
+    return v
+
+
+def test_symmetric_fingerprint_is_the_least_over_the_group() -> None:
+    # StateIdentity computes each value's fingerprints under every permutation once per
+    # object; the state's is the least of fpr.state over the group (identity included),
+    # whichever objects the states share.
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    perms = checking.generated_group([{_MV[0]: _MV[1], _MV[1]: _MV[0]},
+                                      {_MV[1]: _MV[2], _MV[2]: _MV[1]}])
+    identity = checking.StateIdentity.__new__(checking.StateIdentity)
+    identity.view, identity.perms, identity._perm_memo = None, perms, {}
+    identity.fpr = checking.Fingerprinter()
+    fpr = checking.Fingerprinter()
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.lists(_values(), min_size=1, max_size=4), st.data())
+    def check_state(state: list[object], data: st.DataObject) -> None:
+        state_t = tuple(state)
+        want = min([fpr.state(state_t)] + [fpr.state(tuple(_naive_permute(v, p) for v in state_t))
+                                           for p in perms])
+        assert identity(state_t) == want
+        # a successor sharing some of the objects
+        keep = data.draw(st.lists(st.booleans(), min_size=len(state), max_size=len(state)))
+        other = data.draw(st.lists(_values(), min_size=len(state), max_size=len(state)))
+        succ = tuple(v if k else o for v, k, o in zip(state_t, keep, other, strict=True))
+        want = min([fpr.state(succ)] + [fpr.state(tuple(_naive_permute(v, p) for v in succ))
+                                        for p in perms])
+        assert identity(succ) == want
+
+    assert len(perms) == 5  # the symmetric group of 3, without the identity
+    check_state()
