@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from conformance.tla.cfg import ModelConfig
@@ -35,6 +35,15 @@ from conformance.tla.syntax import TlaError
 def _ordered(items: Iterable[Any], key: Callable[[Any], Any]) -> list[Any]:
     """A list in an order that does not depend on Python's per-process hashing."""
     return sorted(items, key=key)
+
+
+def _before(deadline: float | None, items: Iterable[Any]) -> Iterator[Any]:
+    """``items``, stopping with the limit verdict once ``deadline`` has passed (checked as
+    each item comes: an Init with many solutions, or slow ones, is cut short too)."""
+    for item in items:
+        if deadline is not None and time.monotonic() > deadline:
+            raise Stop("limit", None, "stopped by the time limit (--time-limit)")
+        yield item
 
 
 def simulate(model: Model, config: ModelConfig, *, depth: int, traces: int, seed: int,
@@ -68,7 +77,7 @@ def simulate(model: Model, config: ModelConfig, *, depth: int, traces: int, seed
                 result.loop = found.loop
                 raise Stop("violation", found.obligation.prop, LIVENESS_MESSAGE)
 
-        inits = _ordered(model.init_states(plan.init), ident)
+        inits = _ordered(_before(deadline, model.init_states(plan.init)), ident)
         generated += len(inits)
         if not inits:
             raise Stop("error", None, "the initial predicate has no solution")
@@ -81,6 +90,8 @@ def simulate(model: Model, config: ModelConfig, *, depth: int, traces: int, seed
             if monitor is not None and checks.in_model(state):
                 lasso(monitor.start(ident(state), state))
             while len(walk) < depth and checks.in_model(state):
+                if deadline is not None and time.monotonic() > deadline:
+                    raise Stop("limit", None, "stopped by the time limit (--time-limit)")
                 succs = _ordered(model.successors(state, plan.next), lambda ls: (ls[0].name, ident(ls[1])))
                 generated += len(succs)
                 if not succs:
@@ -108,7 +119,7 @@ def simulate(model: Model, config: ModelConfig, *, depth: int, traces: int, seed
                 raise Stop("limit", None, "stopped by the time limit (--time-limit)")
     except Stop as stop:
         result.verdict, result.property, result.message = stop.verdict, stop.prop, stop.message
-        result.trace = walk
+        result.trace = [] if stop.verdict == "limit" else walk  # a walk cut short shows nothing
         max_depth = max(max_depth, len(walk))
     except TlaError as exc:
         result.verdict, result.message, result.error_loc = "error", str(exc), exc.loc

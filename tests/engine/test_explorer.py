@@ -14,6 +14,7 @@ from conformance.tla.explorer import CheckResult, check
 from conformance.tla.fpset import Fingerprinter, FingerprintSet
 from conformance.tla.model import Model
 from conformance.tla.progress import Progress
+from conformance.tla.simulation import simulate
 from conformance.tla.statequeue import StateQueue
 from conformance.tla.values import Fn, ModelValue, make_fn, make_record
 
@@ -239,6 +240,23 @@ def test_time_limit_stops_the_enumeration_of_initial_states(tmp_path: Path) -> N
     r = _many_inits(tmp_path, 20_000, 1e-9)
     assert r.verdict == "limit" and "time limit" in (r.message or "")
     assert r.distinct_states == 0 and r.queue_left == 0 and r.states_generated < 20_000
+
+
+def test_simulation_honours_the_time_limit_in_init_and_within_a_walk(tmp_path: Path) -> None:
+    # a limit already past: the simulation stops while the initial states are computed
+    # (before, all 20,000 were computed and a whole walk run first), and a walk of a
+    # million steps stops too (before, the limit was read only between walks)
+    (tmp_path / "ManyInits.tla").write_text(MANY_INITS)
+    config = parse_config("INIT Init\nNEXT Next\n", str(tmp_path / "ManyInits.cfg"))
+    model = Model.load(tmp_path / "ManyInits.tla", constants={"N": 20_000})
+    r = simulate(model, config, depth=10, traces=1, seed=1, time_limit=1e-9, progress=False)
+    assert r.verdict == "limit" and r.states_generated == 0 and r.trace == []
+    (tmp_path / "Long.tla").write_text("---- MODULE Long ----\nEXTENDS Naturals\nVARIABLE x\n"
+                                       "Init == x = 0\nNext == x' = x + 1\n====\n")
+    long_model = Model.load(tmp_path / "Long.tla")
+    r = simulate(long_model, parse_config("INIT Init\nNEXT Next\n", str(tmp_path / "Long.cfg")),
+                 depth=10**6, traces=1, seed=1, time_limit=0.5, progress=False)
+    assert r.verdict == "limit" and 1 < r.depth < 10**6 and r.trace == []
 
 
 @pytest.mark.parametrize(("limit", "generated", "distinct"), [
