@@ -478,7 +478,7 @@ class Module:
 
 STANDARD_MODULES = frozenset(
     {"Naturals", "Integers", "Sequences", "FiniteSets", "TLC", "Bags", "TLCExt", "Bitwise",
-     "Randomization", "Json", "CSV", "IOUtils"}
+     "Randomization", "Json", "CSV", "IOUtils", "Statistics"}
 )
 """Modules the engine provides natively (never read from disk)."""
 
