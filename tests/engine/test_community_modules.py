@@ -13,7 +13,7 @@ from conformance.tla.syntax import TlaError
 from conformance.tla.values import ModelValue
 
 ALL = ("Naturals, Sequences, FiniteSets, Functions, FiniteSetsExt, SequencesExt, Folds, TLCExt, "
-       "Bitwise, Randomization, UndirectedGraphs, Combinatorics, DyadicRationals")
+       "Bitwise, Randomization, UndirectedGraphs, Combinatorics, DyadicRationals, Bags, BagsExt")
 
 
 @pytest.fixture(scope="module")
@@ -99,6 +99,28 @@ CASES = [
     ("RandomSubset(2, 1..5) \\subseteq 1..5", "TRUE"),
     ("RandomSetOfSubsets(3, 2, 1..4) \\subseteq SUBSET (1..4)", "TRUE"),
     ("Cardinality(RandomSetOfSubsets(3, 2, 1..4)) \\in 1..3", "TRUE"),
+    # BagsExt: the bag {| 1, 1, 2, 3, 3, 3 |}
+    ("BagAdd((1 :> 2) @@ (2 :> 1), 2)", "(1 :> 2) @@ (2 :> 2)"),
+    ("BagAdd((1 :> 2), 5)", "(1 :> 2) @@ (5 :> 1)"),
+    ("BagRemove((1 :> 2) @@ (2 :> 1), 1)", "(1 :> 1) @@ (2 :> 1)"),
+    ("BagRemove((1 :> 2) @@ (2 :> 1), 2)", "(1 :> 2)"),
+    ("BagRemove((1 :> 2), 7)", "(1 :> 2)"),
+    ("BagRemoveAll((1 :> 2) @@ (2 :> 1), 1)", "(2 :> 1)"),
+    ("SumBag((1 :> 2) @@ (2 :> 1) @@ (3 :> 3))", "13"),  # 1 + 1 + 2 + 3 + 3 + 3
+    ("ProductBag((1 :> 2) @@ (2 :> 1) @@ (3 :> 3))", "54"),  # 2 * 27
+    # in TLC's order of the elements, op(accumulated, element): 1, 1, 2, 3, 3, 3
+    ("FoldBag(LAMBDA a, x : a \\o <<x>>, <<>>, (3 :> 3) @@ (1 :> 2) @@ (2 :> 1))",
+     "<<1, 1, 2, 3, 3, 3>>"),
+    ("FoldBag(LAMBDA a, x : 10 * a + x, 0, (1 :> 2) @@ (2 :> 1) @@ (3 :> 3))", "112333"),
+    ("FoldBag(LAMBDA a, x : a + x, 7, <<>>)", "7"),  # the empty bag
+    # counting: each element's copies (2, 1, 3 ones) folded with +: 6
+    ("MapThenFoldBag(LAMBDA x, y : x + y, 0, LAMBDA x : 1, LAMBDA S : CHOOSE x \\in S : TRUE, "
+     "(1 :> 2) @@ (2 :> 1) @@ (3 :> 3))", "6"),
+    # Copies(1) = <<1, 1>>, Copies(2) = <<2>>, Copies(3) = <<3, 3, 3>>, folded from the
+    # first element outwards: Copies(1) \o (Copies(2) \o (Copies(3) \o <<>>))
+    ("MapThenFoldBag(LAMBDA x, y : x \\o y, <<>>, LAMBDA x : <<x>>, "
+     "LAMBDA S : CHOOSE x \\in S : TRUE, (1 :> 2) @@ (2 :> 1) @@ (3 :> 3))",
+     "<<1, 1, 2, 3, 3, 3>>"),
     # Combinatorics
     ("factorial[0]", "1"),
     ("factorial[5]", "120"),
