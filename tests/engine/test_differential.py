@@ -151,6 +151,10 @@ class Gen:
             f"(\\A {v} \\in {e('set')} : {self.expr('bool', depth, {**scope, v: 'int'})})",
             f"(\\E {v} \\in {e('set')}, {w} \\in {{{v}}} \\cup {e('set')} : "
             f"{self.expr('bool', depth, {**scope, v: 'int', w: 'int'})})",
+            # a domain reading the binder before it and, through the int, names bound
+            # outside (the bounds are then no cartesian product)
+            f"(\\A {v} \\in {e('set')}, {w} \\in {{{v}, {e('int')}}} : "
+            f"{self.expr('bool', depth, {**scope, v: 'int', w: 'int'})})",
             f"({e('set')} \\subseteq {e('set')})", f"{e('rec')}.b",
             self.let("bool", depth, scope),
             *self.defined("bool", depth, scope),
@@ -178,13 +182,14 @@ class Gen:
 
     def node_set(self, depth: int, scope: dict[str, str]) -> str:
         e = lambda ty: self.expr(ty, depth, scope)  # noqa: E731
-        v = self.name()
+        v, w = self.name(), self.name()
         return self.pick([
             f"{{{e('int')}, {e('int')}}}", f"({e('int')} % 3)..({e('int')} % 4)",
             f"({e('set')} \\cup {e('set')})", f"({e('set')} \\cap {e('set')})",
             f"({e('set')} \\ {e('set')})",
             f"{{{v} \\in {e('set')} : {self.expr('bool', depth, {**scope, v: 'int'})}}}",
             f"{{{self.expr('int', depth, {**scope, v: 'int'})} : {v} \\in {e('set')}}}",
+            f"{{{w} + {e('int')} : {v} \\in {e('set')}, {w} \\in {{{v}, {e('int')}}}}}",
             f"DOMAIN {e('seq')}", f"UNION {{{e('set')}, {e('set')}}}",
             self.let("set", depth, scope),
             *self.defined("set", depth, scope),
