@@ -132,6 +132,16 @@ def test_instance_substituting_an_operator_constant() -> None:
     assert list(model.successors((39,), "JNext")) == []
 
 
+def test_an_operator_constant_passed_on_by_an_instance() -> None:
+    # By hand: Pick(r) = 3r mod 5. Init: w = Step(1) = Pick(1) = 3. Each step v' = v + 1,
+    # w' = Pick(Pick(v')): v' = 1 gives Pick(3) = 4, 2 gives Pick(1) = 3, 3 gives Pick(4)
+    # = 2: the states (0, 3), (1, 4), (2, 3), (3, 2): 4 distinct, 4 generated, depth 4;
+    # Inv holds. It was "expected an operator of arity 1 here" (the public TLCSailfish1).
+    r = run("OpChain")
+    assert r.verdict == "ok", r.message
+    assert (r.distinct_states, r.states_generated, r.depth) == (4, 4, 4)
+
+
 def test_an_argument_passed_by_name_is_assigned_through_the_parameter() -> None:
     # By hand: Impl(v, v') is v' = v + 1, an assignment of v' (TLC substitutes the
     # argument for new); v and w go 0, 1, 2, 3: 4 states, depth 4. The same through the

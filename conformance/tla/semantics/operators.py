@@ -647,6 +647,13 @@ class OperatorCompiler:
                     lambda s, t, e: forcing(lambda *a: f(s, t, e[:prefix] + a), plain),
                     body.below(0), envmin=0 if prefix else NOENV, pure=False,
                 )
+            if isinstance(target, SubstEntry):
+                # an operator constant of an instance passed on as an operator (INSTANCE
+                # BlockDag inside an instance whose Leader(_) is substituted): the operator
+                # it is substituted by, read where the substitution is written
+                sub = self.op_arg(target.expr, arity, target.scope)
+                fop, depth = sub.fn, target.scope.depth
+                return derived(lambda s, t, e: fop(s, t, e[:depth]), sub, pure=False)
             if target is None:
                 for module in sorted(scope.ctx.std):
                     op = STANDARD[module].get(node.name)

@@ -1,0 +1,4 @@
+---- MODULE OpChainLeaf ----
+CONSTANT Pick(_)
+Step(r) == Pick(r)
+====
