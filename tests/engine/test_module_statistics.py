@@ -41,6 +41,7 @@ def test_statistic_scales_the_expected_values_to_the_counts() -> None:
     ('ChiSquare(<<50, 50>>, <<90, 10>>, "0.05")', False),    # statistic 64: p about 1e-15
     ('ChiSquare(<<100, 100>>, <<110, 90>>, "0.05")', True),  # p = erfc(1) = 0.157
     ('ChiSquare(<<100, 100>>, <<110, 90>>, "0.5")', False),  # 0.157 < 0.5
+    ('ChiSquare(<<1, 2>>, <<0, 0>>, "0.05")', True),  # no count: a NaN p-value, never below
     # a function's values in the order of its domain: [a |-> 100, b |-> 100] against
     # [b |-> 90, a |-> 110] pairs a with a
     ('ChiSquare([a |-> 100, b |-> 300], [b |-> 300, a |-> 100], "0.05")', True),

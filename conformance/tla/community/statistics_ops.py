@@ -73,8 +73,11 @@ def regularized_lower_gamma(a: float, x: float) -> float:
 
 
 def chi_square_p_value(expected: list[int], actual: list[int]) -> float:
-    """The p-value of Pearson's statistic for ``actual`` against ``expected``."""
+    """The p-value of Pearson's statistic for ``actual`` against ``expected`` (NaN when
+    every count is 0, as in Java, where the test then never rejects)."""
     sum_expected, sum_actual = sum(expected), sum(actual)
+    if sum_actual == 0:  # every scaled expected value 0: Java's 0 / 0, a NaN p-value
+        return math.nan
     ratio = sum_actual / sum_expected if abs(sum_expected - sum_actual) > 1e-5 else 1.0
     statistic = 0.0
     for e, a in zip(expected, actual, strict=True):
