@@ -21,7 +21,7 @@ from collections.abc import Mapping
 
 from conformance.tla import syntax as S
 from conformance.tla.astwalk import walk
-from conformance.tla.semantics.scope import Ctx, DefEntry, InstEntry
+from conformance.tla.semantics.scope import Alias, Ctx, DefEntry, InstEntry, Scope
 from conformance.tla.syntax import Loc, UnsupportedError
 
 _TEMPORAL = (S.Temporal, S.ActionBox, S.Fairness)
@@ -55,15 +55,36 @@ def _target(root: Ctx, ctx: Ctx, e: S.Expr) -> DefEntry | None:
             inst = ctx.names.get(name)
             if not isinstance(inst, InstEntry):
                 return None
-            if inst.unit.params or (k < len(e.path_args) and e.path_args[k]):
-                raise UnsupportedError(
-                    f"a temporal formula of the parameterised instance {name} is not supported", e.loc)
             builder = inst.outer.builder
             assert builder is not None
+            args = e.path_args[k] if k < len(e.path_args) else ()
+            if inst.unit.params or args:
+                ctx = _parameterised_ctx(root, ctx, inst, args, name, e.loc)
+                continue
             ctx = builder.named_instance_ctx(inst)
         entry = ctx.names.get(e.name) if e.name in ctx.exported else None
         return entry if isinstance(entry, DefEntry) and isinstance(entry.unit, S.OpDef) else None
     return None
+
+
+def _parameterised_ctx(root: Ctx, ctx: Ctx, inst: InstEntry, args: tuple[S.Expr, ...], name: str,
+                       loc: Loc) -> Ctx:
+    """The context of ``name(args)`` (``P(1)!Spec``), a parameterised instance of the root
+    module read there: its parameters stand for the arguments, root-level expressions."""
+    params = inst.unit.params
+    if not _in_root(root, ctx):
+        raise UnsupportedError(f"a temporal formula of the parameterised instance {name} inside "
+                               f"another instance is not supported", loc)
+    if len(params) != len(args):
+        raise S.EvalError(f"instance {name} takes {len(params)} argument(s), got {len(args)}", loc)
+    if any(p.arity for p in params):
+        raise UnsupportedError(f"instance {name} with operator parameters is not supported", loc)
+    builder = inst.outer.builder
+    assert builder is not None
+    at_root = Scope(root, 0)
+    outer = Scope(inst.outer, 0, {p.name: Alias(a, at_root, primed=False)
+                                  for p, a in zip(params, args, strict=True)})
+    return builder.instance_ctx(inst.unit, outer)
 
 
 def _temporal(e: S.Expr, ctx: Ctx) -> bool:

@@ -133,10 +133,59 @@ def test_quantified_fairness_of_an_instance_violated(tmp_path: Path) -> None:
     assert r.verdict == "violation" and r.loop == 0 and r.trace[-1].action == "Stuttering"
 
 
-def test_parameterised_instance_is_refused_with_its_place(tmp_path: Path) -> None:
+def test_formula_of_a_parameterised_instance(tmp_path: Path) -> None:
+    # P(1)!Spec is A!Spec (k is not read): it holds, as Refines does
     r = run(tmp_path, IMPL, "SPECIFICATION Spec\nPROPERTY Param", BLINK)
-    assert r.verdict == "error"
-    assert r.message.startswith(f"{tmp_path / 'Impl.tla'}:13:10: a temporal formula of the parameterised instance P")
+    assert r.verdict == "ok", r.message
+    assert (r.distinct_states, r.depth) == (6, 6)
+
+
+# x counts to 3 and y to 2, in any interleaving, under WF of Next; C(v, lim) is a counter c
+# of the variable given, its bound lim the instance's parameter (substituted by name).
+COUNTS = """---- MODULE Counts ----
+EXTENDS Naturals
+VARIABLES x, y
+vars == <<x, y>>
+Init == x = 0 /\\ y = 0
+Next == (x < 3 /\\ x' = x + 1 /\\ UNCHANGED y) \\/ (y < 2 /\\ y' = y + 1 /\\ UNCHANGED x)
+Spec == Init /\\ [][Next]_vars /\\ WF_vars(Next)
+C(v, lim) == INSTANCE Counter WITH c <- v
+XReaches == C(x, 3)!Reaches
+YReaches == C(y, 2)!Reaches
+YReaches3 == C(y, 3)!Reaches
+XSpec == C(x, 3)!Spec
+YSpec1 == C(y, 1)!Spec
+====
+"""
+COUNTER = """---- MODULE Counter ----
+EXTENDS Naturals
+CONSTANT lim
+VARIABLE c
+Reaches == <>(c = lim)
+Spec == c = 0 /\\ [][c < lim /\\ c' = c + 1]_c
+====
+"""
+
+
+def test_formulas_of_a_parameterised_instance_hold(tmp_path: Path) -> None:
+    # x in 0..3 and y in 0..2: 12 states, all reachable, (3, 2) five steps from Init (depth
+    # 6); generated: Init, then one x-step from each of the 9 states with x < 3 and one
+    # y-step from each of the 8 with y < 2: 18. WF(Next) takes both to their bounds, each
+    # step of x adds 1 below 3: all three hold.
+    r = run(tmp_path, COUNTS, "SPECIFICATION Spec\nPROPERTIES XReaches YReaches XSpec", COUNTER)
+    assert r.verdict == "ok", r.message
+    assert (r.distinct_states, r.states_generated, r.depth) == (12, 18, 6)
+
+
+def test_formulas_of_a_parameterised_instance_violated(tmp_path: Path) -> None:
+    # y never reaches 3: a lasso ending where y = 2 (stuttering at (3, 2) at the latest)
+    r = run(tmp_path, COUNTS, "SPECIFICATION Spec\nPROPERTY YReaches3", COUNTER)
+    assert r.verdict == "violation" and r.property == "YReaches3"
+    assert values(r, "y")[-1] == 2
+    # with lim = 1, the step of y from 1 to 2 is no step of the counter
+    r = run(tmp_path, COUNTS, "SPECIFICATION Spec\nPROPERTY YSpec1", COUNTER)
+    assert r.verdict == "violation" and r.property == "YSpec1"
+    assert values(r, "y")[-2:] == [1, 2]
 
 
 # test_liveness's Toggle (Fire, enabled at x = 1 until it sets y; Toggle flips x) with
