@@ -289,6 +289,30 @@ def test_parameterised_instance_reference() -> None:
     assert values(r, "n") == [0, 1, 2, 3]
 
 
+def test_recursive_function_over_subsets_does_not_build_them(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # By hand: Size[s] counts s by removing one element per step, Sum[s] adds them up:
+    # Size[1..12] = 12 and Sum[1..12] = 78 (twelve applications each, and a pair domain).
+    # Each application tested s \in SUBSET (1..12) by building the 4,096 subsets (2^|S|
+    # per step of every ReduceSet-style recursion); the test now asks s \subseteq 1..12,
+    # so the set of subsets is never built: here building it fails.
+    def refuse(*_: Any) -> Any:
+        raise AssertionError("SUBSET built")
+
+    monkeypatch.setattr("conformance.tla.stdlib.powerset", refuse)
+    (tmp_path / "Sub.tla").write_text(
+        "---- MODULE Sub ----\nEXTENDS Naturals\n"
+        "Size[s \\in SUBSET (1..12)] == IF s = {} THEN 0 ELSE 1 + Size[s \\ {CHOOSE x \\in s : TRUE}]\n"
+        "Sum[s \\in SUBSET (1..12), acc \\in Nat] == IF s = {} THEN acc\n"
+        "    ELSE LET x == CHOOSE y \\in s : TRUE IN Sum[s \\ {x}, acc + x]\n"
+        "====\n")
+    model = Model.load(tmp_path / "Sub.tla")
+    assert model.eval_constant("Size[1..12]") == 12
+    assert model.eval_constant("Sum[1..12, 0]") == 78
+    with pytest.raises(EvalError, match="not in the domain of Size"):
+        model.eval_constant("Size[{13}]")
+
+
 def test_paxos_checks_without_error() -> None:
     # Once: "cannot access field 'type' of the integer 0". The count is compared with an
     # independent interpreter in test_differential.py.

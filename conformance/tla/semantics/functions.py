@@ -178,7 +178,10 @@ class FunctionCompiler(SetCompiler):
         holder.__dict__["_fn_compiling"] = True
         origins, own = REC_ORIGINS[0], holder.__dict__.get("_fn_self_refs", 0)
         try:
-            doms = [self.expr(b.domain, scope) for b in unit.bounds]
+            # per bound, a membership test of its domain: SUBSET S, [S -> T], [a : S] and
+            # Seq(S) are tested without being built (f[s \in SUBSET S] applied at each step
+            # of a recursion built the 2^|S| subsets each time)
+            doms = [self.set_predicate(b.domain, scope) for b in unit.bounds]
             names = [n for b in unit.bounds for n in _bound_slots(b)]
             inner = scope.bind(*names)
             body = self.expr(unit.body, inner)
@@ -190,35 +193,33 @@ class FunctionCompiler(SetCompiler):
             body = C(body.fn, body.vars, body.primed, body.envmin, body.pure, False,
                      deferred=body.deferred, pvars=body.pvars)
         fb = body.fn
-        dfs = [d.fn for d in doms]
+        tests = [d.fn for d in doms]
         bounds = unit.bounds
         single = len(bounds) == 1 and len(bounds[0].names) == 1 and not bounds[0].tuple_pattern
-        member = L.member
         name = unit.name
 
         def apply_def(s: Any, t: Any, pe: tuple) -> Any:
             prefix_env, x = pe
             if single:
-                dom = dfs[0](s, t, prefix_env)
-                if not member(x, dom):
-                    raise EvalError(f"{L.show(x)} is not in the domain {L.show(dom)} of {name}")
+                if not tests[0](s, t, prefix_env)(x):
+                    raise EvalError(f"{L.show(x)} is not in the domain of {name}")
                 return fb(s, t, (*prefix_env, x))
             args = x if type(x) is tuple else (x,)
             env = prefix_env
             k = 0
-            for b, df in zip(bounds, dfs, strict=True):
+            for b, test in zip(bounds, tests, strict=True):
                 # compiled where the definition is (no bound reaches another's names): its
                 # own binders expect their slots right after the prefix
-                dom = df(s, t, prefix_env)
+                inside = test(s, t, prefix_env)
                 if b.tuple_pattern:
                     v = args[k]
-                    if not member(v, dom):
+                    if not inside(v):
                         raise EvalError(f"{L.show(v)} is not in the domain of {name}")
                     env = env + tuple(v)
                     k += 1
                 else:
                     for _ in b.names:
-                        if k >= len(args) or not member(args[k], dom):
+                        if k >= len(args) or not inside(args[k]):
                             raise EvalError(f"{L.show(x)} is not in the domain of {name}")
                         env = (*env, args[k])
                         k += 1
