@@ -41,6 +41,13 @@ def values(result: CheckResult, name: str) -> list[Any]:
     return [step.state[i] for step in result.trace]
 
 
+def assert_holds_with(name: str, counts: tuple[int, int, int]) -> None:
+    """The spec ``name`` checks without error, with these (distinct, generated, depth)."""
+    r = run(name)
+    assert r.verdict == "ok", r.message
+    assert (r.distinct_states, r.states_generated, r.depth) == counts
+
+
 def test_boolean_and_integer_fields_are_different_states() -> None:
     # TLC: Inv is violated by the initial state [a |-> FALSE]; [a |-> 0] is another state.
     r = run("MemoAlias")
@@ -83,9 +90,7 @@ def test_a_bound_whose_domain_reads_an_outer_name_and_an_earlier_binder() -> Non
     # the bounds for a cartesian product (its domain's lowest slot read was i's, outside
     # the quantifier) and evaluated {a} \cup {i} with a unbound: states were lost, or
     # "+ applies to integers, got None".
-    r = run("DependentBounds")
-    assert r.verdict == "ok", r.message
-    assert (r.distinct_states, r.states_generated, r.depth) == (5, 21, 2)
+    assert_holds_with("DependentBounds", (5, 21, 2))
 
 
 def test_a_connectivity_test_in_init_generates_each_graph_once() -> None:
@@ -95,9 +100,7 @@ def test_a_connectivity_test_in_init_generates_each_graph_once() -> None:
     # module defined it with \A and \E over paths, walked for successors: one
     # generated initial state per choice of paths (exponential: YoYoAllGraphs with
     # 5 nodes never finished Init; now 26,731 / 48,535 / depth 39, TLC's figures).
-    r = run("ConnectedInit")
-    assert r.verdict == "ok", r.message
-    assert (r.distinct_states, r.states_generated, r.depth) == (4, 8, 1)
+    assert_holds_with("ConnectedInit", (4, 8, 1))
 
 
 def test_cfg_replaces_standard_module_operators() -> None:
@@ -105,9 +108,7 @@ def test_cfg_replaces_standard_module_operators() -> None:
     # over {"a", "b"} of length at most 2: 21 distinct states at depth 2; generated: the 3
     # initial states and 7 successors of each of the 21 states (150). Counts holds only if
     # the replacement reaches the extended module's Short and Small too.
-    r = run("StdOverride")
-    assert r.verdict == "ok", r.message
-    assert (r.distinct_states, r.states_generated, r.depth) == (21, 150, 2)
+    assert_holds_with("StdOverride", (21, 150, 2))
 
 
 def test_cfg_replacing_a_standard_operator_the_module_does_not_see(tmp_path: Path) -> None:
@@ -137,9 +138,7 @@ def test_an_operator_constant_passed_on_by_an_instance() -> None:
     # w' = Pick(Pick(v')): v' = 1 gives Pick(3) = 4, 2 gives Pick(1) = 3, 3 gives Pick(4)
     # = 2: the states (0, 3), (1, 4), (2, 3), (3, 2): 4 distinct, 4 generated, depth 4;
     # Inv holds. It was "expected an operator of arity 1 here" (the public TLCSailfish1).
-    r = run("OpChain")
-    assert r.verdict == "ok", r.message
-    assert (r.distinct_states, r.states_generated, r.depth) == (4, 4, 4)
+    assert_holds_with("OpChain", (4, 4, 4))
 
 
 def test_an_argument_passed_by_name_is_assigned_through_the_parameter() -> None:
