@@ -37,12 +37,17 @@ def _ordered(items: Iterable[Any], key: Callable[[Any], Any]) -> list[Any]:
     return sorted(items, key=key)
 
 
+def _check_time(deadline: float | None) -> None:
+    """Stop with the limit verdict once ``deadline`` has passed."""
+    if deadline is not None and time.monotonic() > deadline:
+        raise Stop("limit", None, "stopped by the time limit (--time-limit)")
+
+
 def _before(deadline: float | None, items: Iterable[Any]) -> Iterator[Any]:
-    """``items``, stopping with the limit verdict once ``deadline`` has passed (checked as
-    each item comes: an Init with many solutions, or slow ones, is cut short too)."""
+    """``items``, the time limit read as each comes (an Init with many solutions, or slow
+    ones, is cut short too)."""
     for item in items:
-        if deadline is not None and time.monotonic() > deadline:
-            raise Stop("limit", None, "stopped by the time limit (--time-limit)")
+        _check_time(deadline)
         yield item
 
 
@@ -90,8 +95,7 @@ def simulate(model: Model, config: ModelConfig, *, depth: int, traces: int, seed
             if monitor is not None and checks.in_model(state):
                 lasso(monitor.start(ident(state), state))
             while len(walk) < depth and checks.in_model(state):
-                if deadline is not None and time.monotonic() > deadline:
-                    raise Stop("limit", None, "stopped by the time limit (--time-limit)")
+                _check_time(deadline)
                 succs = _ordered(model.successors(state, plan.next), lambda ls: (ls[0].name, ident(ls[1])))
                 generated += len(succs)
                 if not succs:
@@ -115,8 +119,7 @@ def simulate(model: Model, config: ModelConfig, *, depth: int, traces: int, seed
                 prog.update(len(seen), generated, 0, len(walk))
             max_depth = max(max_depth, len(walk))
             walk = []
-            if deadline is not None and time.monotonic() > deadline:
-                raise Stop("limit", None, "stopped by the time limit (--time-limit)")
+            _check_time(deadline)
     except Stop as stop:
         result.verdict, result.property, result.message = stop.verdict, stop.prop, stop.message
         result.trace = [] if stop.verdict == "limit" else walk  # a walk cut short shows nothing

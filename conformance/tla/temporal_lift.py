@@ -55,12 +55,12 @@ def _target(root: Ctx, ctx: Ctx, e: S.Expr) -> DefEntry | None:
             inst = ctx.names.get(name)
             if not isinstance(inst, InstEntry):
                 return None
-            builder = inst.outer.builder
-            assert builder is not None
             args = e.path_args[k] if k < len(e.path_args) else ()
             if inst.unit.params or args:
                 ctx = _parameterised_ctx(root, ctx, inst, args, name, e.loc)
                 continue
+            builder = inst.outer.builder
+            assert builder is not None
             ctx = builder.named_instance_ctx(inst)
         entry = ctx.names.get(e.name) if e.name in ctx.exported else None
         return entry if isinstance(entry, DefEntry) and isinstance(entry.unit, S.OpDef) else None
