@@ -215,18 +215,26 @@ def generated_group(gens: list[dict[ModelValue, ModelValue]]) -> list[dict[Model
 class StateIdentity:
     """Fingerprints of states, honouring VIEW and SYMMETRY."""
 
-    def __init__(self, model: Model, plan: CheckPlan, config: ModelConfig) -> None:
-        self.model = model
-        self.view = plan.view
+    def __init__(self, perms: list[dict[ModelValue, ModelValue]],
+                 view: Callable[[State], Any] | None = None) -> None:
+        """``perms``: the symmetry group without the identity; ``view``: a state's VIEW."""
+        self.view = view
         self.fpr = Fingerprinter()
-        self.perms = _permutations(model, plan, config.loc_of(plan.symmetry)) if plan.symmetry else []
+        self.perms = perms
         # whether equal fingerprints mean equal states (no VIEW, no SYMMETRY)
-        self.exact = self.view is None and not self.perms
+        self.exact = view is None and not perms
         # by id: (a value, kept alive, and its fingerprints under the permutations)
         self._perm_memo: dict[int, tuple[Any, list[int]]] = {}
 
+    @classmethod
+    def of(cls, model: Model, plan: CheckPlan, config: ModelConfig) -> StateIdentity:
+        """The identity the plan's VIEW and SYMMETRY (the cfg's, for error locations) give."""
+        perms = _permutations(model, plan, config.loc_of(plan.symmetry)) if plan.symmetry else []
+        view = plan.view
+        return cls(perms, None if view is None else lambda state: model.eval_state(view, state))
+
     def __call__(self, state: State) -> int:
-        base: tuple[Any, ...] = state if self.view is None else (self.model.eval_state(self.view, state),)
+        base: tuple[Any, ...] = state if self.view is None else (self.view(state),)
         if not self.perms:
             return self.fpr.state(base)
         # the least of the fingerprints of the state under each permutation (the identity

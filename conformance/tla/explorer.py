@@ -73,7 +73,7 @@ class Search:
         self.max_states = max_states
         self.deadline = None if time_limit is None else time.monotonic() + time_limit
         self.progress = progress
-        self.identity = StateIdentity(model, plan, config)
+        self.identity = StateIdentity.of(model, plan, config)
         self.checks = Checks(model, plan, extra)
         self.seen = FingerprintSet()
         self.queue = StateQueue.bounded(queue_memory)

@@ -70,7 +70,7 @@ def simulate(model: Model, config: ModelConfig, *, depth: int, traces: int, seed
         if behaviourless(config):
             raise Stop("ok", None, None)
         plan = resolve_plan(model, config)
-        ident = StateIdentity(model, plan, config)
+        ident = StateIdentity.of(model, plan, config)
         checks = Checks(model, plan, typecheck)
         recorder = liveness_recorder(model, plan, ident, checks.action_allowed)
         monitor = WalkMonitor(recorder) if recorder is not None else None

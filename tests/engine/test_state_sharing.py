@@ -73,7 +73,7 @@ Next == n < 2 /\\ n' = n + 1 /\\ s' = {n + 1, 2} \\cup {1} /\\ p' = <<FALSE, TRU
     ((_, raw),) = m.successors(init, share=False)
     assert raw[0] is not init[0] and raw[0] == init[0]  # built anew
     config = parse_config("INIT Init\nNEXT Next\n")
-    identity = StateIdentity(m, resolve_plan(m, config), config)
+    identity = StateIdentity.of(m, resolve_plan(m, config), config)
     parent, canonical = identity.canonical_successors(init)
     fp, succ = canonical(raw)
     assert succ[0] is parent[0] and fp == identity(raw)

@@ -184,9 +184,7 @@ def test_symmetric_fingerprint_is_the_least_over_the_group() -> None:
 
     perms = checking.generated_group([{_MV[0]: _MV[1], _MV[1]: _MV[0]},
                                       {_MV[1]: _MV[2], _MV[2]: _MV[1]}])
-    identity = checking.StateIdentity.__new__(checking.StateIdentity)
-    identity.view, identity.perms, identity._perm_memo = None, perms, {}
-    identity.fpr = checking.Fingerprinter()
+    identity = checking.StateIdentity(perms)
     fpr = checking.Fingerprinter()
 
     @settings(max_examples=300, deadline=None)

@@ -258,16 +258,22 @@ class OperatorCompiler:
         """``Op(a, b)`` in an instance whose operator constant ``Op`` is substituted by an
         operator of the instantiating module (``WITH Op <- Impl``, or a LAMBDA): that
         operator, read where the substitution is written, applied to the arguments read here."""
-        op = self.op_arg(target.expr, len(args), target.scope)
-        depth = target.scope.depth
+        op = self._substitution_operator(target, len(args))
         fop = op.fn
         cargs = [self.value_arg(a, scope, False) for a in args]
         fs = [c.fn for c in cargs]
 
         def call(s: Any, t: Any, e: tuple) -> Any:
-            return fop(s, t, e[:depth])(*[a(s, t, e) for a in fs])
+            return fop(s, t, e)(*[a(s, t, e) for a in fs])
 
         return derived(call, op, *cargs, pure=False)
+
+    def _substitution_operator(self, target: SubstEntry, arity: int) -> C:
+        """The operator an instance's operator constant is substituted by, compiled where the
+        substitution is written and read from any depth below it: a Python callable."""
+        sub = self.op_arg(target.expr, arity, target.scope)
+        fop, depth = sub.fn, target.scope.depth
+        return derived(lambda s, t, e: fop(s, t, e[:depth]), sub, pure=False)
 
     def _constant(self, entry: ConstEntry, args: Sequence[S.Expr], loc: Loc, scope: Scope) -> C:
         if entry.name in self.constants:
@@ -651,9 +657,7 @@ class OperatorCompiler:
                 # an operator constant of an instance passed on as an operator (INSTANCE
                 # BlockDag inside an instance whose Leader(_) is substituted): the operator
                 # it is substituted by, read where the substitution is written
-                sub = self.op_arg(target.expr, arity, target.scope)
-                fop, depth = sub.fn, target.scope.depth
-                return derived(lambda s, t, e: fop(s, t, e[:depth]), sub, pure=False)
+                return self._substitution_operator(target, arity)
             if target is None:
                 for module in sorted(scope.ctx.std):
                     op = STANDARD[module].get(node.name)
