@@ -51,13 +51,14 @@ def _target(root: Ctx, ctx: Ctx, e: S.Expr) -> DefEntry | None:
         entry = ctx.names.get(e.name)
         return entry if isinstance(entry, DefEntry) and isinstance(entry.unit, S.OpDef) else None
     if isinstance(e, S.InstanceOpApp):
+        written = ctx
         for k, name in enumerate(e.path):
             inst = ctx.names.get(name)
             if not isinstance(inst, InstEntry):
                 return None
             args = e.path_args[k] if k < len(e.path_args) else ()
             if inst.unit.params or args:
-                ctx = _parameterised_ctx(root, ctx, inst, args, name, e.loc)
+                ctx = _parameterised_ctx(root, written, inst, args, name, e.loc)
                 continue
             builder = inst.outer.builder
             assert builder is not None
@@ -67,14 +68,15 @@ def _target(root: Ctx, ctx: Ctx, e: S.Expr) -> DefEntry | None:
     return None
 
 
-def _parameterised_ctx(root: Ctx, ctx: Ctx, inst: InstEntry, args: tuple[S.Expr, ...], name: str,
+def _parameterised_ctx(root: Ctx, written: Ctx, inst: InstEntry, args: tuple[S.Expr, ...], name: str,
                        loc: Loc) -> Ctx:
-    """The context of ``name(args)`` (``P(1)!Spec``), a parameterised instance of the root
-    module read there: its parameters stand for the arguments, root-level expressions."""
+    """The context of ``name(args)`` (``P(1)!Spec``, ``I!P(1)!Spec``), a parameterised
+    instance named in a reference written in ``written``, the root module: its parameters
+    stand for the arguments, root-level expressions."""
     params = inst.unit.params
-    if not _in_root(root, ctx):
-        raise UnsupportedError(f"a temporal formula of the parameterised instance {name} inside "
-                               f"another instance is not supported", loc)
+    if not _in_root(root, written):
+        raise UnsupportedError(f"a temporal formula of the parameterised instance {name}, named "
+                               f"inside another instance, is not supported", loc)
     if len(params) != len(args):
         raise S.EvalError(f"instance {name} takes {len(params)} argument(s), got {len(args)}", loc)
     if any(p.arity for p in params):

@@ -155,6 +155,15 @@ YReaches == C(y, 2)!Reaches
 YReaches3 == C(y, 3)!Reaches
 XSpec == C(x, 3)!Spec
 YSpec1 == C(y, 1)!Spec
+W == INSTANCE Counters
+WXReaches == W!C(x, 3)!Reaches
+WYReaches3 == W!C(y, 3)!Reaches
+====
+"""
+# C of Counts, declared in a module that Counts instantiates
+COUNTERS = """---- MODULE Counters ----
+VARIABLES x, y
+C(v, lim) == INSTANCE Counter WITH c <- v
 ====
 """
 COUNTER = """---- MODULE Counter ----
@@ -172,18 +181,29 @@ def test_formulas_of_a_parameterised_instance_hold(tmp_path: Path) -> None:
     # 6); generated: Init, then one x-step from each of the 9 states with x < 3 and one
     # y-step from each of the 8 with y < 2: 18. WF(Next) takes both to their bounds, each
     # step of x adds 1 below 3: all three hold.
-    r = run(tmp_path, COUNTS, "SPECIFICATION Spec\nPROPERTIES XReaches YReaches XSpec", COUNTER)
+    r = run(tmp_path, COUNTS, "SPECIFICATION Spec\nPROPERTIES XReaches YReaches XSpec", COUNTER, COUNTERS)
     assert r.verdict == "ok", r.message
     assert (r.distinct_states, r.states_generated, r.depth) == (12, 18, 6)
 
 
+def test_formulas_of_a_parameterised_instance_inside_an_instance(tmp_path: Path) -> None:
+    # W!C(x, 3) is C(x, 3): as above, x reaches 3 and y never reaches 3 (a lasso ending
+    # where y = 2). It was "not supported".
+    r = run(tmp_path, COUNTS, "SPECIFICATION Spec\nPROPERTY WXReaches", COUNTER, COUNTERS)
+    assert r.verdict == "ok", r.message
+    assert (r.distinct_states, r.states_generated, r.depth) == (12, 18, 6)
+    r = run(tmp_path, COUNTS, "SPECIFICATION Spec\nPROPERTY WYReaches3", COUNTER, COUNTERS)
+    assert r.verdict == "violation" and r.property == "WYReaches3"
+    assert values(r, "y")[-1] == 2
+
+
 def test_formulas_of_a_parameterised_instance_violated(tmp_path: Path) -> None:
     # y never reaches 3: a lasso ending where y = 2 (stuttering at (3, 2) at the latest)
-    r = run(tmp_path, COUNTS, "SPECIFICATION Spec\nPROPERTY YReaches3", COUNTER)
+    r = run(tmp_path, COUNTS, "SPECIFICATION Spec\nPROPERTY YReaches3", COUNTER, COUNTERS)
     assert r.verdict == "violation" and r.property == "YReaches3"
     assert values(r, "y")[-1] == 2
     # with lim = 1, the step of y from 1 to 2 is no step of the counter
-    r = run(tmp_path, COUNTS, "SPECIFICATION Spec\nPROPERTY YSpec1", COUNTER)
+    r = run(tmp_path, COUNTS, "SPECIFICATION Spec\nPROPERTY YSpec1", COUNTER, COUNTERS)
     assert r.verdict == "violation" and r.property == "YSpec1"
     assert values(r, "y")[-2:] == [1, 2]
 

@@ -32,8 +32,9 @@ def load(name: str) -> Model:
                       overrides=config.overrides)
 
 
-def run(name: str) -> CheckResult:
-    return check(load(name), read_config(SPECS / f"{name}.cfg"), progress=False)
+def run(name: str, cfg: str | None = None) -> CheckResult:
+    """Check the spec ``name`` with ``name.cfg`` (or ``cfg.cfg``)."""
+    return check(load(name), read_config(SPECS / f"{cfg or name}.cfg"), progress=False)
 
 
 def values(result: CheckResult, name: str) -> list[Any]:
@@ -286,6 +287,18 @@ def test_parameterised_instance_reference() -> None:
     r = run("ParamInstance")
     assert r.verdict == "violation" and r.property == "Inv"
     assert values(r, "n") == [0, 1, 2, 3]
+
+
+def test_parameterised_instance_inside_instances() -> None:
+    # By hand: M(j)!P(n)!Bump adds n + j, so v < 6 steps by 1, 2, 3 or 4 (four successors
+    # each) and v reaches 0..9; from 9, MI!Step (P(1) with j = 0) gives 10. Distinct 11,
+    # generated 1 + 6 * 4 + 1 = 26, depth 5 (0; 1-4; 5-8; 9 = 5 + 4; 10). Inv is
+    # v < 3 * (2 + 2). It was "parameterised instance P inside another instance".
+    assert_holds_with("NestedParamInstance", (11, 26, 5))
+    # Tight is v < 3 * (2 + 1): 9 is reached in three steps (0, 1, 5, 9: the first found)
+    r = run("NestedParamInstance", "NestedParamInstanceTight")
+    assert r.verdict == "violation" and r.property == "Tight"
+    assert values(r, "v")[-1] == 9 and len(values(r, "v")) == 4
 
 
 def test_recursive_function_over_subsets_does_not_build_them(

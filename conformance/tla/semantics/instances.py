@@ -57,10 +57,6 @@ class InstanceCompiler(PrimeCompiler):
                 if any(p.arity for p in entry.unit.params):
                     raise UnsupportedError(
                         f"instance {inst_name} with operator parameters is not supported", loc)
-                if k > 0:
-                    raise UnsupportedError(
-                        f"parameterised instance {inst_name} inside another instance is not "
-                        f"supported", loc)
                 builder = entry.outer.builder
                 assert builder is not None
                 outer = Scope(entry.outer, scope.depth,
