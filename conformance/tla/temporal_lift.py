@@ -79,8 +79,6 @@ def _parameterised_ctx(root: Ctx, written: Ctx, inst: InstEntry, args: tuple[S.E
                                f"inside another instance, is not supported", loc)
     if len(params) != len(args):
         raise S.EvalError(f"instance {name} takes {len(params)} argument(s), got {len(args)}", loc)
-    if any(p.arity for p in params):
-        raise UnsupportedError(f"instance {name} with operator parameters is not supported", loc)
     builder = inst.outer.builder
     assert builder is not None
     at_root = Scope(root, 0)

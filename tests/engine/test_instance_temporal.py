@@ -156,8 +156,19 @@ YReaches3 == C(y, 3)!Reaches
 XSpec == C(x, 3)!Spec
 YSpec1 == C(y, 1)!Spec
 W == INSTANCE Counters
+S(F(_), v, lim) == INSTANCE Stepper WITH c <- v, Succ <- F
+XSteps1 == S(LAMBDA n : n + 1, x, 3)!Spec
+XSteps2 == S(LAMBDA n : n + 2, x, 3)!Spec
 WXReaches == W!C(x, 3)!Reaches
 WYReaches3 == W!C(y, 3)!Reaches
+====
+"""
+# Counter whose step is an operator constant (S of Counts: the instance's operator parameter)
+STEPPER = """---- MODULE Stepper ----
+EXTENDS Naturals
+CONSTANTS Succ(_), lim
+VARIABLE c
+Spec == c = 0 /\\ [][c < lim /\\ c' = Succ(c)]_c
 ====
 """
 # C of Counts, declared in a module that Counts instantiates
@@ -195,6 +206,17 @@ def test_formulas_of_a_parameterised_instance_inside_an_instance(tmp_path: Path)
     r = run(tmp_path, COUNTS, "SPECIFICATION Spec\nPROPERTY WYReaches3", COUNTER, COUNTERS)
     assert r.verdict == "violation" and r.property == "WYReaches3"
     assert values(r, "y")[-1] == 2
+
+
+def test_formula_of_an_instance_with_an_operator_parameter(tmp_path: Path) -> None:
+    # S(LAMBDA n : n + 1, x, 3)!Spec is XSpec: it holds; with n + 2, x's step from 0 to 1
+    # is no step of it. It was "not supported".
+    r = run(tmp_path, COUNTS, "SPECIFICATION Spec\nPROPERTY XSteps1", COUNTER, COUNTERS, STEPPER)
+    assert r.verdict == "ok", r.message
+    assert (r.distinct_states, r.states_generated, r.depth) == (12, 18, 6)
+    r = run(tmp_path, COUNTS, "SPECIFICATION Spec\nPROPERTY XSteps2", COUNTER, COUNTERS, STEPPER)
+    assert r.verdict == "violation" and r.property == "XSteps2"
+    assert values(r, "x")[-2:] == [0, 1]
 
 
 def test_formulas_of_a_parameterised_instance_violated(tmp_path: Path) -> None:

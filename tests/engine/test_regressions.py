@@ -301,6 +301,19 @@ def test_parameterised_instance_inside_instances() -> None:
     assert values(r, "v")[-1] == 9 and len(values(r, "v")) == 4
 
 
+def test_instance_with_operator_parameter() -> None:
+    # By hand: from v = 1, v' = 2 * v while v < 20 and v' = v + 1 or v + 3 while v < 10:
+    # 1-12, 14, 16, 18, 20, 22, 24, 28, 32, 36 (21 states); generated 1 + 9 * 3 (v in 1..9)
+    # + 6 (10, 11, 12, 14, 16, 18: doubled only) = 34; depth 6 (1, 2, 4, 8, 16, 32).
+    # F(F(v)) is 4 * v for Double and v + 4 for LAMBDA x : x + 2; J(Double, 3)!Limit is
+    # Double(3) = 6 (the parameter applied in the WITH). It was "not supported".
+    assert_holds_with("OpParamInstance", (21, 34, 6))
+    # Twice(v) = 8 at v = 2, reached from 1 by Double (found first: the first disjunct)
+    r = run("OpParamInstance", "OpParamInstanceBad")
+    assert r.verdict == "violation" and r.property == "Bad"
+    assert values(r, "v") == [1, 2]
+
+
 def test_recursive_function_over_subsets_does_not_build_them(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # By hand: Size[s] counts s by removing one element per step, Sum[s] adds them up:

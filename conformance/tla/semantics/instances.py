@@ -54,9 +54,6 @@ class InstanceCompiler(PrimeCompiler):
                 if len(entry.unit.params) != len(iargs):
                     raise EvalError(f"instance {inst_name} takes {len(entry.unit.params)} "
                                     f"argument(s), got {len(iargs)}", loc)
-                if any(p.arity for p in entry.unit.params):
-                    raise UnsupportedError(
-                        f"instance {inst_name} with operator parameters is not supported", loc)
                 builder = entry.outer.builder
                 assert builder is not None
                 outer = Scope(entry.outer, scope.depth,

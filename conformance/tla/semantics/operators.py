@@ -223,6 +223,8 @@ class OperatorCompiler:
             self._check_arity(name, 0, args, loc)
             return target.body
         if isinstance(target, Alias):
+            if args and not target.primed:  # I(Op(_)) == INSTANCE M: Op(a) in M's context
+                return self._substituted_operator(target, args, scope)
             self._check_arity(name, 0, args, loc)
             return self.expr(target.expr,
                              target.scope.primed_view() if target.primed else target.scope)
@@ -254,10 +256,12 @@ class OperatorCompiler:
             return derived(lambda s, t, e: f(s, t, e[:depth]), body)
         raise EvalError(f"{name} is an instance, not a value (use {name}!Op)", loc)
 
-    def _substituted_operator(self, target: SubstEntry, args: Sequence[S.Expr], scope: Scope) -> C:
+    def _substituted_operator(self, target: SubstEntry | Alias, args: Sequence[S.Expr], scope: Scope) -> C:
         """``Op(a, b)`` in an instance whose operator constant ``Op`` is substituted by an
-        operator of the instantiating module (``WITH Op <- Impl``, or a LAMBDA): that
-        operator, read where the substitution is written, applied to the arguments read here."""
+        operator of the instantiating module (``WITH Op <- Impl``, or a LAMBDA), or where
+        ``Op`` is an operator parameter of the instance (``I(Op(_, _)) == INSTANCE M``): that
+        operator, read where the substitution (the argument) is written, applied to the
+        arguments read here."""
         op = self._substitution_operator(target, len(args))
         fop = op.fn
         cargs = [self.value_arg(a, scope, False) for a in args]
@@ -268,9 +272,10 @@ class OperatorCompiler:
 
         return derived(call, op, *cargs, pure=False)
 
-    def _substitution_operator(self, target: SubstEntry, arity: int) -> C:
-        """The operator an instance's operator constant is substituted by, compiled where the
-        substitution is written and read from any depth below it: a Python callable."""
+    def _substitution_operator(self, target: SubstEntry | Alias, arity: int) -> C:
+        """The operator an instance's operator constant is substituted by (or an instance's
+        operator parameter stands for), compiled where the substitution (the argument) is
+        written and read from any depth below it: a Python callable."""
         sub = self.op_arg(target.expr, arity, target.scope)
         fop, depth = sub.fn, target.scope.depth
         return derived(lambda s, t, e: fop(s, t, e[:depth]), sub, pure=False)
@@ -653,10 +658,10 @@ class OperatorCompiler:
                     lambda s, t, e: forcing(lambda *a: f(s, t, e[:prefix] + a), plain),
                     body.below(0), envmin=0 if prefix else NOENV, pure=False,
                 )
-            if isinstance(target, SubstEntry):
+            if isinstance(target, SubstEntry) or (isinstance(target, Alias) and not target.primed):
                 # an operator constant of an instance passed on as an operator (INSTANCE
-                # BlockDag inside an instance whose Leader(_) is substituted): the operator
-                # it is substituted by, read where the substitution is written
+                # BlockDag inside an instance whose Leader(_) is substituted), or an operator
+                # parameter of an instance: the operator it stands for, read where that is written
                 return self._substitution_operator(target, arity)
             if target is None:
                 for module in sorted(scope.ctx.std):
