@@ -478,6 +478,7 @@ def _postconditions(model: Model, config: ModelConfig, result: CheckResult) -> N
     runtime.stats = {"generated": result.states_generated, "distinct": result.distinct_states,
                      "queue": result.queue_left, "diameter": result.depth,
                      "duration": int(result.seconds)}
+    runtime.expanding(None, -1)  # TLCGet("level") is 0 in a POSTCONDITION
     try:
         for name in config.postconditions:
             if not model.has_definition(name):
@@ -493,6 +494,7 @@ def _postconditions(model: Model, config: ModelConfig, result: CheckResult) -> N
                 return
     finally:
         runtime.stats = None
+        runtime.expanding(None, None)
 
 
 def alias_trace(model: Model, alias: str, states: list[State]
@@ -504,11 +506,14 @@ def alias_trace(model: Model, alias: str, states: list[State]
     out: list[tuple[tuple[str, Value], ...] | None] = []
     for k, s in enumerate(states):
         t = states[k + 1] if k + 1 < len(states) else s
+        model.runtime.expanding(s, k + 1)  # TLCGet("level"): the step's place in the trace
         try:
             value = model.eval_action(alias, s, t)
         except TlaError:
             out.append(None)
             continue
+        finally:
+            model.runtime.expanding(None, None)
         if isinstance(value, Fn) and all(type(key) is str for key in value.map):
             out.append(tuple(value.map.items()))
         else:

@@ -104,6 +104,9 @@ class Search:
         """A state outside the model (CONSTRAINT or ACTION_CONSTRAINT): checked against the
         invariants, then forgotten. ``fp``: its fingerprint, when already computed."""
         exact = fp if self.identity.exact else None
+        rt = self.model.runtime
+        expanded = rt.current
+        rt.current = None  # a step's successor, even the very state it left (a stuttering step)
         try:
             self.checks.outside_ok(state, len(self.seen) + 1, exact, parent_state)
         except Stop:
@@ -113,6 +116,8 @@ class Search:
                 self.trace = self._replay(self.seen.path_to(parent), parent_state)
                 self.trace.append(label_step(make_label(label), state))
             raise
+        finally:
+            rt.current = expanded
 
     def limit_check(self) -> None:
         """Raise the limit verdict when one more distinct state would exceed --max-states."""
@@ -129,12 +134,15 @@ class Search:
         many initial states) stops with the limit verdict as the search does."""
         identity, deadline, now = self.identity, self.deadline, time.monotonic
         inits = []
+        rt = self.model.runtime
+        rt.expanding(None, -1)  # TLCGet("level") is 0 in Init, as in TLC
         for state in self.model.init_states(self.plan.init):
             if deadline is not None and now() > deadline:
                 raise Stop("limit", None, "stopped by the time limit (--time-limit)")
             inits.append((identity(state), state))
             self.generated += 1
         inits.sort(key=_BY_FINGERPRINT)
+        rt.expanding(None, 0)  # the initial states are at level 1
         for fp, state in inits:
             # each state is checked (its CONSTRAINTs, invariants), which may take long
             if deadline is not None and now() > deadline:
@@ -146,15 +154,16 @@ class Search:
             else:
                 self._dropped_state(state, -1, None, None, fp)
 
-    def successors_of(self, state: State) -> tuple[State, list[Successor]]:
-        """``state`` with its values replaced by the objects of the same values met before
-        (``StateIdentity.canonical_successors``), and its successors in fingerprint order,
-        each counted as generated: (fingerprint, raw label, successor, allowed by the
+    def successors_of(self, state: State, level: int) -> tuple[State, list[Successor]]:
+        """``state`` (at ``level``) with its values replaced by the objects of the same values
+        met before (``StateIdentity.canonical_successors``), and its successors in fingerprint
+        order, each counted as generated: (fingerprint, raw label, successor, allowed by the
         ACTION_CONSTRAINTs, kept: allowed and within the CONSTRAINTs). A successor stored
         before (the same state: no VIEW, no SYMMETRY) is within the CONSTRAINTs when they are
-        pure: they are not evaluated again."""
-        identity, checks = self.identity, self.checks
+        pure: they are not evaluated again. The runtime is left expanding ``state``."""
+        identity, checks, rt = self.identity, self.checks, self.model.runtime
         state, canonical = identity.canonical_successors(state)
+        rt.expanding(state, level)
         stored = self.seen if identity.exact and checks.constraints_pure else ()
         successors = []
         times = self.model.multiplicity  # TLC generates a successor once per branch to it
@@ -162,7 +171,9 @@ class Search:
             self.generated += times[0]
             fp, succ = canonical(succ)
             allowed = checks.action_allowed(state, succ)
+            rt.current = None  # succ is one level further, even when it is state (stuttering)
             kept = allowed and (fp in stored or checks.in_model(succ))
+            rt.current = state
             successors.append((fp, label, succ, allowed, kept))
         successors.sort(key=_BY_FINGERPRINT)
         return state, successors
@@ -187,7 +198,7 @@ class Search:
                     self.queue.push((index, state))
                     raise Stop("limit", None, "stopped by the time limit (--time-limit)")
             try:
-                state, successors = self.successors_of(state)
+                state, successors = self.successors_of(state, level)
                 subs = checks.subscripts(state) if has_props else None
                 for fp, label, succ, _, kept in successors:
                     if not kept:
@@ -199,6 +210,7 @@ class Search:
                         raise Stop("violation", prop, f"Action property {prop} is violated.")
                     self._new_state(succ, index, level + 1, fp, state)
                 if live is not None:
+                    self.model.runtime.expanding(None, None)  # (TLCGet("level") refused there)
                     live.expanded(self.seen.fps[index], state,
                                   [(fp, succ) for fp, _, succ, allowed, _ in successors if allowed])
             except TlaError:
@@ -218,12 +230,23 @@ class Search:
         steps = self._replay(self.seen.path_to(index), state)
         end = steps[-1].state
         if end != state:
+            self.model.runtime.expanding(end, len(steps))
             for other_label, other in self.model.successors(end, self.plan.next):
                 if other_label.name == label.name and self.checks.violated_property(end, other) == prop:
                     steps.append(label_step(other_label, other))
                     return steps
         steps.append(label_step(label, succ))
         return steps
+
+    def _within(self, succ: State) -> bool:
+        """``checks.in_model`` of a successor of the state the runtime expands (read one
+        level further, even when it is that state)."""
+        rt = self.model.runtime
+        expanded, rt.current = rt.current, None
+        try:
+            return self.checks.in_model(succ)
+        finally:
+            rt.current = expanded
 
     def _replay(self, path: list[int], last: State | None) -> list[TraceStep]:
         """Re-execute the model along ``path`` (state numbers) to recover the states and
@@ -236,8 +259,11 @@ class Search:
         fps = self.seen.fps
         ident = self.identity
         target = fps[path[0]]
-        cands = [s for s in self.model.init_states(self.plan.init)
-                 if ident(s) == target and self.checks.in_model(s)]
+        rt = self.model.runtime
+        rt.expanding(None, -1)  # Init: level 0
+        inits = list(self.model.init_states(self.plan.init))
+        rt.expanding(None, 0)  # the initial states: level 1
+        cands = [s for s in inits if ident(s) == target and self.checks.in_model(s)]
         if not cands:
             raise TlaError("internal error: cannot replay the initial state of the counterexample")
         first = last if len(path) == 1 and last in cands else cands[0]
@@ -246,9 +272,10 @@ class Search:
             target = fps[number]
             chosen: tuple[ActionLabel, State] | None = None
             prev = steps[-1].state
+            rt.expanding(prev, k - 1)
             for label, succ in self.model.successors(prev, self.plan.next):
                 if ident(succ) == target and self.checks.action_allowed(prev, succ) \
-                        and self.checks.in_model(succ):
+                        and self._within(succ):
                     if k < len(path) or succ == last:
                         chosen = (label, succ)
                         break
@@ -281,6 +308,7 @@ def check(model: Model, config: ModelConfig, *, max_states: int | None = None,
                 run_parallel(search, workers, queue_memory)
             else:
                 search.run()
+        model.runtime.expanding(None, None)  # (the level is not known in temporal properties)
         if search.live is not None:
             found = search.live.check()
             if found is not None:
@@ -295,6 +323,7 @@ def check(model: Model, config: ModelConfig, *, max_states: int | None = None,
         result.verdict, result.message = "interrupted", INTERRUPTED
     finally:
         prog.close()
+        model.runtime.expanding(None, None)
         if search is not None:
             result.states_generated = search.generated
             result.distinct_states = len(search.seen)

@@ -195,6 +195,13 @@ class Model:
                 and not isinstance(self.root.names.get(name), ConstEntry)]
 
     def _check_assumes(self) -> None:
+        self.runtime.expanding(None, -1)  # TLCGet("level") is 0 in an ASSUME
+        try:
+            self._assumes_hold()
+        finally:
+            self.runtime.expanding(None, None)
+
+    def _assumes_hold(self) -> None:
         for unit, ctx in self._builder.assumes:
             c = self._compiler.expr(unit.expr, Scope(ctx, ctx.base))
             self._require_constant_level(c, unit.loc, "an ASSUME")

@@ -74,7 +74,7 @@ def fork_available() -> bool:
     return "fork" in multiprocessing.get_all_start_methods()
 
 
-def _expand(item: Item) -> Outcome:
+def _expand(item: Item, level: int) -> Outcome:
     """Expand one state as the sequential search does (``Search.successors_of``, then each
     successor checked in fingerprint order), except that a kept successor is checked
     against the invariants unless this worker sent it before: whether another worker
@@ -83,11 +83,12 @@ def _expand(item: Item) -> Outcome:
     index, state = item
     checks = search.checks
     exact = search.identity.exact
+    rt = search.model.runtime
     new: list[tuple[int, State]] = []
     checked: Checked | None = None
     search.generated = 0
     try:
-        state, successors = search.successors_of(state)
+        state, successors = search.successors_of(state, level)
         if not successors and search.plan.check_deadlock:
             return ("stop", index, 0, new, "deadlock", None, "Deadlock reached.", None)
         has_props = bool(search.plan.action_properties)
@@ -96,7 +97,9 @@ def _expand(item: Item) -> Outcome:
         for fp, label, succ, _, kept in successors:
             if not kept:  # outside the model: checked against the invariants, then dropped
                 checked = (fp, label, succ, False)
+                rt.current = None  # (succ is one level further, even a stuttering step's)
                 checks.outside_ok(succ, 0, fp if exact else None, state)
+                rt.current = state
                 continue
             prop = checks.violated_property(state, succ, subs) if has_props else None
             if prop is not None:
@@ -132,20 +135,21 @@ def _serve(conn: Connection) -> None:
         _send(conn, reply)
 
 
-def _expand_chunk(items: list[Item]) -> list[Outcome]:
+def _expand_chunk(chunk: tuple[int, list[Item]]) -> list[Outcome]:
+    """The outcomes of a chunk: the level of its states, and the states."""
+    level, items = chunk
     out: list[Outcome] = []
     for item in items:
-        outcome = _expand(item)
+        outcome = _expand(item, level)
         out.append(outcome)
         if outcome[0] != "ok":
             break
     return out
 
 
-def _chunks(queue: StateQueue, size: int) -> Iterator[list[Item]]:
+def _chunks(queue: StateQueue, size: int, level: int) -> Iterator[tuple[int, list[Item]]]:
     while len(queue):
-        chunk = [queue.pop() for _ in range(min(size, len(queue)))]
-        yield chunk
+        yield level, [queue.pop() for _ in range(min(size, len(queue)))]
 
 
 class _Workers:
@@ -170,7 +174,7 @@ class _Workers:
             self.close()
             raise
 
-    def map(self, chunks: Iterator[list[Item]]) -> Iterator[list[Outcome]]:
+    def map(self, chunks: Iterator[tuple[int, list[Item]]]) -> Iterator[list[Outcome]]:
         """The outcomes of each chunk, in the order of the chunks."""
         busy: dict[Connection, int] = {}  # a worker's pipe -> the number of its chunk
         done: dict[int, list[Outcome]] = {}
@@ -247,7 +251,7 @@ def run_parallel(search: Any, workers: int, queue_memory: int) -> None:
             nxt = StateQueue.bounded(queue_memory)
             search.queue = _Pending(frontier, nxt)
             size = max(1, min(256, len(frontier) // (workers * 4)))
-            for outcomes in pool.map(_chunks(frontier, size)):
+            for outcomes in pool.map(_chunks(frontier, size, level)):
                 for outcome in outcomes:
                     kind, index = outcome[0], outcome[1]
                     search.generated += outcome[2]
@@ -320,6 +324,7 @@ def _finish(search: Any, outcome: Outcome, level: int) -> None:
     path = search.seen.path_to(index)
     replayed = search._replay(path, None)
     state = replayed[-1].state
+    search.model.runtime.expanding(state, level)
     checked = outcome[-1]
     if checked is not None:
         fp, label, succ, kept = checked

@@ -26,9 +26,10 @@ from conformance.tla.checking import (
 from conformance.tla.liveness import liveness_recorder
 from conformance.tla.liveness.recorder import MESSAGE as LIVENESS_MESSAGE
 from conformance.tla.liveness.walk import WalkMonitor, WalkViolation
-from conformance.tla.model import Model
+from conformance.tla.model import Model, State
 from conformance.tla.plan import resolve_plan
 from conformance.tla.progress import Progress
+from conformance.tla.stdlib import Runtime
 from conformance.tla.syntax import TlaError
 
 
@@ -49,6 +50,12 @@ def _before(deadline: float | None, items: Iterable[Any]) -> Iterator[Any]:
     for item in items:
         _check_time(deadline)
         yield item
+
+
+def _reading(rt: Runtime, state: State, level: int) -> State:
+    """``state``, which the runtime now reads at ``level`` (TLCGet("level"))."""
+    rt.expanding(state, level)
+    return state
 
 
 def simulate(model: Model, config: ModelConfig, *, depth: int, traces: int, seed: int,
@@ -82,6 +89,8 @@ def simulate(model: Model, config: ModelConfig, *, depth: int, traces: int, seed
                 result.loop = found.loop
                 raise Stop("violation", found.obligation.prop, LIVENESS_MESSAGE)
 
+        rt = model.runtime
+        rt.expanding(None, -1)  # TLCGet("level") is 0 in Init
         inits = _ordered(_before(deadline, model.init_states(plan.init)), ident)
         generated += len(inits)
         if not inits:
@@ -91,10 +100,12 @@ def simulate(model: Model, config: ModelConfig, *, depth: int, traces: int, seed
             walk = [TraceStep("Init", (), None, state)]
             seen.add(ident(state))
             number += 1
+            rt.expanding(state, 1)
             checks.state_ok(state, number)
             if monitor is not None and checks.in_model(state):
+                rt.expanding(None, None)  # (TLCGet("level") refused in temporal properties)
                 lasso(monitor.start(ident(state), state))
-            while len(walk) < depth and checks.in_model(state):
+            while len(walk) < depth and checks.in_model(_reading(rt, state, len(walk))):
                 _check_time(deadline)
                 succs = _ordered(model.successors(state, plan.next), lambda ls: (ls[0].name, ident(ls[1])))
                 generated += len(succs)
@@ -112,9 +123,11 @@ def simulate(model: Model, config: ModelConfig, *, depth: int, traces: int, seed
                     raise Stop("violation", prop, f"Action property {prop} is violated.")
                 seen.add(ident(succ))
                 number += 1
+                rt.expanding(succ, len(walk))
                 checks.state_ok(succ, number, state)
                 state = succ
                 if monitor is not None and checks.in_model(state):
+                    rt.expanding(None, None)
                     lasso(monitor.step(ident(state), state))
                 prog.update(len(seen), generated, 0, len(walk))
             max_depth = max(max_depth, len(walk))
@@ -131,6 +144,7 @@ def simulate(model: Model, config: ModelConfig, *, depth: int, traces: int, seed
         result.verdict, result.message = "interrupted", INTERRUPTED
     finally:
         prog.close()
+        model.runtime.expanding(None, None)
     result.states_generated = generated
     result.distinct_states = len(seen)
     result.depth = max_depth

@@ -541,24 +541,50 @@ def is_a_bag(b: Any) -> bool:
 
 
 class Runtime:
-    """Per-model side-effect context of the TLC operators: output stream and random source."""
+    """Per-model side-effect context of the TLC operators: output stream, random source, and
+    what ``TLCGet`` reads of the search (its figures; the level of the states evaluated)."""
 
     def __init__(self, seed: int = 0, out: TextIO | None = None) -> None:
         self.random = random.Random(seed)
         self.out = out
         # the figures of a finished search, while its POSTCONDITION is evaluated
         self.stats: dict[str, int] | None = None
+        # TLCGet("level"), as TLC counts it (an initial state is at level 1): while a state
+        # is expanded, ``current`` is that state and ``level`` its level; any other state
+        # read then (a successor, its partly built next state) is one level further. While
+        # the states a step made are checked (CONSTRAINT, invariants), ``current`` is None:
+        # they are all one level further. ``level`` None: the level is not known here.
+        self.level: int | None = None
+        self.current: Any = None
 
     def write(self, text: str) -> None:
         print(text, file=self.out if self.out is not None else sys.stdout)
+
+    def expanding(self, state: Any, level: int | None) -> None:
+        """The states read from now on are ``state``, at ``level``, and its successors (all
+        successors when ``state`` is None); a level None: unknown (TLCGet refuses it)."""
+        self.current = state
+        self.level = level
+
+    def level_of(self, state: Any) -> int:
+        """``TLCGet("level")`` read in ``state``."""
+        level = self.level
+        if level is None:
+            raise UnsupportedError('TLCGet("level") is supported in the behaviour spec, its '
+                                   'CONSTRAINTs, invariants, action properties and ALIAS '
+                                   '(not in temporal properties, nor in trace validation)')
+        return level if state is self.current else level + 1
 
 
 _STATS_KEYS = ("generated", "distinct", "queue", "diameter", "duration")
 
 
-def tlc_get(rt: Runtime, key: Any) -> Any:
-    """``TLCGet("stats")`` (a record) or one of its fields by name, after a search: only
-    a POSTCONDITION sees them (during the search the figures are still changing)."""
+def tlc_get(rt: Runtime, state: Any, key: Any) -> Any:
+    """``TLCGet("level")``, read in ``state``; ``TLCGet("stats")`` (a record) or one of its
+    fields by name, after a search: only a POSTCONDITION sees them (during the search the
+    figures are still changing)."""
+    if key == "level":
+        return rt.level_of(state)
     if rt.stats is None:
         raise UnsupportedError("TLCGet is supported only in a POSTCONDITION (the search "
                                "figures exist once the search is over)")
@@ -566,8 +592,8 @@ def tlc_get(rt: Runtime, key: Any) -> Any:
         return make_record([(k, rt.stats[k]) for k in _STATS_KEYS])
     if isinstance(key, str) and key in _STATS_KEYS:
         return rt.stats[key]
-    raise UnsupportedError(f"TLCGet({show(key)}) is not supported (only \"stats\" and its "
-                           f"fields {', '.join(_STATS_KEYS)})")
+    raise UnsupportedError(f"TLCGet({show(key)}) is not supported (only \"level\", \"stats\" "
+                           f"and its fields {', '.join(_STATS_KEYS)})")
 
 
 def tlc_print(rt: Runtime, out: Any, val: Any) -> Any:
@@ -627,8 +653,9 @@ class StdOp:
     """A natively implemented operator.
 
     ``op_args`` lists the argument positions that take an operator (higher-order);
-    ``runtime`` means the implementation takes the model's ``Runtime`` first; ``pure``
-    is False when two evaluations may differ (so results are never cached).
+    ``runtime`` means the implementation takes the model's ``Runtime`` first (and, with
+    ``state``, the state it is read in next); ``pure`` is False when two evaluations may
+    differ (so results are never cached).
     """
 
     impl: Callable[..., Any]
@@ -636,6 +663,7 @@ class StdOp:
     op_args: tuple[int, ...] = ()
     runtime: bool = False
     pure: bool = True
+    state: bool = False
 
 
 def _cmp(op: str) -> Callable[[Any, Any], bool]:
@@ -708,7 +736,7 @@ _TLC: dict[str, StdOp] = {
     "RandomElement": StdOp(random_element, 1, runtime=True, pure=False),
     "SortSeq": StdOp(sort_seq, 2, op_args=(1,)),
     "Any": StdOp(any_set, 0),
-    "TLCGet": StdOp(tlc_get, 1, runtime=True, pure=False),
+    "TLCGet": StdOp(tlc_get, 1, runtime=True, pure=False, state=True),
 }
 
 _BAGS: dict[str, StdOp] = {

@@ -650,7 +650,7 @@ def test_a_worker_that_fails_or_dies_is_an_error_naming_it(
         defect: str, monkeypatch: pytest.MonkeyPatch) -> None:
     from conformance.tla import parallel
 
-    def broken(item: Any) -> Any:  # forked workers inherit it
+    def broken(item: Any, level: int) -> Any:  # forked workers inherit it
         if defect == "raises":
             raise ValueError("a defect in the worker")
         os._exit(3)

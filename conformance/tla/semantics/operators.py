@@ -666,7 +666,7 @@ class OperatorCompiler:
             if target is None:
                 for module in sorted(scope.ctx.std):
                     op = STANDARD[module].get(node.name)
-                    if op is not None and op.arity == arity and not op.op_args:
+                    if op is not None and op.arity == arity and not op.op_args and not op.state:
                         impl = _with_runtime(op.impl, self.runtime) if op.runtime else op.impl
                         return const(forcing(impl, range(arity)))
                 if arity == 2 and node.name in _BUILTIN_INFIX:  # as LAMBDA a, b : a op b
@@ -678,6 +678,20 @@ class OperatorCompiler:
 
     # standard-module operators ------------------------------------------------------------
 
+    def _state_call(self, op: L.StdOp, cargs: Sequence[C], loc: Loc) -> C:
+        """A call of a standard operator that takes the runtime and the state it is read in
+        (the state a prime reads: the next state) before its arguments."""
+        impl, rt, fs = op.impl, self.runtime, [c.fn for c in cargs]
+
+        def call(s: Any, t: Any, e: tuple) -> Any:
+            vals = [a(s, t, e) for a in fs]
+            try:
+                return impl(rt, s, *vals)
+            except TlaError as err:
+                raise located(err, loc) from None
+
+        return derived(call, *cargs, pure=False)
+
     def std_call(self, op: L.StdOp, name: str, args: Sequence[S.Expr], loc: Loc, scope: Scope) -> C:
         self._check_arity(name, op.arity, args, loc)
         cargs = [
@@ -686,6 +700,8 @@ class OperatorCompiler:
             for i, a in enumerate(args)
         ]
         impl = op.impl
+        if op.state:  # TLCGet: what it reads depends on the state it is read in
+            return self._state_call(op, cargs, loc)
         if op.runtime:
             rt = self.runtime
             inner = impl

@@ -33,10 +33,12 @@ class PrimeCompiler(RecordCompiler):
         if inner.primed:
             raise EvalError("a primed expression inside a primed expression", node.loc)
         f = inner.fn
-        if not inner.vars:
-            return inner  # constant under prime
-        idx = tuple(sorted(inner.vars))
         loc = node.loc
+        if not inner.vars:
+            if inner.pure:
+                return inner  # constant under prime
+            return self._impure_primed(inner, loc)
+        idx = tuple(sorted(inner.vars))
         names = self.var_names
 
         if inner.reads is not None and inner.reads[0] == "var":  # x' of a state variable x itself
@@ -65,6 +67,19 @@ class PrimeCompiler(RecordCompiler):
 
         return C(primed, primed=True, envmin=inner.envmin, pure=inner.pure, rec=inner.rec,
                  pvars=frozenset(idx))
+
+    @staticmethod
+    def _impure_primed(inner: C, loc: Loc) -> C:
+        """``e'`` for an ``e`` that reads no variable but may read the state it is read in
+        (``TLCGet("level")'``: the next state's level): ``e`` read in the next state."""
+        f = inner.fn
+
+        def primed(s: Any, t: Any, e: tuple) -> Any:
+            if t is None:
+                raise EvalError("a primed expression where no next state exists", loc)
+            return f(t, None, e)
+
+        return C(primed, primed=True, envmin=inner.envmin, pure=False, rec=inner.rec)
 
     def _c_Unchanged(self, node: S.Unchanged, scope: Scope) -> C:
         return self._c_Prime_eq(node.expr, node.loc, scope)

@@ -1,0 +1,99 @@
+"""``TLCGet("level")`` as TLC reads it: 0 in ASSUME, POSTCONDITION and Init, an initial
+state's level 1, a successor's one more than the state it was reached from (also primed,
+``TLCGet("level")'``, in the step that reaches it). Answers derived by hand in each comment."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conformance.tla.cfg import parse_config
+from conformance.tla.checking import alias_trace
+from conformance.tla.explorer import CheckResult, check
+from conformance.tla.model import Model
+from conformance.tla.simulation import simulate
+
+# x counts the steps; Init reads level 0, so x = level - 1 in every state
+LEVELS = """---- MODULE Levels ----
+EXTENDS Naturals, TLC
+VARIABLE x
+ASSUME TLCGet("level") = 0
+Init == x = TLCGet("level")
+Next == x' = x + 1 /\\ TLCGet("level")' = TLCGet("level") + 1
+Guarded == TLCGet("level") < 4 /\\ x' = x + 1
+Depth == TLCGet("level") < 5
+Inv == x = TLCGet("level") - 1
+Bait == TLCGet("level") < 3
+Early == TLCGet("level") < 3
+Post == TLCGet("level") = 0
+Alias == [x |-> x, level |-> TLCGet("level"), next |-> TLCGet("level")']
+Live == <>(TLCGet("level") > 10)
+Fine == <>(x >= 0)
+====
+"""
+
+
+def model_of(tmp_path: Path, cfg: str) -> tuple[Model, object]:
+    (tmp_path / "Levels.tla").write_text(LEVELS)
+    config = parse_config(cfg + "\nCHECK_DEADLOCK FALSE\n", str(tmp_path / "Levels.cfg"))
+    model = Model.load(tmp_path / "Levels.tla", constants=config.constants)
+    return model, config
+
+
+def run(tmp_path: Path, cfg: str, workers: int = 1) -> CheckResult:
+    model, config = model_of(tmp_path, cfg)
+    return check(model, config, progress=False, workers=workers)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_level_in_constraint_invariant_and_primed(tmp_path: Path, workers: int) -> None:
+    # x = 0..3 at levels 1..4; x = 4 is at level 5, outside Depth (generated, dropped):
+    # 4 distinct, 5 generated, depth 4; Inv and the primed level hold on every step
+    r = run(tmp_path, "INIT Init\nNEXT Next\nCONSTRAINT Depth\nINVARIANT Inv\nPOSTCONDITION Post",
+            workers)
+    assert r.verdict == "ok", r.message
+    assert (r.distinct_states, r.states_generated, r.depth) == (4, 5, 4)
+
+
+def test_level_in_an_action_guard(tmp_path: Path) -> None:
+    # the steps leave levels 1, 2, 3: x = 0..3, 4 distinct, 1 + 3 generated, depth 4
+    r = run(tmp_path, "INIT Init\nNEXT Guarded\nINVARIANT Inv")
+    assert r.verdict == "ok", r.message
+    assert (r.distinct_states, r.states_generated, r.depth) == (4, 4, 4)
+
+
+def test_level_in_an_action_constraint(tmp_path: Path) -> None:
+    # steps from levels 1 and 2 only: x = 0, 1, 2; generated 1 + 3 (the step from level 3
+    # is generated, then not allowed)
+    r = run(tmp_path, "INIT Init\nNEXT Next\nACTION_CONSTRAINT Early")
+    assert r.verdict == "ok", r.message
+    assert (r.distinct_states, r.states_generated, r.depth) == (3, 4, 3)
+
+
+def test_invariant_on_the_level_is_violated_at_level_three(tmp_path: Path) -> None:
+    r = run(tmp_path, "INIT Init\nNEXT Next\nINVARIANT Bait")
+    assert r.verdict == "violation" and r.property == "Bait"
+    assert [step.state for step in r.trace] == [(0,), (1,), (2,)]
+
+
+@pytest.mark.parametrize("prop", ["", "\nPROPERTY Fine"])
+def test_simulation_reads_the_level_of_the_walk(tmp_path: Path, prop: str) -> None:
+    # (a temporal property, which does not read the level, is checked along the walk)
+    model, config = model_of(tmp_path, "INIT Init\nNEXT Next\nINVARIANT Inv\nINVARIANT Bait" + prop)
+    r = simulate(model, config, depth=10, traces=2, seed=1, progress=False)  # type: ignore[arg-type]
+    assert r.verdict == "violation" and r.property == "Bait", r.message
+    assert [step.state for step in r.trace] == [(0,), (1,), (2,)]
+
+
+def test_alias_reads_the_level_of_each_step(tmp_path: Path) -> None:
+    model, _ = model_of(tmp_path, "INIT Init\nNEXT Next")
+    rows = alias_trace(model, "Alias", [(0,), (1,), (2,)])
+    assert [dict(row or ())["level"] for row in rows] == [1, 2, 3]
+    assert [dict(row or ())["next"] for row in rows] == [2, 3, 3]  # the last: itself
+
+
+def test_level_in_a_temporal_property_is_refused(tmp_path: Path) -> None:
+    r = run(tmp_path, "INIT Init\nNEXT Next\nCONSTRAINT Depth\nPROPERTY Live")
+    assert r.verdict == "error"
+    assert 'TLCGet("level")' in (r.message or "") and "temporal" in (r.message or "")
