@@ -596,6 +596,12 @@ def tlc_get(rt: Runtime, state: Any, key: Any) -> Any:
                            f"and its fields {', '.join(_STATS_KEYS)})")
 
 
+def _not_evaluated(module: str, name: str) -> Any:
+    """An operator of TLC's that is refused where it is evaluated: a spec that names it where
+    TLC never evaluates it (a disjunct after one that holds) is checked."""
+    raise UnsupportedError(f"{module}'s {name} is not supported")
+
+
 def tlc_print(rt: Runtime, out: Any, val: Any) -> Any:
     rt.write(format_value(out))
     return val
@@ -737,6 +743,7 @@ _TLC: dict[str, StdOp] = {
     "SortSeq": StdOp(sort_seq, 2, op_args=(1,)),
     "Any": StdOp(any_set, 0),
     "TLCGet": StdOp(tlc_get, 1, runtime=True, pure=False, state=True),
+    "TLCSet": StdOp(lambda *_: _not_evaluated("TLC", "TLCSet"), 2, pure=False),
 }
 
 _BAGS: dict[str, StdOp] = {
@@ -823,6 +830,10 @@ def random_set_of_subsets(rt: Runtime, k: Any, n: Any, s: Any) -> frozenset:
 
 _TLCEXT: dict[str, StdOp] = {
     "AssertEq": StdOp(assert_eq, 2, runtime=True, pure=False),
+    "Trace": StdOp(lambda: _not_evaluated("TLCExt", "Trace"), 0, pure=False),
+    "CounterExample": StdOp(lambda: _not_evaluated("TLCExt", "CounterExample"), 0, pure=False),
+    "TLCDefer": StdOp(lambda _: _not_evaluated("TLCExt", "TLCDefer"), 1, pure=False),
+    "PickSuccessor": StdOp(lambda _: _not_evaluated("TLCExt", "PickSuccessor"), 1, pure=False),
     "TLCModelValue": StdOp(tlc_model_value, 1),
     "TLCNoOp": StdOp(lambda v: v, 1),
     "TLCCache": StdOp(lambda v, closure: v, 2),

@@ -247,3 +247,13 @@ def test_theorem_names_are_exported_to_extending_and_instancing_modules(tmp_path
     assert m.eval_constant("Small") is True
     assert m.eval_constant("I!Pos") is False
     assert m.eval_constant("I!Small!:") is True
+
+
+@pytest.mark.parametrize("expr", ["Trace", "CounterExample", "TLCDefer(1)", "PickSuccessor(TRUE)",
+                                  "TLCSet(1, 2)"])
+def test_tlc_operators_not_supported_are_refused_where_evaluated(model: Model, expr: str) -> None:
+    # named where TLC never evaluates them (a disjunct after one that holds): no error
+    # (the public EWD840_json exports its Trace in such a disjunct); evaluated: refused
+    assert model.eval_constant(f"TRUE \\/ {expr} = 0") is True
+    with pytest.raises(TlaError, match="is not supported"):
+        model.eval_constant(f"FALSE \\/ {expr} = 0")
