@@ -18,13 +18,13 @@ from typing import Any
 from conformance.json_output import plain_integers
 from conformance.output_paths import OutputPathError, writable_file
 from conformance.tla import itf
-from conformance.tla.cfg import read_config
+from conformance.tla.cfg import ModelConfig, read_config
 from conformance.tla.explorer import CheckResult, StateCheck, check, iter_changed, simulate
 from conformance.tla.lint import collect_modules, state_type_check
 from conformance.tla.model import Model
 from conformance.tla.statequeue import remove_spill_folders
 from conformance.tla.syntax import TlaError
-from conformance.tla.values import format_value
+from conformance.tla.values import Value, format_value, make_record
 
 USAGE_ERROR = 2
 
@@ -143,7 +143,7 @@ def _run(args: argparse.Namespace) -> int:
         if args.no_deadlock:
             config.check_deadlock = False
         model = Model.load(spec, constants=config.constants, overrides=config.overrides,
-                           search_path=args.search_path)
+                           search_path=args.search_path, run=_tlc_config(args, config))
         undeclared = model.undeclared_constants()
         if undeclared:
             raise TlaError(f"the model assigns {', '.join(undeclared)}, which "
@@ -214,6 +214,22 @@ def _loop_line(k: int, result: CheckResult) -> str:
         return f"State {k}: Stuttering"
     action = _step_header(k, step.action, result).split(": ", 1)[1]
     return f"Back to state {result.loop + 1}: {action}"
+
+
+def _tlc_config(args: argparse.Namespace, config: ModelConfig) -> Value | None:
+    """What ``TLCGet("config")`` gives in this run: TLC's record for its mode, with this
+    engine's settings (TLC's fields; ``install`` is this package's folder, ``fingerprint``
+    and ``aril`` have no counterpart here: "0"). None in --symbolic (refused there)."""
+    if args.symbolic:
+        return None
+    install = str(Path(__file__).resolve().parents[2])
+    deadlock = config.check_deadlock
+    if args.simulate:
+        return make_record([("mode", "simulate"), ("depth", args.depth), ("traces", args.traces),
+                            ("deadlock", deadlock), ("seed", str(args.seed)), ("aril", "0"),
+                            ("worker", 1), ("install", install), ("sched", "")])
+    return make_record([("mode", "bfs"), ("deadlock", deadlock), ("worker", args.workers),
+                        ("seed", str(args.seed)), ("fingerprint", "0"), ("install", install)])
 
 
 def print_report(result: CheckResult, simulated: bool = False, out: Any = None) -> None:

@@ -82,13 +82,16 @@ class Model:
         constants: Mapping[str, Value] = {},
         overrides: Mapping[str, str] = {},
         seed: int = 0,
+        run: Value | None = None,
     ) -> None:
+        """``run``: the record ``TLCGet("config")`` gives (the command's settings), or None."""
         if sys.getrecursionlimit() < _RECURSION_LIMIT:
             sys.setrecursionlimit(_RECURSION_LIMIT)
         self.module = module
         self.loader = loader
         self.constants = dict(constants)
         self.runtime = Runtime(seed)
+        self.runtime.config = run
         self._builder = ContextBuilder(loader)
         self.root: Ctx = self._builder.build_root(module)
         self.variables = tuple(self._builder.variables)
@@ -117,10 +120,11 @@ class Model:
         constants: Mapping[str, Value] = {},
         overrides: Mapping[str, str] = {},
         search_path: Sequence[Path | str] = (),
+        run: Value | None = None,
     ) -> Model:
         loader = ModuleLoader(search_path)
         module = loader.load_file(spec)
-        return cls(module, loader, constants, overrides)
+        return cls(module, loader, constants, overrides, run=run)
 
     # setup ----------------------------------------------------------------------------
 

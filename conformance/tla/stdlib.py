@@ -556,6 +556,8 @@ class Runtime:
         # they are all one level further. ``level`` None: the level is not known here.
         self.level: int | None = None
         self.current: Any = None
+        # TLCGet("config"): the settings of the run (a record), when a command gave them
+        self.config: Any = None
 
     def write(self, text: str) -> None:
         print(text, file=self.out if self.out is not None else sys.stdout)
@@ -585,15 +587,20 @@ def tlc_get(rt: Runtime, state: Any, key: Any) -> Any:
     figures are still changing)."""
     if key == "level":
         return rt.level_of(state)
-    if rt.stats is None:
-        raise UnsupportedError("TLCGet is supported only in a POSTCONDITION (the search "
-                               "figures exist once the search is over)")
-    if key == "stats":
-        return make_record([(k, rt.stats[k]) for k in _STATS_KEYS])
-    if isinstance(key, str) and key in _STATS_KEYS:
+    if key == "config":
+        if rt.config is None:
+            raise UnsupportedError('TLCGet("config") is known in model checking and simulation '
+                                   '(kraftcheck check) only')
+        return rt.config
+    if key == "stats" or (isinstance(key, str) and key in _STATS_KEYS):
+        if rt.stats is None:
+            raise UnsupportedError(f"TLCGet({show(key)}) is supported only in a POSTCONDITION "
+                                   "(the search figures exist once the search is over)")
+        if key == "stats":
+            return make_record([(k, rt.stats[k]) for k in _STATS_KEYS])
         return rt.stats[key]
-    raise UnsupportedError(f"TLCGet({show(key)}) is not supported (only \"level\", \"stats\" "
-                           f"and its fields {', '.join(_STATS_KEYS)})")
+    raise UnsupportedError(f"TLCGet({show(key)}) is not supported (only \"level\", \"config\", "
+                           f"\"stats\" and its fields {', '.join(_STATS_KEYS)})")
 
 
 def _not_evaluated(module: str, name: str) -> Any:

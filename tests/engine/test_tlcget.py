@@ -1,9 +1,12 @@
-"""``TLCGet("level")`` as TLC reads it: 0 in ASSUME, POSTCONDITION and Init, an initial
+"""``TLCGet`` as TLC reads it. ``"level"``: 0 in ASSUME, POSTCONDITION and Init, an initial
 state's level 1, a successor's one more than the state it was reached from (also primed,
-``TLCGet("level")'``, in the step that reaches it). Answers derived by hand in each comment."""
+``TLCGet("level")'``, in the step that reaches it). ``"config"``: the run's settings, in
+TLC's record. Answers derived by hand in each comment."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -97,3 +100,47 @@ def test_level_in_a_temporal_property_is_refused(tmp_path: Path) -> None:
     r = run(tmp_path, "INIT Init\nNEXT Next\nCONSTRAINT Depth\nPROPERTY Live")
     assert r.verdict == "error"
     assert 'TLCGet("level")' in (r.message or "") and "temporal" in (r.message or "")
+
+
+# ASSUMEs on the run's settings, as trace-validation specs write them
+CONFIGURED = """---- MODULE Configured ----
+EXTENDS Naturals, TLC
+CONSTANTS Mode, Workers
+VARIABLE x
+ASSUME TLCGet("config").mode = Mode /\\ TLCGet("config").worker = Workers
+ASSUME TLCGet("config").deadlock = FALSE
+Init == x = 0
+Next == x < 2 /\\ x' = x + 1
+Inv == TLCGet("config").mode = "simulate" => TLCGet("config").depth = 7
+====
+"""
+
+
+def run_cli(tmp_path: Path, consts: str, *flags: str) -> subprocess.CompletedProcess[str]:
+    (tmp_path / "Configured.tla").write_text(CONFIGURED)
+    (tmp_path / "Configured.cfg").write_text(f"CONSTANTS {consts}\nINIT Init\nNEXT Next\n"
+                                             "INVARIANT Inv\nCHECK_DEADLOCK FALSE\n")
+    return subprocess.run([sys.executable, "-m", "conformance", "check", str(tmp_path / "Configured.tla"),
+                           "--quiet", *flags], capture_output=True, text=True, timeout=120, check=False)
+
+
+@pytest.mark.parametrize(("consts", "flags", "code"), [
+    ('Mode = "bfs" Workers = 1', (), 0),
+    ('Mode = "bfs" Workers = 2', ("--workers", "2"), 0),
+    ('Mode = "bfs" Workers = 1', ("--workers", "2"), 1),  # the ASSUME fails
+    ('Mode = "simulate" Workers = 1', ("--simulate", "--depth", "7", "--traces", "3"), 0),
+    ('Mode = "bfs" Workers = 1', ("--simulate", "--depth", "7"), 1),
+])
+def test_config_record_of_the_run(tmp_path: Path, consts: str, flags: tuple[str, ...], code: int) -> None:
+    proc = run_cli(tmp_path, consts, *flags)
+    assert proc.returncode == code, proc.stdout + proc.stderr
+    if code == 1:
+        assert "Assumption" in proc.stdout + proc.stderr
+
+
+def test_config_is_refused_where_no_run_gives_it(tmp_path: Path) -> None:
+    # a model loaded without a command's settings (the validator, the API)
+    (tmp_path / "C.tla").write_text("---- MODULE C ----\nEXTENDS TLC\n====\n")
+    model = Model.load(tmp_path / "C.tla")
+    with pytest.raises(Exception, match='TLCGet\\("config"\\) is known in model checking'):
+        model.eval_constant('TLCGet("config")')
