@@ -8,6 +8,8 @@ as ``kraftcheck check``.
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -312,6 +314,19 @@ def test_instance_with_operator_parameter() -> None:
     r = run("OpParamInstance", "OpParamInstanceBad")
     assert r.verdict == "violation" and r.property == "Bad"
     assert values(r, "v") == [1, 2]
+
+
+def test_recursive_function_applied_at_each_point_of_its_body() -> None:
+    # By hand: the transitive closure of the chain 1 -> 2 -> ... -> 6 relates x to y exactly
+    # when x < y (Inv holds): one state, two generated. trcl[n] built each trcl[n - 1] again
+    # at each of its 36 points, 13 times: (36 * 13)^6 evaluations, a run that never ended
+    # (the public Echo with four nodes hung in its AncestorProperties); in a process of its
+    # own, so that such a regression fails here instead of hanging the suite
+    proc = subprocess.run([sys.executable, "-m", "conformance", "check",
+                           str(SPECS / "TransitiveChain.tla"), "--quiet"],
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "2 states generated, 1 distinct states found" in proc.stdout
 
 
 def test_recursive_function_over_subsets_does_not_build_them(

@@ -14,6 +14,7 @@ from conformance.tla.semantics.compiled import (
     derived,
     located,
 )
+from conformance.tla.semantics.memo import memoized
 from conformance.tla.semantics.scope import (
     DefEntry,
     LocalDef,
@@ -227,10 +228,15 @@ class FunctionCompiler(SetCompiler):
                 raise EvalError(f"{L.show(x)} is not in the domain of {name}")
             return fb(s, t, env)
 
-        result = (apply_def, derived(apply_def, body, *doms))
+        if not (body.rec or body.vars or body.primed or not body.pure) and \
+                all(d.pure and not d.vars and not d.primed for d in doms):
+            applied: EvalFn = _remembering(apply_def, scope.depth)
+        else:
+            applied = apply_def
+        result = (applied, derived(applied, body, *doms))
         holder.__dict__["_fn_parts"] = result
         cell = holder.__dict__.setdefault("_fn_cell", [])
-        cell.append(apply_def)
+        cell.append(applied)
         return result
 
     def _c_Except(self, node: S.Except, scope: Scope) -> C:
@@ -374,3 +380,22 @@ def _except1(base: C, path: list[tuple[str | None, EvalFn | None]], index: C | N
     return _generated("except1", src, operands, {
         "FIELD": field, "update": update, "path": path, "fv": value.fn, "uses_at": uses_at,
         "punned": found_as_pun, "pun_key": pun_key, "key_miss": key_miss, "BOXES": BOXES})
+
+
+def _remembering(apply_def: EvalFn, prefix: int) -> EvalFn:
+    """The application ``f[x]`` of a function definition whose body and domains read no
+    state and are pure, remembering its results per enclosing bindings and argument
+    (``memoized``): TLC builds ``[y \\in S |-> e]`` lazily, so a recursion that applies
+    ``f[n - 1]`` at each point of such a body (TransitiveClosure's ``trcl[n - 1][x, y]``)
+    evaluates each point once there; here each ``f[k]`` is built once per bindings.
+    ``prefix``: how many enclosing bindings the definition reads (its depth)."""
+    def flat(s: Any, t: Any, e: tuple) -> Any:
+        return apply_def(s, t, (e[:-1], e[-1]))
+
+    remembered = memoized(flat, prefix + 1)
+
+    def apply(s: Any, t: Any, pe: tuple) -> Any:
+        prefix_env, x = pe
+        return remembered(s, t, (*prefix_env, x))
+
+    return apply
