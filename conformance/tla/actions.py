@@ -205,8 +205,11 @@ class ActionCompiler:
             return self._var_of(node.expr, scope)
         if isinstance(node, S.Name):  # a parameter passed by name: Set(old, new) == new = ... with x'
             local = scope.names.get(node.name)
-            if isinstance(local, LazySlot) and local.alias is not None:
-                return self._target(*local.alias)
+            if isinstance(local, LazySlot):
+                if local.alias is not None:
+                    return self._target(*local.alias)
+                if local.unit is not None and local.scope is not None:
+                    return self._target(local.unit.body, local.scope)  # LET q == new
         return None
 
     def _value(self, c: C, loc: Loc) -> EvalFn:
@@ -642,10 +645,12 @@ class ActionCompiler:
         if id(unit) in self._inlining:
             raise UnsupportedError(
                 f"recursive operator {unit.name} whose parameter is primed or assigned", loc)
-        inner, builders, _ = self.c.by_name_scope(target, args, loc, scope, volatile=True,
-                                                  init=self.init)
-        fs = [self._value(C(b), a.loc) if not isinstance(inner.names[p.name], LazySlot)
-              else b for b, a, p in zip(builders, args, unit.params, strict=True)]
+        inner, builders, parts = self.c.by_name_scope(target, args, loc, scope, volatile=True,
+                                                      init=self.init)
+        # an argument passed by value is read at the call: in Init, not before the variables
+        # it reads are assigned (its own C knows them)
+        fs = [self._value(c, a.loc) if not isinstance(inner.names[p.name], LazySlot) else b
+              for b, c, a, p in zip(builders, parts, args, unit.params, strict=True)]
         self._inlining.add(id(unit))
         try:
             body = self.step(unit.body, inner)

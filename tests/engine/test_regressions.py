@@ -316,6 +316,19 @@ def test_instance_with_operator_parameter() -> None:
     assert values(r, "v") == [1, 2]
 
 
+def test_assignment_through_a_let_alias_of_a_parameter() -> None:
+    # By hand: Init gives x = 1, 2 (Pick: c is a, which is x) and 7 (All: x = 7), y = 3;
+    # Bump adds 2 to x below 5 (through c, an alias of a = x'), All(x', {x}) stutters. x in
+    # {1, 3, 5}, {2, 4, 6}, {7}: 7 distinct; generated 3 + 4 (x = 1, 2, 3, 4) + 7 = 14;
+    # depth 3. Before: Pick's states were silently lost (the unassigned x read as a value).
+    assert_holds_with("LetAliasAssign", (7, 14, 3))
+    r = run("LetAliasAssign", "LetAliasAssignSix")
+    assert r.verdict == "violation" and values(r, "x") == [2, 4, 6]
+    # y = c + 1 reads x before x = 1 assigns it: an error, as in TLC, never a lost state
+    r = run("LetAliasAssign", "LetAliasAssignPeek")
+    assert r.verdict == "error" and "x is used before it is assigned" in (r.message or "")
+
+
 def test_recursive_function_applied_at_each_point_of_its_body() -> None:
     # By hand: the transitive closure of the chain 1 -> 2 -> ... -> 6 relates x to y exactly
     # when x < y (Inv holds): one state, two generated. trcl[n] built each trcl[n - 1] again

@@ -385,35 +385,49 @@ def _by_name_uses(body: S.Expr, params: set[str],
     an initial predicate or action), or passes on to an operator taking them by name."""
     if not params:
         return
+    # LET q == p (zero arity): q stands for p where it is assigned or handed on, as TLC's
+    # getVar reads through a definition's body
+    aliases = {d.name: d.body for n in walk(body) if isinstance(n, S.Let)
+               for d in n.defs if isinstance(d, S.OpDef) and not d.params}
+
+    def param_of(e: S.Expr) -> str | None:
+        seen: set[str] = set()
+        while isinstance(e, S.Name) and e.name not in params and e.name in aliases \
+                and e.name not in seen:
+            seen.add(e.name)
+            e = aliases[e.name]
+        return e.name if isinstance(e, S.Name) and e.name in params else None
+
     for node in walk(body):
         if isinstance(node, _ACTION_NODES) or (isinstance(node, S.Temporal)
                                                 and node.op == "ENABLED"):
             for sub in walk(node):
                 if isinstance(sub, S.Name) and sub.name in params:
                     yield sub.name
-        elif isinstance(node, S.OpApp) and any(isinstance(a, S.Name) and a.name in params
-                                               for a in node.args):
+        elif isinstance(node, S.OpApp) and any(param_of(a) for a in node.args):
             takes = callee(node)
             for k, a in enumerate(node.args):
-                if isinstance(a, S.Name) and a.name in params and (takes is None or takes[k]):
-                    yield a.name
+                p = param_of(a)
+                if p is not None and (takes is None or takes[k]):
+                    yield p
     for node in _conjunct_positions(body):
         if isinstance(node, S.OpApp) and node.name in ("=", "\\in") and len(node.args) == 2:
-            first = node.args[0]
-            if isinstance(first, S.Name) and first.name in params:
-                yield first.name
+            p = param_of(node.args[0])
+            if p is not None:
+                yield p
 
 
 def _conjunct_positions(node: S.Expr) -> Iterator[S.Expr]:
     """The sub-expressions an initial predicate or action evaluates as conjuncts (where
-    ``x = e`` assigns): through ``/\\``, ``\\/``, ``\\E``, LET, IF and CASE branches."""
+    ``x = e`` assigns): through ``/\\``, ``\\/``, ``\\E``, ``\\A`` (a conjunction over its
+    bound, as TLC enumerates it), LET, IF and CASE branches."""
     stack = [node]
     while stack:
         n = stack.pop()
         yield n
         if isinstance(n, (S.And, S.Or)):
             stack.extend(n.items)
-        elif (isinstance(n, S.Quant) and n.kind == "E") or isinstance(n, S.Let):
+        elif isinstance(n, (S.Quant, S.Let)):
             stack.append(n.body)
         elif isinstance(n, S.If):
             stack.extend((n.then, n.else_))
