@@ -77,8 +77,9 @@ def _conjuncts(model: Model, e: S.Expr, depth: int = 0) -> list[S.Expr]:
     if lifted is not None:
         return _conjuncts(model, lifted, depth + 1)
     body = _zero_arity_body(model, e)
-    if body is not None and _is_temporal(body):
-        return _conjuncts(model, body, depth + 1)
+    if body is not None and any(isinstance(n, (S.Temporal, S.ActionBox, S.Fairness))
+                                for n in _through_definitions(model, body)):
+        return _conjuncts(model, body, depth + 1)  # (also Alias == LiveSpec, a name of one)
     return [e]
 
 

@@ -22,6 +22,9 @@ Init == x = 0
 Next == x < LIMIT /\\ x' = x + 1
 Spec == Init /\\ [][Next]_x
 FairSpec == Spec /\\ WF_x(Next)
+Live == WF_x(Next)
+Both == Spec /\\ Live
+Named == Both
 Reach == <>(x = 3)
 Often == []<>(x = 3)
 Settles == <>[](x = 3)
@@ -123,6 +126,15 @@ def test_counter(tmp_path: Path, spec: str, prop: str, expected: str) -> None:
     assert r.verdict == expected, r.message
     if expected == "violation":
         assert r.property == prop and r.message == "Temporal properties were violated."
+
+
+def test_specification_named_through_a_definition(tmp_path: Path) -> None:
+    # Named == Both, Both == Spec /\ Live (a name of a conjunction of names, as the Toolbox
+    # writes spec_N == LiveSpec): Live's fairness holds, so Reach does. It was "must have
+    # exactly one conjunct [][Next]_vars, found 0".
+    r = run(tmp_path, counter(3), "SPECIFICATION Named\nPROPERTY Reach")
+    assert r.verdict == "ok", r.message
+    assert (r.distinct_states, r.states_generated) == (4, 4)
 
 
 def test_counter_without_fairness_stutters_in_the_initial_state(tmp_path: Path) -> None:
