@@ -217,6 +217,11 @@ class Normaliser:
         if isinstance(e, S.Quant) and e.kind == "A" and self.is_temporal(e.body):
             yield from self._expand(e, e.bounds, env)
             return
+        if isinstance(e, S.If) and self.is_temporal(e) and not self.is_temporal(e.cond):
+            # IF P THEN F ELSE G, P read in the first state: (P => F) /\ (~P => G)
+            yield S.OpApp(e.loc, "=>", (e.cond, e.then)), env
+            yield S.OpApp(e.loc, "=>", (S.OpApp(e.cond.loc, "~", (e.cond,)), e.else_)), env
+            return
         yield e, env
 
     def _expand(self, q: S.Quant, bounds: tuple[S.Bound, ...], env: Env) -> Iterator[tuple[S.Expr, Env]]:
