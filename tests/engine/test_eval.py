@@ -655,3 +655,30 @@ def test_circled_synonyms_define_one_operator() -> None:
     # SANY: (+) and \oplus are one symbol, so a definition of either is applied by both.
     assert ev("1 \\oplus 2", "a (+) b == <<b, a>>", extends="") == (2, 1)
     assert ev("1 (.) 2", "a \\odot b == <<b, a>>", extends="") == (2, 1)
+
+
+@pytest.mark.parametrize(("expr", "value"), [
+    # a function constructor applied at once is applied at that point only, as TLC's lazy
+    # function value: its domain may be infinite, its body fail elsewhere
+    ("[i \\in Nat |-> i + 1][3]", 4),
+    ("[x \\in 0..2 |-> 10 \\div x][2]", 5),
+    ("[x, y \\in 1..3 |-> x * 10 + y][2, 3]", 23),
+    ("[<<x, y>> \\in (1..2) \\X (1..2) |-> x - y][<<2, 1>>]", 1),
+    ("LET n == 4 IN [x \\in 1..n |-> x + n][n]", 8),
+    ("\\A k \\in 1..3 : [x \\in 1..k |-> x * k][k] = k * k", True),
+])
+def test_function_constructor_applied_at_once(expr: str, value: Any) -> None:
+    assert ev(expr) == value
+
+
+def test_function_constructor_applied_outside_its_domain() -> None:
+    with pytest.raises(EvalError, match="not in the domain"):
+        ev("[x \\in 1..2 |-> x][3]")
+
+
+def test_function_definition_over_a_tuple_pattern() -> None:
+    # one bound, a tuple pattern: the argument is the tuple itself (it was split into its
+    # components and each tested against the set of pairs: an error)
+    body = "f[<<x, y>> \\in (1..2) \\X (1..3)] == x * 10 + y\ng[<<x, y>> \\in (1..2) \\X (1..2), z \\in 1..2] == x + y + z"
+    assert ev("f[<<2, 3>>]", body) == 23
+    assert ev("g[<<1, 2>>, 2]", body) == 5

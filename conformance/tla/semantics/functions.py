@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
 from conformance.tla import stdlib as L
@@ -36,7 +37,7 @@ from conformance.tla.semantics.support import (
     _walk_expr,
     fused,
 )
-from conformance.tla.syntax import EvalError, TlaError, UnsupportedError
+from conformance.tla.syntax import EvalError, Loc, TlaError, UnsupportedError
 from conformance.tla.values import (
     BOXES,
     Fn,
@@ -110,6 +111,8 @@ class FunctionCompiler(SetCompiler):
         direct = self._recursive_fn_app(node, fa, args, scope)
         if direct is not None:
             return direct
+        if isinstance(node.fn, S.FnConstruct):
+            return self._constructed_app(node.fn, fa, args, scope, loc)
         fn = self.expr(node.fn, scope)
 
         def slow(f: Any, x: Any) -> Any:
@@ -169,6 +172,27 @@ class FunctionCompiler(SetCompiler):
             res.envmin = 0
         return res
 
+    def _constructed_app(self, fn: S.FnConstruct, fa: EvalFn, args: list[C], scope: Scope,
+                         loc: Loc) -> C:
+        """``[x \\in S |-> e][a]``: ``e`` at ``a`` once ``a`` is found in ``S``, the function
+        not built, as TLC applies its lazy function value (``S`` may be infinite, ``Nat``
+        say, and ``e`` is not evaluated at the other points)."""
+        unit = S.FnDef(fn.loc, "[...]", fn.bounds, fn.body, False, None)
+        holder = SimpleNamespace()  # (what _fn_def_parts keeps, for this application)
+        parts = self._fn_def_parts(holder, unit, scope)
+        assert parts is not None  # (not recursive: nothing refers to it)
+        apply_fn, body = parts
+        prefix = scope.depth
+
+        def app(s: Any, t: Any, e: tuple) -> Any:
+            x = fa(s, t, e)
+            try:
+                return apply_fn(s, t, (e[:prefix], x))
+            except TlaError as err:
+                raise located(err, loc) from None
+
+        return derived(app, *args, body)
+
     def _fn_def_parts(self, holder: Any, unit: S.FnDef, scope: Scope
                       ) -> tuple[EvalFn, C] | None:
         parts = holder.__dict__.get("_fn_parts")
@@ -197,6 +221,7 @@ class FunctionCompiler(SetCompiler):
         tests = [d.fn for d in doms]
         bounds = unit.bounds
         single = len(bounds) == 1 and len(bounds[0].names) == 1 and not bounds[0].tuple_pattern
+        width = sum(1 if b.tuple_pattern else len(b.names) for b in bounds)
         name = unit.name
 
         def apply_def(s: Any, t: Any, pe: tuple) -> Any:
@@ -205,7 +230,9 @@ class FunctionCompiler(SetCompiler):
                 if not tests[0](s, t, prefix_env)(x):
                     raise EvalError(f"{L.show(x)} is not in the domain of {name}")
                 return fb(s, t, (*prefix_env, x))
-            args = x if type(x) is tuple else (x,)
+            # one argument per bound variable, a tuple pattern's one tuple: a single one is
+            # the argument itself (f[<<a, b>>] for f[<<x, y>> \\in S]), more come as a tuple
+            args = (x,) if width == 1 else x if type(x) is tuple else (x,)
             env = prefix_env
             k = 0
             for b, test in zip(bounds, tests, strict=True):
