@@ -230,8 +230,10 @@ class Interp:
         for d in e.defs:
             if isinstance(d, S.OpDef):
                 inner[d.name] = Thunk(d.body, inner) if not d.params else Op(d.params, d.body, inner)
+            elif isinstance(d, S.FnDef):  # (not recursive here) the function it defines, built
+                inner[d.name] = Thunk(S.FnConstruct(d.loc, d.bounds, d.body), inner)
             elif not isinstance(d, S.Recursive):
-                raise RefError("LET function definitions are not in the reference")
+                raise RefError(f"LET definition {type(d).__name__} is not in the reference")
         return inner  # later definitions (and recursion) see the same mapping
 
     def e_Let(self, e: S.Let, env: Env, p: bool) -> V:

@@ -335,6 +335,13 @@ class ExtGen(Gen):
             f"{self.with_('int', depth, scope, **{v: 'int', w: 'int'})}] IN LET {k} == {e('int')} IN "
             f"LET {j} == {e('int')} IN IF <<{k}, {j}>> \\in DOMAIN {f} THEN {f}[{k}, {j}] ELSE 9)",
             lambda: f"Weigh({e('set')})",
+            # a LET function definition over a tuple pattern, applied to a pair in its domain
+            lambda: f"(LET {k} == {e('set')} IN LET {j} == {e('set')} IN "
+            f"LET {f}[<<{v}, {w}>> \\in {k} \\X {j}] == {self.with_('int', depth, scope, **{v: 'int', w: 'int'})} IN "
+            f"IF {k} \\X {j} = {{}} THEN 9 ELSE {f}[CHOOSE {v} \\in {k} \\X {j} : TRUE])",
+            # a function constructor applied at once, at a point of its domain or not
+            lambda: f"(LET {k} == {e('set')} IN LET {j} == {e('int')} IN "
+            f"IF {j} \\in {k} THEN [{v} \\in {k} |-> {self.with_('int', depth, scope, **{v: 'int'})}][{j}] ELSE 9)",
             lambda: f"(LET RECURSIVE {f}(_) {f}({v}) == IF {v} <= 0 THEN {self.with_('int', depth, scope, **{v: 'int'})} "
             f"ELSE {v} + {f}({v} - 1) IN {f}({e('int')} % 4))",
             lambda: f"Apply(LAMBDA {v} : {self.with_('int', depth, scope, **{v: 'int'})}, {e('int')})",
