@@ -43,7 +43,9 @@ def register(subparsers: Any) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object with the verdict on stdout")
     p.add_argument("--itf", type=Path, metavar="OUT.itf.json", help="write the counterexample as ITF JSON")
     p.add_argument("--max-states", type=int, metavar="N", help="stop after N distinct states (exit 3)")
-    p.add_argument("--time-limit", type=float, metavar="SECONDS", help="stop after this many seconds (exit 3)")
+    p.add_argument("--time-limit", type=float, metavar="SECONDS",
+                   help="stop after this many seconds (exit 3); an evaluation still running 5 seconds "
+                   "later is interrupted")
     p.add_argument("--no-deadlock", action="store_true", help="do not report deadlocks")
     p.add_argument("--simulate", action="store_true", help="random simulation instead of exhaustive search")
     p.add_argument("--depth", type=int, default=100, help="simulation: states per walk (default 100)")

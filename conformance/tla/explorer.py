@@ -40,6 +40,7 @@ from conformance.tla.checking import (
     iter_changed,
     label_step,
 )
+from conformance.tla.deadline import TimeLimitReached, interrupting
 from conformance.tla.fpset import FingerprintSet
 from conformance.tla.gcpolicy import search_collector
 from conformance.tla.liveness import LivenessRecorder, liveness_recorder
@@ -298,23 +299,28 @@ def check(model: Model, config: ModelConfig, *, max_states: int | None = None,
     result = CheckResult("ok", tuple(model.variables))
     search: Search | None = None
     try:
-        if behaviourless(config):
-            raise Stop("ok", None, None)
-        plan = resolve_plan(model, config)
-        search = Search(model, config, plan, max_states, time_limit, prog, typecheck, queue_memory)
-        search.live = liveness_recorder(model, plan, search.identity, search.checks.action_allowed)
-        with search_collector():
-            if workers > 1 and fork_available() and search.live is None:
-                run_parallel(search, workers, queue_memory)
-            else:
-                search.run()
-        model.runtime.expanding(None, None)  # (the level is not known in temporal properties)
-        if search.live is not None:
-            found = search.live.check()
-            if found is not None:
-                search.trace = search.live.trace(found.lasso)
-                result.loop = found.lasso.loop
-                raise Stop("violation", found.obligation.prop, LIVENESS_MESSAGE)
+        with interrupting(time_limit):
+            if behaviourless(config):
+                raise Stop("ok", None, None)
+            plan = resolve_plan(model, config)
+            search = Search(model, config, plan, max_states, time_limit, prog, typecheck, queue_memory)
+            search.live = liveness_recorder(model, plan, search.identity, search.checks.action_allowed)
+            with search_collector():
+                if workers > 1 and fork_available() and search.live is None:
+                    run_parallel(search, workers, queue_memory)
+                else:
+                    search.run()
+            model.runtime.expanding(None, None)  # (the level is not known in temporal properties)
+            if search.live is not None:
+                found = search.live.check()
+                if found is not None:
+                    search.trace = search.live.trace(found.lasso)
+                    result.loop = found.lasso.loop
+                    raise Stop("violation", found.obligation.prop, LIVENESS_MESSAGE)
+    except TimeLimitReached as late:  # one evaluation ran past the limit
+        result.verdict, result.message = "limit", str(late)
+        if search is not None:
+            search.trace = []
     except Stop as stop:
         result.verdict, result.property, result.message = stop.verdict, stop.prop, stop.message
     except TlaError as exc:

@@ -23,6 +23,7 @@ from conformance.tla.checking import (
     finish_run,
     label_step,
 )
+from conformance.tla.deadline import TimeLimitReached, interrupting
 from conformance.tla.liveness import liveness_recorder
 from conformance.tla.liveness.recorder import MESSAGE as LIVENESS_MESSAGE
 from conformance.tla.liveness.walk import WalkMonitor, WalkViolation
@@ -74,65 +75,69 @@ def simulate(model: Model, config: ModelConfig, *, depth: int, traces: int, seed
     walk: list[TraceStep] = []
     number = 0
     try:
-        if behaviourless(config):
-            raise Stop("ok", None, None)
-        plan = resolve_plan(model, config)
-        ident = StateIdentity.of(model, plan, config)
-        checks = Checks(model, plan, typecheck)
-        recorder = liveness_recorder(model, plan, ident, checks.action_allowed)
-        monitor = WalkMonitor(recorder) if recorder is not None else None
+        with interrupting(time_limit):
+            if behaviourless(config):
+                raise Stop("ok", None, None)
+            plan = resolve_plan(model, config)
+            ident = StateIdentity.of(model, plan, config)
+            checks = Checks(model, plan, typecheck)
+            recorder = liveness_recorder(model, plan, ident, checks.action_allowed)
+            monitor = WalkMonitor(recorder) if recorder is not None else None
 
-        def lasso(found: WalkViolation | None) -> None:
-            if found is not None:
-                if found.stutter:
-                    walk.append(TraceStep("Stuttering", (), None, walk[-1].state))
-                result.loop = found.loop
-                raise Stop("violation", found.obligation.prop, LIVENESS_MESSAGE)
+            def lasso(found: WalkViolation | None) -> None:
+                if found is not None:
+                    if found.stutter:
+                        walk.append(TraceStep("Stuttering", (), None, walk[-1].state))
+                    result.loop = found.loop
+                    raise Stop("violation", found.obligation.prop, LIVENESS_MESSAGE)
 
-        rt = model.runtime
-        rt.expanding(None, -1)  # TLCGet("level") is 0 in Init
-        inits = _ordered(_before(deadline, model.init_states(plan.init)), ident)
-        generated += len(inits)
-        if not inits:
-            raise Stop("error", None, "the initial predicate has no solution")
-        for _ in range(traces):
-            state = inits[rng.randrange(len(inits))]
-            walk = [TraceStep("Init", (), None, state)]
-            seen.add(ident(state))
-            number += 1
-            rt.expanding(state, 1)
-            checks.state_ok(state, number)
-            if monitor is not None and checks.in_model(state):
-                rt.expanding(None, None)  # (TLCGet("level") refused in temporal properties)
-                lasso(monitor.start(ident(state), state))
-            while len(walk) < depth and checks.in_model(_reading(rt, state, len(walk))):
-                _check_time(deadline)
-                succs = _ordered(model.successors(state, plan.next), lambda ls: (ls[0].name, ident(ls[1])))
-                generated += len(succs)
-                if not succs:
-                    if plan.check_deadlock:
-                        raise Stop("deadlock", None, "Deadlock reached.")
-                    break
-                allowed = [ls for ls in succs if checks.action_allowed(state, ls[1])]
-                if not allowed:
-                    break
-                label, succ = allowed[rng.randrange(len(allowed))]
-                walk.append(label_step(label, succ))
-                prop = checks.violated_property(state, succ)
-                if prop is not None:
-                    raise Stop("violation", prop, f"Action property {prop} is violated.")
-                seen.add(ident(succ))
+            rt = model.runtime
+            rt.expanding(None, -1)  # TLCGet("level") is 0 in Init
+            inits = _ordered(_before(deadline, model.init_states(plan.init)), ident)
+            generated += len(inits)
+            if not inits:
+                raise Stop("error", None, "the initial predicate has no solution")
+            for _ in range(traces):
+                state = inits[rng.randrange(len(inits))]
+                walk = [TraceStep("Init", (), None, state)]
+                seen.add(ident(state))
                 number += 1
-                rt.expanding(succ, len(walk))
-                checks.state_ok(succ, number, state)
-                state = succ
+                rt.expanding(state, 1)
+                checks.state_ok(state, number)
                 if monitor is not None and checks.in_model(state):
-                    rt.expanding(None, None)
-                    lasso(monitor.step(ident(state), state))
-                prog.update(len(seen), generated, 0, len(walk))
-            max_depth = max(max_depth, len(walk))
-            walk = []
-            _check_time(deadline)
+                    rt.expanding(None, None)  # (TLCGet("level") refused in temporal properties)
+                    lasso(monitor.start(ident(state), state))
+                while len(walk) < depth and checks.in_model(_reading(rt, state, len(walk))):
+                    _check_time(deadline)
+                    succs = _ordered(model.successors(state, plan.next), lambda ls: (ls[0].name, ident(ls[1])))
+                    generated += len(succs)
+                    if not succs:
+                        if plan.check_deadlock:
+                            raise Stop("deadlock", None, "Deadlock reached.")
+                        break
+                    allowed = [ls for ls in succs if checks.action_allowed(state, ls[1])]
+                    if not allowed:
+                        break
+                    label, succ = allowed[rng.randrange(len(allowed))]
+                    walk.append(label_step(label, succ))
+                    prop = checks.violated_property(state, succ)
+                    if prop is not None:
+                        raise Stop("violation", prop, f"Action property {prop} is violated.")
+                    seen.add(ident(succ))
+                    number += 1
+                    rt.expanding(succ, len(walk))
+                    checks.state_ok(succ, number, state)
+                    state = succ
+                    if monitor is not None and checks.in_model(state):
+                        rt.expanding(None, None)
+                        lasso(monitor.step(ident(state), state))
+                    prog.update(len(seen), generated, 0, len(walk))
+                max_depth = max(max_depth, len(walk))
+                walk = []
+                _check_time(deadline)
+    except TimeLimitReached as late:  # one evaluation ran past the limit
+        result.verdict, result.message = "limit", str(late)
+        result.trace = []
     except Stop as stop:
         result.verdict, result.property, result.message = stop.verdict, stop.prop, stop.message
         result.trace = [] if stop.verdict == "limit" else walk  # a walk cut short shows nothing
