@@ -156,17 +156,8 @@ class FunctionCompiler(SetCompiler):
         else:
             app_fn, body_c = compiled
             rec = body_c.rec
-        loc = node.loc
-
-        def app(s: Any, t: Any, e: tuple) -> Any:
-            x = fa(s, t, e)
-            try:
-                return app_fn(s, t, (e[:prefix], x))
-            except TlaError as err:
-                raise located(err, loc) from None
-
         parts = [*args] + ([body_c] if body_c is not None else [])
-        res = derived(app, *parts)
+        res = derived(_applying(fa, app_fn, prefix, node.loc), *parts)
         res.rec = res.rec or rec
         if prefix > 0 or rec:
             res.envmin = 0
@@ -182,16 +173,7 @@ class FunctionCompiler(SetCompiler):
         parts = self._fn_def_parts(holder, unit, scope)
         assert parts is not None  # (not recursive: nothing refers to it)
         apply_fn, body = parts
-        prefix = scope.depth
-
-        def app(s: Any, t: Any, e: tuple) -> Any:
-            x = fa(s, t, e)
-            try:
-                return apply_fn(s, t, (e[:prefix], x))
-            except TlaError as err:
-                raise located(err, loc) from None
-
-        return derived(app, *args, body)
+        return derived(_applying(fa, apply_fn, scope.depth, loc), *args, body.below(scope.depth))
 
     def _fn_def_parts(self, holder: Any, unit: S.FnDef, scope: Scope
                       ) -> tuple[EvalFn, C] | None:
@@ -407,6 +389,19 @@ def _except1(base: C, path: list[tuple[str | None, EvalFn | None]], index: C | N
     return _generated("except1", src, operands, {
         "FIELD": field, "update": update, "path": path, "fv": value.fn, "uses_at": uses_at,
         "punned": found_as_pun, "pun_key": pun_key, "key_miss": key_miss, "BOXES": BOXES})
+
+
+def _applying(fa: EvalFn, apply_def: EvalFn, prefix: int, loc: Loc) -> EvalFn:
+    """``f[a]`` of a function applied without being built: ``a`` (``fa``) given with the
+    enclosing bindings (the first ``prefix`` slots) to ``apply_def``, its errors located."""
+    def app(s: Any, t: Any, e: tuple) -> Any:
+        x = fa(s, t, e)
+        try:
+            return apply_def(s, t, (e[:prefix], x))
+        except TlaError as err:
+            raise located(err, loc) from None
+
+    return app
 
 
 def _remembering(apply_def: EvalFn, prefix: int) -> EvalFn:
