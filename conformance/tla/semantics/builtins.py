@@ -20,6 +20,7 @@ from conformance.tla.semantics.operators import (
     OperatorCompiler,
 )
 from conformance.tla.semantics.scope import (
+    DefEntry,
     Scope,
 )
 from conformance.tla.semantics.support import (
@@ -47,6 +48,8 @@ from conformance.tla.values import (
     same_value,
     unequal_or_fail,
 )
+
+_UNIONS = ("\\cup",)  # (\\union is read as \\cup)
 
 
 class BuiltinCompiler(OperatorCompiler):
@@ -154,14 +157,32 @@ class BuiltinCompiler(OperatorCompiler):
                          "BOXES": BOXES})
         return derived(fn, a, b)
 
-    def _is_set_constructor(self, node: S.Expr, scope: Scope) -> bool:
+    def _is_set_constructor(self, node: S.Expr, scope: Scope, depth: int = 0) -> bool:
+        """Whether ``node`` is a set ``set_predicate`` tests without building it: SUBSET S,
+        [S -> T], [a : S], Seq(S), a union with one of them, or the name of a definition
+        that is one (Messages == [type : {"a"}, ...] \\cup [type : {"b"}, ...])."""
         if isinstance(node, (S.FnSet, S.RecordSet)):
             return True
         if isinstance(node, S.OpApp) and len(node.args) == 1 and node.name in ("SUBSET", "Seq"):
             if self.lookup(node.name, scope) is not None:
                 return False
             return node.name == "SUBSET" or "Sequences" in scope.ctx.std
-        return False
+        if depth > 20:
+            return False
+        if isinstance(node, S.OpApp) and node.name in _UNIONS and len(node.args) == 2 \
+                and self.lookup(node.name, scope) is None:
+            return any(self._is_set_constructor(a, scope, depth + 1) for a in node.args)
+        named = self._set_definition(node, scope)
+        return named is not None and self._is_set_constructor(*named, depth + 1)
+
+    def _set_definition(self, node: S.Expr, scope: Scope) -> tuple[S.Expr, Scope] | None:
+        """The body of the parameterless definition ``node`` names, and its scope."""
+        if not isinstance(node, S.Name):
+            return None
+        entry = self.lookup(node.name, scope)
+        if isinstance(entry, DefEntry) and isinstance(entry.unit, S.OpDef) and not entry.unit.params:
+            return entry.unit.body, Scope(entry.ctx, entry.ctx.base)
+        return None
 
     def set_predicate(self, node: S.Expr, scope: Scope) -> C:
         """A compiled expression whose value is a membership test ``value -> bool`` of the
@@ -171,6 +192,18 @@ class BuiltinCompiler(OperatorCompiler):
             f = c.fn
             member = L.member
             return derived(lambda s, t, e: _member_of(member, f(s, t, e)), c)
+        named = self._set_definition(node, scope)
+        if named is not None:
+            return self.set_predicate(*named)
+        if isinstance(node, S.OpApp) and node.name in _UNIONS:
+            left, right = (self.set_predicate(a, scope) for a in node.args)
+            fl, fr = left.fn, right.fn
+
+            def union_pred(s: Any, t: Any, e: tuple) -> Callable[[Any], bool]:
+                p, q = fl(s, t, e), fr(s, t, e)
+                return lambda v: p(v) or q(v)
+
+            return derived(union_pred, left, right)
         if isinstance(node, S.OpApp):
             inner = self.set_predicate(node.args[0], scope)
             fi = inner.fn
