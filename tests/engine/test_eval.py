@@ -703,3 +703,21 @@ def test_membership_in_a_named_union_of_record_sets(expr: str, value: Any,
 
     monkeypatch.setattr(stdlib, "record_set", built)
     assert ev(expr, "Msgs == [a : Nat] \\cup Other\nOther == [b : {1, 2}]") is value
+
+
+@pytest.mark.parametrize(("expr", "value"), [
+    # tested without building the set, with TLC's answers: a value of another kind fails
+    # (TLC: "Attempted to check if non-record ... is in the set of records"), a record of
+    # other fields or a model value is not in it
+    ("5 \\in [a : {1}]", None), ("<<1, 2>> \\in [a : {1}]", None), ("{1} \\in [a : {1}]", None),
+    ("[b |-> 1] \\in [a : {1}]", False), ("[a |-> 1] \\in [a : {1}]", True),
+    ("5 \\in [{1} -> {1}]", None), ("{1} \\in [{1} -> {1}]", None), ("<<1>> \\in [{1} -> {1}]", True),
+    ("5 \\in SUBSET {1}", None), ("<<1>> \\in SUBSET {1}", None), ("{1} \\in SUBSET {1}", True),
+    ("M \\in [a : {1}]", False), ("M \\in SUBSET {1}", False),
+])
+def test_membership_in_a_constructed_set_of_a_value_of_another_kind(expr: str, value: Any) -> None:
+    if value is None:
+        with pytest.raises(EvalError, match="attempted to check if"):
+            ev(expr, constants={"M": ModelValue("M")}, body="CONSTANT M")
+    else:
+        assert ev(expr, constants={"M": ModelValue("M")}, body="CONSTANT M") is value

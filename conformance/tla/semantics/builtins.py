@@ -42,6 +42,7 @@ from conformance.tla.syntax import EvalError, Loc, TlaError
 from conformance.tla.values import (
     BOXES,
     Fn,
+    ModelValue,
     fn_domain,
     fn_items,
     member_miss,
@@ -50,6 +51,24 @@ from conformance.tla.values import (
 )
 
 _UNIONS = ("\\cup",)  # (\\union is read as \\cup)
+_ATOMS = (int, bool, str)
+
+
+def _not_of_kind(v: Any, kind: str, where: str) -> bool:
+    """A value tested against a set of a kind it is not of: FALSE for a model value (TLC's
+    modelValueMember), an error for a number, string, boolean or a value of the other
+    kinds, as TLC fails to check it (``5 \\in SUBSET S``, ``{1} \\in [S -> T]``)."""
+    if type(v) is ModelValue:
+        return False
+    raise EvalError(f"attempted to check if {L.show(v)}, which is not {kind}, is in a set {where}")
+
+
+def _other_record(v: Any) -> bool:
+    """A value that is not a record of the set's fields: FALSE for a record of other fields
+    (or none: the empty tuple), an error for a value that is no record (TLC: "non-record")."""
+    if (type(v) is Fn and v.is_record()) or (type(v) is tuple and not v) or type(v) is ModelValue:
+        return False
+    raise EvalError(f"attempted to check if non-record {L.show(v)} is in a set of records")
 
 
 class BuiltinCompiler(OperatorCompiler):
@@ -211,7 +230,8 @@ class BuiltinCompiler(OperatorCompiler):
 
                 def subset_pred(s: Any, t: Any, e: tuple) -> Callable[[Any], bool]:
                     p = fi(s, t, e)
-                    return lambda v: type(v) is frozenset and all(p(y) for y in v)
+                    return lambda v: (all(p(y) for y in v) if type(v) is frozenset
+                                      else _not_of_kind(v, "a set", "SUBSET S"))
 
                 return derived(subset_pred, inner)
 
@@ -230,9 +250,9 @@ class BuiltinCompiler(OperatorCompiler):
                 if type(d) is not frozenset:
                     return lambda v: False  # functions over infinite domains are not values
                 return lambda v: (
-                    (type(v) is tuple or type(v) is Fn)
-                    and fn_domain(v) == d
-                    and all(p(y) for _, y in fn_items(v))
+                    fn_domain(v) == d and all(p(y) for _, y in fn_items(v))
+                    if type(v) is tuple or type(v) is Fn
+                    else _not_of_kind(v, "a function", "[S -> T]")
                 )
 
             return derived(fn_pred, dom, rng)
@@ -245,7 +265,9 @@ class BuiltinCompiler(OperatorCompiler):
         def rec_pred(s: Any, t: Any, e: tuple) -> Callable[[Any], bool]:
             ps = [(n, f(s, t, e)) for n, f in zip(names, fps, strict=True)]
             return lambda v: (
-                type(v) is Fn and v.map.keys() == keys and all(p(v.map[n]) for n, p in ps)
+                all(p(v.map[n]) for n, p in ps)
+                if type(v) is Fn and v.map.keys() == keys
+                else _other_record(v)
             )
 
         return derived(rec_pred, *preds)
