@@ -713,6 +713,8 @@ def test_membership_in_a_named_union_of_record_sets(expr: str, value: Any,
     ("[b |-> 1] \\in [a : {1}]", False), ("[a |-> 1] \\in [a : {1}]", True),
     ("5 \\in [{1} -> {1}]", None), ("{1} \\in [{1} -> {1}]", None), ("<<1>> \\in [{1} -> {1}]", True),
     ("5 \\in SUBSET {1}", None), ("<<1>> \\in SUBSET {1}", None), ("{1} \\in SUBSET {1}", True),
+    ("Nat \\in SUBSET Nat", None),  # (TLC: "the non-enumerable value Nat")
+    ("(1..3) \\in SUBSET (1..5)", True),
     ("M \\in [a : {1}]", False), ("M \\in SUBSET {1}", False),
 ])
 def test_membership_in_a_constructed_set_of_a_value_of_another_kind(expr: str, value: Any) -> None:

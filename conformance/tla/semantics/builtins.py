@@ -57,9 +57,13 @@ _ATOMS = (int, bool, str)
 def _not_of_kind(v: Any, kind: str, where: str) -> bool:
     """A value tested against a set of a kind it is not of: FALSE for a model value (TLC's
     modelValueMember), an error for a number, string, boolean or a value of the other
-    kinds, as TLC fails to check it (``5 \\in SUBSET S``, ``{1} \\in [S -> T]``)."""
+    kinds, as TLC fails to check it (``5 \\in SUBSET S``, ``{1} \\in [S -> T]``), and for
+    a set it cannot enumerate (``Nat \\in SUBSET Nat``)."""
     if type(v) is ModelValue:
         return False
+    if isinstance(v, L.LazySet):
+        raise EvalError(f"attempted to check if {L.show(v)}, a set that cannot be enumerated, "
+                        f"is in a set {where}")
     raise EvalError(f"attempted to check if {L.show(v)}, which is not {kind}, is in a set {where}")
 
 
