@@ -260,11 +260,17 @@ class ActionCompiler:
                                        *self._checked([i])], None)
                 return _Compiled(None, self._enumerate(i, rhs, node.loc))
         if isinstance(node, S.Unchanged):
-            idx = self._unchanged_vars(node.expr, scope)
-            if idx is not None:
-                return _Compiled([*((_ASSIGN, i, _reader(i), node.loc) for i in idx),
-                                  *self._checked(idx)], None)
-            return _Compiled([(_GUARD, -1, self._guard_c(node, scope), None)], None)
+            parts = self._unchanged_parts(node.expr, scope)
+            if len(parts) == 1 and parts[0][0] is None:  # no variable in it: one guard
+                return _Compiled([(_GUARD, -1, self._guard_c(node, scope), None)], None)
+            ops: list[Op] = []
+            for i, expr, where in parts:  # in order, as TLC takes a tuple's items
+                if i is not None:
+                    ops.append((_ASSIGN, i, _reader(i), node.loc))
+                    ops.extend(self._checked([i]))
+                else:
+                    ops.append((_GUARD, -1, self._guard_c(S.Unchanged(expr.loc, expr), where), None))
+            return _Compiled(ops, None)
         if isinstance(node, S.ActionBox):
             if node.box:
                 return self._conj(S.Or(node.loc, (node.action, S.Unchanged(node.loc, node.sub))),
@@ -358,18 +364,17 @@ class ActionCompiler:
 
         return enum
 
-    def _unchanged_vars(self, node: S.Expr, scope: Scope) -> list[int] | None:
-        """The variables of ``UNCHANGED node`` when it is a (nested) tuple of variables."""
+    def _unchanged_parts(self, node: S.Expr, scope: Scope) -> list[tuple[int | None, S.Expr, Scope]]:
+        """``UNCHANGED node`` taken apart as TLC's processUnchanged takes it: a variable
+        (through definitions and substitutions; assigned if not yet), each item of a tuple
+        in turn, and any other expression compared in both states (``None``)."""
         i = self._var_of(node, scope)
         if i is not None:
-            return [i]
+            return [(i, node, scope)]
         if isinstance(node, S.Tuple):
-            out: list[int] = []
+            out: list[tuple[int | None, S.Expr, Scope]] = []
             for item in node.items:
-                sub = self._unchanged_vars(item, scope)
-                if sub is None:
-                    return None
-                out.extend(sub)
+                out.extend(self._unchanged_parts(item, scope))
             return out
         entry: Any = None
         if isinstance(node, S.Name) and node.name not in scope.names:
@@ -379,10 +384,10 @@ class ActionCompiler:
                                                    node.path_args)
         if isinstance(entry, DefEntry) and isinstance(entry.unit, S.OpDef) \
                 and not entry.unit.params:
-            return self._unchanged_vars(entry.unit.body, Scope(entry.ctx, entry.ctx.base))
+            return self._unchanged_parts(entry.unit.body, Scope(entry.ctx, entry.ctx.base))
         if isinstance(entry, SubstEntry):
-            return self._unchanged_vars(entry.expr, entry.scope)
-        return None
+            return self._unchanged_parts(entry.expr, entry.scope)
+        return [(None, node, scope)]
 
     def _structural(self, node: S.Expr, scope: Scope) -> Step | None:
         """Steps of the branching/binding constructs; None for a plain guard."""

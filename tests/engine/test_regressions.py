@@ -329,6 +329,16 @@ def test_assignment_through_a_let_alias_of_a_parameter() -> None:
     assert r.verdict == "error" and "x is used before it is assigned" in (r.message or "")
 
 
+def test_unchanged_of_a_tuple_with_expressions() -> None:
+    # By hand: y goes 0, 1, 2 with z = 0; the constant items (c, and x <- c + 1 through the
+    # instance) are the same in both states and z is assigned: 3 distinct, 3 generated,
+    # depth 3. It was "z' is used before it is assigned" (the whole tuple compared).
+    assert_holds_with("UnchangedParts", (3, 3, 3))
+    # y * 0 + y changes with y: no step; only the initial state (1, 1, 1)
+    r = run("UnchangedParts", "UnchangedPartsMoving")
+    assert r.verdict == "ok" and (r.distinct_states, r.states_generated, r.depth) == (1, 1, 1)
+
+
 def test_recursive_function_applied_at_each_point_of_its_body() -> None:
     # By hand: the transitive closure of the chain 1 -> 2 -> ... -> 6 relates x to y exactly
     # when x < y (Inv holds): one state, two generated. trcl[n] built each trcl[n - 1] again

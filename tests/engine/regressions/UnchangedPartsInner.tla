@@ -1,0 +1,4 @@
+---- MODULE UnchangedPartsInner ----
+VARIABLES x, z
+Keep == UNCHANGED <<x, z>>
+====
