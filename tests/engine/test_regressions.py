@@ -329,6 +329,27 @@ def test_assignment_through_a_let_alias_of_a_parameter() -> None:
     assert r.verdict == "error" and "x is used before it is assigned" in (r.message or "")
 
 
+@pytest.mark.parametrize("cfg", ["HigherOrderAction", "HigherOrderActionLambda"])
+def test_an_action_passed_as_an_operator_argument_is_refused(cfg: str) -> None:
+    # TLC: Apply(SetNext, x) steps x to 1 and 2 (v' is x'). The engine passed x's value, so
+    # v' was the constant 0': no step and "No error" with one state, silently wrong; now a
+    # located refusal until such arguments are substituted
+    r = run("HigherOrderAction", cfg)
+    assert r.verdict == "error" and "primes a parameter" in (r.message or "")
+    # a predicate passed the same way is read as before: x in 0..2, 3 states, Inv holds
+    r = run("HigherOrderAction", "HigherOrderActionPlain")
+    assert r.verdict == "ok" and (r.distinct_states, r.states_generated, r.depth) == (3, 3, 3)
+
+
+def test_impure_constant_definitions_are_evaluated_once(capsys: pytest.CaptureFixture[str]) -> None:
+    # By hand: G is one number for the whole run (TLC evaluates a constant-level definition
+    # once), so v = G holds in the initial state and after each step v' = G: 1 distinct
+    # state, 2 generated; D's Print runs once. It was a violation of Inv (G drawn again at
+    # each use), then "cannot replay the initial state" (TLC's regression model Github648).
+    assert_holds_with("RandomConst", (1, 2, 1))
+    assert capsys.readouterr().out.count("D evaluated") == 1
+
+
 def test_unchanged_of_a_tuple_with_expressions() -> None:
     # By hand: y goes 0, 1, 2 with z = 0; the constant items (c, and x <- c + 1 through the
     # instance) are the same in both states and z is assigned: 3 distinct, 3 generated,

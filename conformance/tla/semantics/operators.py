@@ -400,6 +400,8 @@ class OperatorCompiler:
         except BaseException:
             holder.state = "new"
             raise
+        if isinstance(holder, DefEntry):
+            body = _kept_once(holder, body)
         holder.cell.append(body.fn)
         holder.body = body
         holder.state = "done"
@@ -626,6 +628,10 @@ class OperatorCompiler:
                 raise EvalError(
                     f"LAMBDA takes {len(node.params)} parameter(s), {arity} expected", node.loc
                 )
+            if _primes_a_parameter(S.OpDef(node.loc, "LAMBDA", tuple(S.Param(n, 0) for n in node.params),
+                                           node.body, False, None)):
+                raise UnsupportedError("a LAMBDA that primes a parameter, passed as an operator "
+                                       "argument, is not supported", node.loc)
             names = dict(scope.names)
             for k, n in enumerate(node.params):  # arguments may have failed: reads check
                 names[n] = GuardedSlot(scope.depth + k)
@@ -645,6 +651,12 @@ class OperatorCompiler:
                         f"{node.name} takes {len(unit.params)} argument(s), {arity} expected",
                         node.loc,
                     )
+                if _primes_a_parameter(unit):
+                    # its arguments would arrive as values: v' of the value, not of the
+                    # variable the argument names (TLC substitutes it)
+                    raise UnsupportedError(
+                        f"{node.name}, which primes a parameter, passed as an operator argument "
+                        f"is not supported", node.loc)
                 if isinstance(target, DefEntry):
                     body, prefix = self.def_body(target), target.ctx.base
                     strict = self.strict_params(unit, Scope(target.ctx, prefix))
@@ -745,3 +757,59 @@ class OperatorCompiler:
                     raise located(err, loc) from None
 
         return derived(call, *cargs, pure=op.pure)
+
+
+# the impure standard operators whose constant-level uses TLC evaluates once, at start-up
+# (its regression models Github648: RandomElement; DeterministicConstantOverrideCaching:
+# Print); the others (TLCGet, the file and process operators ...) are read at each use
+_KEPT_ONCE = frozenset({"RandomElement", "RandomSubset", "RandomSetOfSubsets", "Print", "PrintT"})
+_READ_EACH_TIME = frozenset(name for ops in STANDARD.values() for name, op in ops.items()
+                            if not op.pure and name not in _KEPT_ONCE)
+
+
+def _kept_once(entry: DefEntry, body: C) -> C:
+    """The body of a module-level definition without parameters that reads no state and no
+    binding but is impure through RandomElement or Print: evaluated once, its first value
+    kept, as TLC evaluates such constant-level definitions once at start-up (a random
+    graph ``G == RandomElement(...)`` is then one graph in Init and in every invariant)."""
+    unit = entry.unit
+    if not isinstance(unit, S.OpDef) or unit.params or body.pure or body.vars or body.primed \
+            or body.rec or body.envmin != NOENV or _mentions(unit.body, entry.ctx, _READ_EACH_TIME):
+        return body
+    f = body.fn
+    kept: list[Any] = []
+
+    def once(s: Any, t: Any, e: tuple) -> Any:
+        if not kept:
+            kept.append(f(s, t, e))
+        return kept[0]
+
+    return replace(body, fn=once, inline=None, value=_MISSING, elements=None)
+
+
+def _mentions(expr: S.Expr, ctx: Ctx, names: frozenset[str]) -> bool:
+    """Whether ``expr`` (in ``ctx``) names one of ``names``, directly or through the
+    definitions of ``ctx`` it uses."""
+    todo, seen = [(expr, ctx)], set()
+    while todo:
+        e, c = todo.pop()
+        for n in walk(e):
+            if isinstance(n, (S.Name, S.OpApp)):
+                if n.name in names:
+                    return True
+                entry = c.names.get(n.name)
+                if isinstance(entry, DefEntry) and id(entry) not in seen \
+                        and isinstance(entry.unit, S.OpDef):
+                    seen.add(id(entry))
+                    todo.append((entry.unit.body, entry.ctx))
+    return False
+
+
+def _primes_a_parameter(unit: S.OpDef) -> bool:
+    """Whether ``unit``'s body primes one of its parameters (``v'``, ``UNCHANGED v``,
+    ``[A]_v``): an action of its arguments, which only substitution reads right."""
+    params = {p.name for p in unit.params if not p.arity}
+    return bool(params) and any(
+        isinstance(sub, S.Name) and sub.name in params
+        for n in walk(unit.body) if isinstance(n, (S.Prime, S.Unchanged, S.ActionBox))
+        for sub in walk(n))
