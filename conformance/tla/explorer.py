@@ -45,6 +45,7 @@ from conformance.tla.fpset import FingerprintSet
 from conformance.tla.gcpolicy import search_collector
 from conformance.tla.liveness import LivenessRecorder, liveness_recorder
 from conformance.tla.liveness.recorder import MESSAGE as LIVENESS_MESSAGE
+from conformance.tla.liveness.recorder import Violation
 from conformance.tla.model import ActionLabel, Model, State
 from conformance.tla.parallel import fork_available, run_parallel
 from conformance.tla.plan import CheckPlan, resolve_plan
@@ -288,6 +289,28 @@ class Search:
         return steps
 
 
+def _exact_liveness(search: Search, model: Model, config: ModelConfig, plan: CheckPlan,
+                    max_states: int | None, start: float, time_limit: float | None) -> Violation | None:
+    """The liveness verdict of a search made under SYMMETRY or VIEW that found a violation,
+    made again on the states themselves: a lasso of the quotient graph can be no behaviour
+    of the spec (its steps mix states of one class; TLC's regression model symmetry/NQ),
+    and TLC too then stops with an error. ``search`` takes this search's graph and trace
+    (its counts stay the reduced search's, as TLC reports them); None when no violation."""
+    left = None if time_limit is None else max(0.0, time_limit - (time.monotonic() - start))
+    exact = Search(model, config, plan, max_states, left, Progress(enabled=False),
+                   search.checks.extra, 2_000)
+    exact.identity = StateIdentity([])
+    exact.live = liveness_recorder(model, plan, exact.identity, exact.checks.action_allowed)
+    try:
+        exact.run()
+    finally:
+        exact.queue.close()
+    model.runtime.expanding(None, None)
+    assert exact.live is not None
+    search.live = exact.live
+    return exact.live.check()
+
+
 def check(model: Model, config: ModelConfig, *, max_states: int | None = None,
           time_limit: float | None = None, progress: bool | Progress = True,
           typecheck: StateCheck | None = None, queue_memory: int = 2_000,
@@ -313,6 +336,8 @@ def check(model: Model, config: ModelConfig, *, max_states: int | None = None,
             model.runtime.expanding(None, None)  # (the level is not known in temporal properties)
             if search.live is not None:
                 found = search.live.check()
+                if found is not None and not search.identity.exact:
+                    found = _exact_liveness(search, model, config, plan, max_states, start, time_limit)
                 if found is not None:
                     search.trace = search.live.trace(found.lasso)
                     result.loop = found.lasso.loop
