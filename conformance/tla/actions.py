@@ -31,6 +31,7 @@ from conformance.tla.action_codegen import Codegen, shaped
 from conformance.tla.astwalk import walk
 from conformance.tla.compiler import (
     UNASSIGNED,
+    Alias,
     C,
     Compiler,
     DefEntry,
@@ -188,6 +189,8 @@ class ActionCompiler:
                     return self._var_of(*local.alias)  # a parameter passed by name
                 if local.unit is not None and local.scope is not None:
                     return self._var_of(local.unit.body, local.scope)  # LET q == x
+            if isinstance(local, Alias) and not local.primed:  # I(v) == INSTANCE M: I(x)
+                return self._var_of(local.expr, local.scope)
             if local is not None:
                 return None
             entry = scope.ctx.names.get(node.name)

@@ -341,6 +341,13 @@ def test_an_action_passed_as_an_operator_argument_is_refused(cfg: str) -> None:
     assert r.verdict == "ok" and (r.distinct_states, r.states_generated, r.depth) == (3, 3, 3)
 
 
+def test_assignment_through_a_parameterised_instance() -> None:
+    # By hand: Init gives x = 0 and 1 (y \in {0, 1} with y <- x), Step adds 1 below 2:
+    # from 0 to 1 (seen), from 1 to 2; 3 distinct, 2 + 2 generated, depth 2. It was
+    # "x is used before it is assigned" (the parameter was not read through to x).
+    assert_holds_with("ParamAssign", (3, 4, 2))
+
+
 def test_impure_constant_definitions_are_evaluated_once(capsys: pytest.CaptureFixture[str]) -> None:
     # By hand: G is one number for the whole run (TLC evaluates a constant-level definition
     # once), so v = G holds in the initial state and after each step v' = G: 1 distinct
