@@ -83,6 +83,7 @@ class Search:
         self.depth = 0
         self.trace: list[TraceStep] = []
         self.live: LivenessRecorder | None = None  # records the state graph for liveness
+        self.replay_note: str | None = None  # why the counterexample is shown cut short
 
     def _new_state(self, state: State, parent: int, level: int, fp: int | None = None,
                    parent_state: State | None = None) -> None:
@@ -267,7 +268,7 @@ class Search:
         rt.expanding(None, 0)  # the initial states: level 1
         cands = [s for s in inits if ident(s) == target and self.checks.in_model(s)]
         if not cands:
-            raise TlaError("internal error: cannot replay the initial state of the counterexample")
+            return self._unreplayed([], last, "the initial state")
         first = last if len(path) == 1 and last in cands else cands[0]
         steps = [TraceStep("Init", (), None, first)]
         for k, number in enumerate(path[1:], start=2):
@@ -284,9 +285,21 @@ class Search:
                     if chosen is None:
                         chosen = (label, succ)
             if chosen is None:
-                raise TlaError("internal error: cannot replay a step of the counterexample")
+                return self._unreplayed(steps, last, f"step {k}")
             steps.append(label_step(*chosen))
         return steps
+
+    def _unreplayed(self, steps: list[TraceStep], last: State | None, where: str) -> list[TraceStep]:
+        """The counterexample when its path cannot be executed again (a spec that draws
+        random values in Init or Next finds other states the second time): the steps
+        replayed so far and the state the search stopped at, so that the verdict stands."""
+        if last is None:
+            raise TlaError(f"cannot replay {where} of the counterexample (does the spec draw "
+                           "random values in Init or Next?)")
+        self.replay_note = (f"The path to the last state could not be replayed from {where} on "
+                            "(does the spec draw random values in Init or Next?): only the "
+                            "steps replayed and that state are shown.")
+        return [*steps, TraceStep("Unreplayed", (), None, last)]
 
 
 def _exact_liveness(search: Search, model: Model, config: ModelConfig, plan: CheckPlan,
@@ -361,6 +374,8 @@ def check(model: Model, config: ModelConfig, *, max_states: int | None = None,
             result.queue_left = len(search.queue)
             result.depth = search.depth
             result.trace = search.trace
+            if search.replay_note is not None:
+                result.message = f"{result.message or ''} {search.replay_note}".strip()
             search.queue.close()  # also removes the spill folder
     result.seconds = time.monotonic() - start
     finish_run(model, config, result)

@@ -348,6 +348,15 @@ def test_assignment_through_a_parameterised_instance() -> None:
     assert_holds_with("ParamAssign", (3, 4, 2))
 
 
+def test_a_counterexample_that_cannot_be_replayed_keeps_its_verdict() -> None:
+    # v starts at a random number of 1..1000 and counts up: Inv fails at v = 1002 whatever
+    # the start. Replaying Init draws another number, so the path is not rebuilt; the
+    # verdict stands, with the state found (it was "internal error: cannot replay")
+    r = run("RandomInit")
+    assert r.verdict == "violation" and r.property == "Inv"
+    assert "could not be replayed" in (r.message or "") and values(r, "v")[-1] == 1002
+
+
 def test_impure_constant_definitions_are_evaluated_once(capsys: pytest.CaptureFixture[str]) -> None:
     # By hand: G is one number for the whole run (TLC evaluates a constant-level definition
     # once), so v = G holds in the initial state and after each step v' = G: 1 distinct
