@@ -28,16 +28,15 @@ def _raise(signum: int, frame: object) -> None:
 
 
 @contextmanager
-def interrupting(seconds: float | None, grace: float | None = None) -> Iterator[None]:
-    """Within the block, ``TimeLimitReached`` is raised ``seconds + grace`` (``GRACE`` by
-    default) after entering it (nothing when ``seconds`` is None, off the main thread, or
-    without POSIX timers)."""
+def interrupting(seconds: float | None) -> Iterator[None]:
+    """Within the block, ``TimeLimitReached`` is raised ``seconds + GRACE`` after entering
+    it (nothing when ``seconds`` is None, off the main thread, or without POSIX timers)."""
     if seconds is None or not hasattr(signal, "setitimer") or \
             threading.current_thread() is not threading.main_thread():
         yield
         return
     previous = signal.signal(signal.SIGALRM, _raise)
-    signal.setitimer(signal.ITIMER_REAL, max(seconds, 0.0) + (GRACE if grace is None else grace))
+    signal.setitimer(signal.ITIMER_REAL, max(seconds, 0.0) + GRACE)
     try:
         yield
     finally:

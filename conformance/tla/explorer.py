@@ -107,9 +107,6 @@ class Search:
         """A state outside the model (CONSTRAINT or ACTION_CONSTRAINT): checked against the
         invariants, then forgotten. ``fp``: its fingerprint, when already computed."""
         exact = fp if self.identity.exact else None
-        rt = self.model.runtime
-        expanded = rt.current
-        rt.current = None  # a step's successor, even the very state it left (a stuttering step)
         try:
             self.checks.outside_ok(state, len(self.seen) + 1, exact, parent_state)
         except Stop:
@@ -119,8 +116,6 @@ class Search:
                 self.trace = self._replay(self.seen.path_to(parent), parent_state)
                 self.trace.append(label_step(make_label(label), state))
             raise
-        finally:
-            rt.current = expanded
 
     def limit_check(self) -> None:
         """Raise the limit verdict when one more distinct state would exceed --max-states."""
@@ -174,9 +169,7 @@ class Search:
             self.generated += times[0]
             fp, succ = canonical(succ)
             allowed = checks.action_allowed(state, succ)
-            rt.current = None  # succ is one level further, even when it is state (stuttering)
             kept = allowed and (fp in stored or checks.in_model(succ))
-            rt.current = state
             successors.append((fp, label, succ, allowed, kept))
         successors.sort(key=_BY_FINGERPRINT)
         return state, successors
@@ -241,16 +234,6 @@ class Search:
         steps.append(label_step(label, succ))
         return steps
 
-    def _within(self, succ: State) -> bool:
-        """``checks.in_model`` of a successor of the state the runtime expands (read one
-        level further, even when it is that state)."""
-        rt = self.model.runtime
-        expanded, rt.current = rt.current, None
-        try:
-            return self.checks.in_model(succ)
-        finally:
-            rt.current = expanded
-
     def _replay(self, path: list[int], last: State | None) -> list[TraceStep]:
         """Re-execute the model along ``path`` (state numbers) to recover the states and
         actions. The replay takes, at each step, the first successor (in the model's
@@ -278,7 +261,7 @@ class Search:
             rt.expanding(prev, k - 1)
             for label, succ in self.model.successors(prev, self.plan.next):
                 if ident(succ) == target and self.checks.action_allowed(prev, succ) \
-                        and self._within(succ):
+                        and self.checks.in_model(succ):
                     if k < len(path) or succ == last:
                         chosen = (label, succ)
                         break
@@ -303,7 +286,8 @@ class Search:
 
 
 def _exact_liveness(search: Search, model: Model, config: ModelConfig, plan: CheckPlan,
-                    max_states: int | None, start: float, time_limit: float | None) -> Violation | None:
+                    max_states: int | None, start: float, time_limit: float | None,
+                    queue_memory: int) -> Violation | None:
     """The liveness verdict of a search made under SYMMETRY or VIEW that found a violation,
     made again on the states themselves: a lasso of the quotient graph can be no behaviour
     of the spec (its steps mix states of one class; TLC's regression model symmetry/NQ),
@@ -311,7 +295,7 @@ def _exact_liveness(search: Search, model: Model, config: ModelConfig, plan: Che
     (its counts stay the reduced search's, as TLC reports them); None when no violation."""
     left = None if time_limit is None else max(0.0, time_limit - (time.monotonic() - start))
     exact = Search(model, config, plan, max_states, left, Progress(enabled=False),
-                   search.checks.extra, 2_000)
+                   search.checks.extra, queue_memory)
     exact.identity = StateIdentity([])
     exact.live = liveness_recorder(model, plan, exact.identity, exact.checks.action_allowed)
     try:
@@ -350,7 +334,8 @@ def check(model: Model, config: ModelConfig, *, max_states: int | None = None,
             if search.live is not None:
                 found = search.live.check()
                 if found is not None and not search.identity.exact:
-                    found = _exact_liveness(search, model, config, plan, max_states, start, time_limit)
+                    found = _exact_liveness(search, model, config, plan, max_states, start,
+                                            time_limit, queue_memory)
                 if found is not None:
                     search.trace = search.live.trace(found.lasso)
                     result.loop = found.lasso.loop

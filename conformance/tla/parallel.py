@@ -83,7 +83,6 @@ def _expand(item: Item, level: int) -> Outcome:
     index, state = item
     checks = search.checks
     exact = search.identity.exact
-    rt = search.model.runtime
     new: list[tuple[int, State]] = []
     checked: Checked | None = None
     search.generated = 0
@@ -97,9 +96,7 @@ def _expand(item: Item, level: int) -> Outcome:
         for fp, label, succ, _, kept in successors:
             if not kept:  # outside the model: checked against the invariants, then dropped
                 checked = (fp, label, succ, False)
-                rt.current = None  # (succ is one level further, even a stuttering step's)
                 checks.outside_ok(succ, 0, fp if exact else None, state)
-                rt.current = state
                 continue
             prop = checks.violated_property(state, succ, subs) if has_props else None
             if prop is not None:

@@ -551,9 +551,8 @@ class Runtime:
         self.stats: dict[str, int] | None = None
         # TLCGet("level"), as TLC counts it (an initial state is at level 1): while a state
         # is expanded, ``current`` is that state and ``level`` its level; any other state
-        # read then (a successor, its partly built next state) is one level further. While
-        # the states a step made are checked (CONSTRAINT, invariants), ``current`` is None:
-        # they are all one level further. ``level`` None: the level is not known here.
+        # read then (a successor, its partly built next state: always another object, a
+        # stuttering step's too) is one level further. ``level`` None: not known here.
         self.level: int | None = None
         self.current: Any = None
         # TLCGet("config"): the settings of the run (a record), when a command gave them

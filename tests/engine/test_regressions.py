@@ -336,7 +336,11 @@ def test_an_action_passed_as_an_operator_argument_is_refused(cfg: str) -> None:
     # located refusal until such arguments are substituted
     r = run("HigherOrderAction", cfg)
     assert r.verdict == "error" and "primes a parameter" in (r.message or "")
-    # a predicate passed the same way is read as before: x in 0..2, 3 states, Inv holds
+
+
+def test_a_predicate_passed_as_an_operator_argument() -> None:
+    # Inv == Apply(Small, x), a predicate passed the same way, is read as before: x in
+    # 0..2 under the plain Next, 3 states, Inv holds
     r = run("HigherOrderAction", "HigherOrderActionPlain")
     assert r.verdict == "ok" and (r.distinct_states, r.states_generated, r.depth) == (3, 3, 3)
 

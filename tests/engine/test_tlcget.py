@@ -31,6 +31,8 @@ Bait == TLCGet("level") < 3
 Early == TLCGet("level") < 3
 Post == TLCGet("level") = 0
 Alias == [x |-> x, level |-> TLCGet("level"), next |-> TLCGet("level")']
+Stay == UNCHANGED x
+First == TLCGet("level") < 2
 Live == <>(TLCGet("level") > 10)
 Fine == <>(x >= 0)
 ====
@@ -72,6 +74,16 @@ def test_level_in_an_action_constraint(tmp_path: Path) -> None:
     r = run(tmp_path, "INIT Init\nNEXT Next\nACTION_CONSTRAINT Early")
     assert r.verdict == "ok", r.message
     assert (r.distinct_states, r.states_generated, r.depth) == (3, 4, 3)
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_stuttering_successor_is_one_level_further(tmp_path: Path, workers: int) -> None:
+    # Stay's successor is the initial state itself, read at level 2: outside the CONSTRAINT
+    # First, so checked against the invariant First and dropped, which it violates (the
+    # very object of the state expanded must not be read at that state's level)
+    r = run(tmp_path, "INIT Init\nNEXT Stay\nCONSTRAINT First\nINVARIANT First", workers)
+    assert r.verdict == "violation" and r.property == "First"
+    assert [step.state for step in r.trace] == [(0,), (0,)]
 
 
 def test_invariant_on_the_level_is_violated_at_level_three(tmp_path: Path) -> None:

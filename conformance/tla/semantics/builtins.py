@@ -50,9 +50,6 @@ from conformance.tla.values import (
     unequal_or_fail,
 )
 
-_UNIONS = ("\\cup",)  # (\\union is read as \\cup)
-_ATOMS = (int, bool, str)
-
 
 def _not_of_kind(v: Any, kind: str, where: str) -> bool:
     """A value tested against a set of a kind it is not of: FALSE for a model value (TLC's
@@ -192,7 +189,7 @@ class BuiltinCompiler(OperatorCompiler):
             return node.name == "SUBSET" or "Sequences" in scope.ctx.std
         if depth > 20:
             return False
-        if isinstance(node, S.OpApp) and node.name in _UNIONS and len(node.args) == 2 \
+        if isinstance(node, S.OpApp) and node.name == "\\cup" and len(node.args) == 2 \
                 and self.lookup(node.name, scope) is None:
             return any(self._is_set_constructor(a, scope, depth + 1) for a in node.args)
         named = self._set_definition(node, scope)
@@ -218,7 +215,7 @@ class BuiltinCompiler(OperatorCompiler):
         named = self._set_definition(node, scope)
         if named is not None:
             return self.set_predicate(*named)
-        if isinstance(node, S.OpApp) and node.name in _UNIONS:
+        if isinstance(node, S.OpApp) and node.name == "\\cup":  # (\\union is read as \\cup)
             left, right = (self.set_predicate(a, scope) for a in node.args)
             fl, fr = left.fn, right.fn
 
