@@ -293,7 +293,7 @@ class Checks:
         self.constraints_pure = all(part.deps is not None for _, parts in self._constraints for part in parts)
         # the distinct subscripts (a name at the top level means one thing: evaluated once
         # per state when pure) and, per property, the index of its own
-        self._subs: list[Callable[[State], Value]] = []
+        self._subs: list[Callable[[State], Any]] = []
         self._sub_index: list[int] = []
         named: dict[str, int] = {}
         for p in plan.action_properties:
@@ -311,7 +311,7 @@ class Checks:
         # read one of them (or may read any), in order, with their invariants' names
         self._to_check: dict[tuple[int, ...], list[tuple[str, StatePart]]] = {}
 
-    def _step_part(self, action: S.Expr) -> Callable[[State, State], Value]:
+    def _step_part(self, action: S.Expr) -> Callable[[State, State], Any]:
         """A property's action as a function of the step, remembering its values per the
         objects of the variables it reads (``StepPart``) when the compiler knows them."""
         fn = self.model.action_function(action)
@@ -334,7 +334,7 @@ class Checks:
         if exact_fp is not None:
             self._passed_outside.add(exact_fp)
 
-    def _bool(self, value: Value, what: str, name: str) -> bool:
+    def _bool(self, value: Any, what: str, name: str) -> bool:
         if type(value) is not bool:
             loc = self.model.definition(name).loc if self.model.has_definition(name) else None
             raise TlaError(f"{what} {name} evaluated to {format_value(value)}, not a boolean", loc)
@@ -395,11 +395,11 @@ class Checks:
                 return False
         return True
 
-    def subscripts(self, s: State) -> list[Value]:
+    def subscripts(self, s: State) -> list[Any]:
         """The distinct subscripts ``v`` of the ``[][A]_v`` properties in state ``s``."""
         return [sub(s) for sub in self._subs]
 
-    def violated_property(self, s: State, t: State, subs: list[Value] | None = None) -> str | None:
+    def violated_property(self, s: State, t: State, subs: list[Any] | None = None) -> str | None:
         """The first ``[][A]_v`` property the step s -> t violates; ``subs`` are the
         subscripts in ``s`` when already computed."""
         if subs is None:
@@ -508,10 +508,9 @@ def alias_trace(model: Model, alias: str, states: list[State]
         t = states[k + 1] if k + 1 < len(states) else s
         model.runtime.expanding(s, k + 1)  # TLCGet("level"): the step's place in the trace
         try:
-            value = model.eval_action(alias, s, t)
+            value: Any = model.eval_action(alias, s, t)
         except TlaError:
-            out.append(None)
-            continue
+            value = None  # (no record: the state is kept)
         finally:
             model.runtime.expanding(None, None)
         if isinstance(value, Fn) and all(type(key) is str for key in value.map):

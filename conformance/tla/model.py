@@ -61,7 +61,7 @@ def _too_deep(loc: Loc) -> EvalError:
                      "reachable base case?)", loc)
 
 
-def _guarded(c: C, state: Any, next_state: Any, loc: Loc) -> Value:
+def _guarded(c: C, state: Any, next_state: Any, loc: Loc) -> Any:  # (a lazy set too)
     try:
         return c.fn(state, next_state, ())
     except RecursionError:
@@ -286,20 +286,20 @@ class Model:
 
     # evaluation -------------------------------------------------------------------------------
 
-    def eval_constant(self, what: str | S.Expr) -> Value:
+    def eval_constant(self, what: str | S.Expr) -> Any:
         c = self._compiled(what)
         expr = self._expr_of(what)
         self._require_constant_level(c, expr.loc, "this expression")
         return _guarded(c, (), None, expr.loc)
 
-    def eval_state(self, what: str | S.Expr, state: State) -> Value:
+    def eval_state(self, what: str | S.Expr, state: State) -> Any:
         self._check_state(state)
         try:
             return self._compiled(what).fn(state, None, ())
         except RecursionError:
             raise _too_deep(self._expr_of(what).loc) from None
 
-    def eval_action(self, what: str | S.Expr, state: State, next_state: State) -> Value:
+    def eval_action(self, what: str | S.Expr, state: State, next_state: State) -> Any:
         self._check_state(state)
         self._check_state(next_state)
         try:
@@ -307,12 +307,12 @@ class Model:
         except RecursionError:
             raise _too_deep(self._expr_of(what).loc) from None
 
-    def state_function(self, what: str | S.Expr) -> Callable[[State], Value]:
+    def state_function(self, what: str | S.Expr) -> Callable[[State], Any]:
         """``eval_state`` of ``what`` as a function of the state, compiled once (for callers
         evaluating the same invariant or view on many states; the state is not checked)."""
         return self._on_state(self._compiled(what).fn, self._expr_of(what).loc)
 
-    def invariant_parts(self, name: str) -> list[tuple[Callable[[State], Value], tuple[int, ...] | None]]:
+    def invariant_parts(self, name: str) -> list[tuple[Callable[[State], Any], tuple[int, ...] | None]]:
         """The conjuncts of the state predicate ``name`` (split through parameterless
         definitions whose body is a conjunction), in order, each as a function of the state
         with the indices of the variables it reads: a state that agrees with another on those
@@ -322,7 +322,7 @@ class Model:
         if not isinstance(entry, DefEntry) or not isinstance(entry.unit, S.OpDef) or entry.unit.params:
             fn = self.state_function(name)
             return [(fn, None)]
-        out: list[tuple[Callable[[State], Value], tuple[int, ...] | None]] = []
+        out: list[tuple[Callable[[State], Any], tuple[int, ...] | None]] = []
         for _, expr, ctx in named_conjuncts(entry.unit.body, entry.ctx, name):
             c = self._compiler.expr(expr, Scope(ctx, ctx.base))
             deps = None if c.rec or c.primed or not c.pure else tuple(sorted(c.vars))
@@ -330,9 +330,9 @@ class Model:
         return out
 
     @staticmethod
-    def _on_state(fn: Any, loc: Loc) -> Callable[[State], Value]:
+    def _on_state(fn: Any, loc: Loc) -> Callable[[State], Any]:
         """A compiled state-level function as a function of the state alone."""
-        def on_state(state: State) -> Value:
+        def on_state(state: State) -> Any:
             try:
                 return fn(state, None, ())
             except RecursionError:
@@ -340,12 +340,12 @@ class Model:
 
         return on_state
 
-    def action_function(self, what: str | S.Expr) -> Callable[[State, State], Value]:
+    def action_function(self, what: str | S.Expr) -> Callable[[State, State], Any]:
         """``eval_action`` of ``what`` as a function of the two states, compiled once."""
         fn = self._compiled(what).fn
         loc = self._expr_of(what).loc
 
-        def on_step(state: State, next_state: State) -> Value:
+        def on_step(state: State, next_state: State) -> Any:
             try:
                 return fn(state, next_state, ())
             except RecursionError:
@@ -354,7 +354,7 @@ class Model:
         return on_step
 
     def bound_function(self, expr: S.Expr, names: Sequence[str] = ()
-                       ) -> tuple[Callable[[State, State | None, tuple[Value, ...]], Value], bool]:
+                       ) -> tuple[Callable[[State, State | None, tuple[Value, ...]], Any], bool]:
         """``expr`` compiled at the module's top level with ``names`` bound, in order, to
         the values of the environment argument; and whether it reads the next state.
         (For formulas taken apart outside the compiler, e.g. quantified fairness.)"""

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from operator import is_, itemgetter
 from typing import Any
 
-from conformance.tla.values import Value, same_value
+from conformance.tla.values import same_value
 
 
 class StatePart:
@@ -24,7 +24,7 @@ class StatePart:
 
     __slots__ = ("_by_id", "_held", "_ids", "_key", "_limit", "deps", "fn")
 
-    def __init__(self, fn: Callable[[Any], Value], deps: tuple[int, ...] | None,
+    def __init__(self, fn: Callable[[Any], Any], deps: tuple[int, ...] | None,
                  limit: int = 1 << 16) -> None:
         self.fn = fn
         self.deps = deps  # the indices of the variables it reads; None: unknown
@@ -49,7 +49,7 @@ class StatePart:
     # whether a FALSE is remembered too (an invariant's FALSE ends the search: only TRUE)
     _KEEPS_FALSE = False
 
-    def __call__(self, state: Any) -> Value:
+    def __call__(self, state: Any) -> Any:
         key = self._key
         if key is None:
             return self.fn(state)
@@ -63,7 +63,7 @@ class StatePart:
         seen = held.get(values)
         # a hit counts only for the same TLA+ values (Python: [a |-> FALSE] == [a |-> 0])
         if seen is not None and (seen[0] is values or same_value(seen[0], values)):
-            result: Value = seen[1]
+            result: Any = seen[1]
         else:
             result = self.fn(state)
             if result is not True and not (result is False and self._KEEPS_FALSE):
@@ -99,15 +99,15 @@ class StepPart:
 
     __slots__ = ("_after", "_before", "_limit", "_memo", "fn")
 
-    def __init__(self, fn: Callable[[Any, Any], Value], before: tuple[int, ...],
+    def __init__(self, fn: Callable[[Any, Any], Any], before: tuple[int, ...],
                  after: tuple[int, ...], limit: int = 1 << 14) -> None:
         self.fn = fn
         self._before = _tuple_getter(before)
         self._after = _tuple_getter(after)
-        self._memo: dict[tuple[int, ...], tuple[tuple[Any, ...], Value]] = {}
+        self._memo: dict[tuple[int, ...], tuple[tuple[Any, ...], Any]] = {}
         self._limit = limit
 
-    def __call__(self, s: Any, t: Any) -> Value:
+    def __call__(self, s: Any, t: Any) -> Any:
         objects = self._before(s) + self._after(t)
         key = tuple(map(id, objects))
         memo = self._memo

@@ -35,7 +35,7 @@ from collections.abc import Collection, Iterable, Iterator, Mapping
 from functools import lru_cache
 from itertools import compress
 from operator import is_not, itemgetter
-from typing import Any, Union
+from typing import Any, ClassVar, Union
 
 from conformance.tla.syntax import EvalError, Loc
 
@@ -46,8 +46,8 @@ class ModelValue:
     """A TLC model value: equal only to itself."""
 
     __slots__ = ("name", "vtype")
-    _interned: dict[str, ModelValue] = {}
-    any_typed = False  # whether a typed model value was ever made (sets of model values are then checked)
+    _interned: ClassVar[dict[str, ModelValue]] = {}
+    any_typed: ClassVar[bool] = False  # whether a typed model value was ever made (sets of model values are then checked)
 
     name: str
     vtype: str | None
@@ -76,6 +76,13 @@ class ModelValue:
         return self.vtype
 
 
+def atom_pun(x: Any) -> bool:
+    """Whether ``x`` is a boolean or an integer 0 or 1: Python finds it equal to a value of
+    the other type. (A function, not an inline test: the compiled core would read ``x`` as
+    an integer after such a test, FALSE as 0.)"""
+    return x is True or x is False or (type(x) is int and (x == 0 or x == 1))
+
+
 _LONG, _ENDS = 16, 4  # sequences longer than _LONG are hashed by their length and _ENDS items at each end
 
 
@@ -98,8 +105,7 @@ class Fn:
         """Whether a key is a boolean or an integer 0 or 1 (computed once)."""
         p = self._pun_keys
         if p is None:
-            p = self._pun_keys = any(type(k) is bool or (type(k) is int and (k == 0 or k == 1))
-                                     for k in self.map)
+            p = self._pun_keys = any(map(atom_pun, self.map))
         return p
 
     def __eq__(self, other: object) -> bool:
@@ -168,8 +174,7 @@ def same_value(a: Any, b: Any) -> bool:
         bm = b.map
         if a.pun_keys():  # b's keys equal a's, so b has none either when a has none
             for k in a.map:
-                if (type(k) is bool or (type(k) is int and (k == 0 or k == 1))) \
-                        and not any(type(k2) is type(k) and k2 == k for k2 in bm):
+                if atom_pun(k) and not any(type(k2) is type(k) and k2 == k for k2 in bm):
                     return False
         for k, x in a.map.items():
             y = bm[k]
@@ -578,7 +583,7 @@ def exact_member(x: Any, s: frozenset | dict[Any, Any]) -> bool:
 
 def found_maybe_other(x: Any) -> bool:
     """Whether Python may find ``x`` in a set that does not hold it (``exact_member``)."""
-    return x is True or x is False or (type(x) is int and (x == 0 or x == 1)) or type(x) in BOXES
+    return atom_pun(x) or type(x) in BOXES
 
 
 def _holds(s: frozenset, x: Any) -> bool:
@@ -619,7 +624,7 @@ def found_as_pun(x: Any, f: Fn) -> bool:
     ``unequal_or_fail``); a key Python does not find at all is ``except_miss``'s."""
     if type(x) in BOXES:
         return not same_value(twin(x, f.map), x)
-    if (x is True or x is False or (type(x) is int and (x == 0 or x == 1))) and f.pun_keys():
+    if atom_pun(x) and f.pun_keys():
         return not exact_member(x, f.map)
     return False
 
@@ -684,7 +689,7 @@ def member_miss(x: Any, s: Collection[Any], nested: bool = True) -> bool:
     not holding ``x``: FALSE, or fails as TLC does (rules M1-M2 of ``unequal_or_fail``;
     without ``nested``, M1 only for values of different kinds)."""
     tx = type(x)
-    kx = _KINDS.get(tx)
+    kx: Any = _KINDS.get(tx)  # (a typed model value's kind is its type, a string)
     if kx is None or not s:
         return False
     if tx in BOXES and _found(x, s):  # T1: the search meets x's twin, and fails there
@@ -873,7 +878,7 @@ def fn_apply(f: tuple | Fn, x: Any) -> Any:
         raise ApplyError(
             f"{format_value(x)} is not in the domain of {format_value(f)}"
         ) from None
-    if ((f.pun_keys() and (x is True or x is False or (type(x) is int and (x == 0 or x == 1))))
+    if ((f.pun_keys() and atom_pun(x))
             or type(x) in BOXES) and not exact_member(x, f.map):
         # found only as TRUE == 1: FcnRcdValue.select compares x with the domain, and fails
         raise ApplyError(f"{format_value(x)} is not in the domain of {format_value(f)}, "

@@ -14,6 +14,7 @@ from conformance.tla.loader import ModuleLoader
 from conformance.tla.model import Model
 from conformance.tla.parser import parse_module_text
 from conformance.tla.plan import resolve_plan
+from conformance.tla.stateparts import StepPart
 
 SPEC = """---- MODULE Props ----
 EXTENDS Naturals, TLC
@@ -82,7 +83,7 @@ def test_a_property_is_remembered_per_objects_of_what_it_reads_in_both_states() 
     checks = Checks(model, resolve_plan(model, config), None)
     one, two, three, four = ((k,) for k in range(1, 5))
     # Grows and Within read x and y, in both states; Random is impure: not remembered
-    assert [type(a).__name__ for _, a in checks._props] == ["StepPart", "StepPart", "function"]
+    assert [isinstance(a, StepPart) for _, a in checks._props] == [True, True, False]
     # the same x and y objects before, other y objects after: each step judged on its own
     assert checks.violated_property((one, three, 0), (one, four, 1)) == "Within"
     assert checks.violated_property((one, three, 0), (two, four, 0)) is None
